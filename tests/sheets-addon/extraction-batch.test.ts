@@ -204,6 +204,67 @@ describe('a sidebar-driven extraction in the Sheets add-on', () => {
   });
 });
 
+describe('writing records while another execution holds the Records lock', () => {
+  /** Takes the document lock as another execution would, as soon as the first model request goes out. */
+  function holdLockFromFirstModelRequest(): { released: () => void } {
+    const intruder = 'a slow execution elsewhere';
+    host.fetch.onSend = (request) => {
+      if (request.url.startsWith(standIn.url) && host.locks.document.holder === undefined) {
+        host.fetch.onSend = undefined;
+        void host.locks.document.acquire(intruder, 0);
+      }
+    };
+    return { released: () => host.locks.document.release(intruder) };
+  }
+
+  it('keeps finished records while the lock is taken and writes them once it is free, losing none', async () => {
+    const documents = hotels.slice(0, 6);
+    await preparedSpreadsheet(host, { corpus: 'examples/hotels', documents, baseUrl: standIn.url });
+    await host.run('startExtraction', [{ scope: 'all' }]);
+    host.clock.speed = 100;
+    const lock = holdLockFromFirstModelRequest();
+    // Freed after 60 s of script time: every round's write found the lock taken, the last one waits for it.
+    const freeing = new Promise<void>((resolve) => setTimeout(() => {
+      lock.released();
+      resolve();
+    }, 600));
+
+    const chunk = await host.run<{ claimed: number; done: number }>('extractNextChunk', [{ claimId: 'patient', maxDocuments: 6 }]);
+    await freeing;
+
+    expect(host.locks.document.timeouts).toBeGreaterThan(0);
+    expect(chunk).toMatchObject({ claimed: 6, done: 6 });
+    const records = recordsBySource();
+    for (const document of documents) {
+      const row = records.get(document.source)!;
+      expect({ source: document.source, status: row.status }).toEqual({ source: document.source, status: 'done' });
+      expectGoldValues(document.source, row);
+    }
+    for (const [source, counts] of extractionRequestsBySource(documents)) expect({ source, ...counts }).toEqual({ source, sent: 1, answeredWell: 1 });
+  });
+
+  it('fails the call with a one-line reason when the lock never comes back, and the rows are done later from cached replies without a model call', async () => {
+    const documents = hotels.slice(0, 4);
+    await preparedSpreadsheet(host, { corpus: 'examples/hotels', documents, baseUrl: standIn.url });
+    await host.run('startExtraction', [{ scope: 'all' }]);
+    host.clock.speed = 100;
+    const lock = holdLockFromFirstModelRequest();
+
+    await expect(host.run('extractNextChunk', [{ claimId: 'blocked', maxDocuments: 4 }]))
+      .rejects.toThrow(/^srag \[TIME_LIMIT\]: 4 finished record\(s\) could not be written: another execution held the Records sheet's lock/);
+    expect([...recordsBySource().values()].map((row) => row.status.split(' · ')[0])).toEqual(['running', 'running', 'running', 'running']);
+    const modelRequests = standIn.requests.length;
+
+    lock.released();
+    host.clock.speed = 1;
+    host.clock.offsetMilliseconds = 8 * 60_000;
+    const outcome = await sidebarDriver(host).resume();
+    expect(outcome.progress).toMatchObject({ total: 4, done: 4, running: 0 });
+    for (const document of documents) expectGoldValues(document.source, recordsBySource().get(document.source)!);
+    expect(standIn.requests.length).toBe(modelRequests);
+  });
+});
+
 describe('the add-on menu and schema prediction', () => {
   it('adds its menu on open, and a menu item opens the built sidebar at the section it names', async () => {
     await host.run('onOpen', [{ authMode: 'FULL' }]);

@@ -35,12 +35,25 @@ export interface ChunkResult {
 export const chunkBudgetMilliseconds = 4 * 60_000;
 
 /**
+ * Between round trips a chunk waits this long for the document lock to write its finished records;
+ * when another execution holds it longer, the records stay buffered for the next round.
+ */
+const roundLockWaitMilliseconds = 5_000;
+
+/**
+ * After the last round a chunk waits for the lock until this long after it started, to write what
+ * is still buffered, leaving time to give back its claim (30 s more) before the six-minute kill.
+ */
+const finalWriteMilliseconds = 5 * 60_000;
+
+/**
  * One server call of a sidebar-driven batch: claim a chunk of queued rows, extract them together
  * (each round of model requests is one `fetchAll`), write each record as it completes, and give
  * back whatever is unfinished when the budget ends or Stop is pressed. A document that fails marks
  * its own row; errors that would fail every document (a refused key) end the call.
  */
 export function extractNextChunk(request: ChunkRequest): ChunkResult {
+  const startedAt = Date.now();
   const settings = requireModelSettings('sidebar');
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const schema = readSchemaSheet(spreadsheet);
@@ -77,6 +90,7 @@ export function extractNextChunk(request: ChunkRequest): ChunkResult {
   const records = createSheetsRecordStore(layout, schema, [settings.apiKey]);
   let done = 0;
   let failed = 0;
+  let failure: unknown;
   try {
     loop.run(() => ingestDocuments({
       client,
@@ -92,14 +106,22 @@ export function extractNextChunk(request: ChunkRequest): ChunkResult {
         if (progress.outcome === 'done') done += 1;
         if (progress.outcome === 'failed') failed += 1;
       },
-    }), 'extracting a chunk of documents', { beforeEachRound: records.flush });
+    }), 'extracting a chunk of documents', { beforeEachRound: () => records.flush({ waitUntil: Date.now() + roundLockWaitMilliseconds }) });
   } catch (error) {
     // Stopping at the budget or on Stop is how a chunk ends early, not a failure.
-    if (!loop.abortSignal.aborted) throw error;
-  } finally {
-    records.flush();
-    releaseClaim(layout, request.claimId, loop.abortSignal.reason === 'stop' ? 'stopped' : 'queued');
+    if (!loop.abortSignal.aborted) failure = error;
   }
+  const unwritten = records.flush({ waitUntil: startedAt + finalWriteMilliseconds });
+  if (unwritten > 0) {
+    // The lock never came: giving the claim back would wait for it again past the six minutes.
+    throw failure ?? new SragError({
+      code: 'TIME_LIMIT',
+      message: `${unwritten} finished record(s) could not be written: another execution held the Records sheet's lock until this one's time was nearly up`,
+      hint: 'their rows go back to the queue and are extracted again from cached replies; fewer calls at once make this rarer',
+    });
+  }
+  releaseClaim(layout, request.claimId, loop.abortSignal.reason === 'stop' ? 'stopped' : 'queued');
+  if (failure !== undefined) throw failure;
   return { claimed: claimed.length, done, failed, stopped: loop.abortSignal.reason === 'stop', progress: progressOf(layout) };
 }
 

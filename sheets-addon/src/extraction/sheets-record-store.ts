@@ -1,11 +1,16 @@
 import { redactSecrets, type AttributeEvidence, type IngestionLogEntry, type RecordSchema, type RecordStore, type StoredRecord } from '../../../core/index.ts';
 import { toCellValue } from '../sheets/cell-values.ts';
-import { withDocumentLock, type RecordsLayout } from '../sheets/records-sheet.ts';
+import { tryDocumentLock, type RecordsLayout } from '../sheets/records-sheet.ts';
 
 export interface SheetsRecordStore {
   store: RecordStore;
-  /** Writes the records saved since the last flush, under one document lock. */
-  flush(): void;
+  /**
+   * Writes the records saved since the last write, under one document lock, waiting for the lock
+   * until `waitUntil` (epoch milliseconds). A record leaves the buffer only once its row is
+   * written: when the lock stays taken, the records wait for the next flush. Returns how many
+   * records are still waiting.
+   */
+  flush({ waitUntil }: { waitUntil: number }): number;
 }
 
 /**
@@ -22,24 +27,25 @@ export function createSheetsRecordStore(layout: RecordsLayout, schema: RecordSch
     const attribute = schema.attributes[index - 1];
     return attribute?.kind === 'date' ? 'yyyy-mm-dd' : attribute?.kind === 'string' ? '@' : 'General';
   });
-  const flush = () => {
-    if (pending.size === 0) return;
-    const rows = [...pending.entries()];
-    pending.clear();
-    withDocumentLock(() => {
-      const last = layout.sheet.getLastRow();
-      if (last < 2) return;
-      const sources = layout.sheet.getRange(2, layout.column.source + 1, last - 1, 1).getValues().map(([source]) => String(source));
-      for (const [source, { cells, notes }] of rows) {
-        const index = sources.indexOf(source);
-        if (index < 0) continue;
+  const writePending = () => {
+    const last = layout.sheet.getLastRow();
+    const sources = last < 2 ? [] : layout.sheet.getRange(2, layout.column.source + 1, last - 1, 1).getValues().map(([source]) => String(source));
+    for (const [source, { cells, notes }] of [...pending.entries()]) {
+      const index = sources.indexOf(source);
+      if (index >= 0) {
         const range = layout.sheet.getRange(index + 2, 1, 1, layout.header.length);
         // Formats first: a text cell set to plain text keeps "2001-05" or "1,250" as written.
         range.setNumberFormats([formats]);
         range.setValues([cells]);
         range.setNotes([notes]);
       }
-    });
+      // Written, or its row is gone from the sheet (the user deleted it): nothing left to keep.
+      pending.delete(source);
+    }
+  };
+  const flush = ({ waitUntil }: { waitUntil: number }) => {
+    if (pending.size > 0) tryDocumentLock(waitUntil - Date.now(), writePending);
+    return pending.size;
   };
   const store: RecordStore = {
     async logEntries() {

@@ -115,6 +115,20 @@ export function writeStatuses(layout: RecordsLayout, rows: RecordsRow[], statusO
 export function withDocumentLock<T>(work: () => T): T {
   const lock = LockService.getDocumentLock();
   lock.waitLock(30_000);
+  return holding(lock, work);
+}
+
+/**
+ * Like `withDocumentLock`, but when the lock is not free within `waitMilliseconds` nothing runs
+ * and the result is `{ locked: false }` instead of an exception, so the caller keeps its work.
+ */
+export function tryDocumentLock<T>(waitMilliseconds: number, work: () => T): { locked: true; value: T } | { locked: false } {
+  const lock = LockService.getDocumentLock();
+  if (!lock.tryLock(Math.max(0, Math.floor(waitMilliseconds)))) return { locked: false };
+  return { locked: true, value: holding(lock, work) };
+}
+
+function holding<T>(lock: GoogleAppsScript.Lock.Lock, work: () => T): T {
   try {
     return work();
   } finally {

@@ -113,7 +113,7 @@ export class AppsScriptHost {
       ['SpreadsheetApp', new SpreadsheetAppStandIn(this.spreadsheet, view)],
       ['PropertiesService', new PropertiesServiceStandIn({ user: this.userProperties[user], document: this.documentProperties, script: this.scriptProperties })],
       ['CacheService', new CacheServiceStandIn({ user: this.userCaches[user], document: this.documentCache, script: this.scriptCache })],
-      ['LockService', new LockServiceStandIn(this.locks, record.id)],
+      ['LockService', new LockServiceStandIn(this.locks, record.id, this.clock.speed)],
       ['UrlFetchApp', new UrlFetchAppStandIn(this.fetch, record.id)],
       ['HtmlService', new HtmlServiceStandIn(this.distDirectory)],
       ['ScriptApp', new ScriptAppStandIn()],

@@ -124,11 +124,16 @@ export class CacheServiceStandIn {
   }
 }
 
-/** One lock shared by every execution of a document; a waiter gets it in arrival order. */
+/**
+ * One lock shared by every execution of a document; a waiter gets it in arrival order. A test may
+ * hold it itself (`acquire('someone else', 0)`) to play an execution that keeps it too long.
+ */
 export class LockState {
   holder: string | undefined;
   private waiters: Array<{ execution: string; grant: () => void }> = [];
   acquisitions = 0;
+  /** Waits that ended without the lock. */
+  timeouts = 0;
 
   acquire(execution: string, timeoutMilliseconds: number): Promise<boolean> {
     if (this.holder === undefined || this.holder === execution) {
@@ -148,6 +153,7 @@ export class LockState {
       };
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((candidate) => candidate !== waiter);
+        this.timeouts += 1;
         resolve(false);
       }, timeoutMilliseconds);
       this.waiters.push(waiter);
@@ -162,20 +168,21 @@ export class LockState {
   }
 }
 
+/** A lock as a script holds it; waits are in script time (`speed` times faster than real time). */
 export class LockStandIn {
   private held = false;
 
-  constructor(private readonly state: LockState, private readonly execution: string) {}
+  constructor(private readonly state: LockState, private readonly execution: string, private readonly speed: number) {}
 
   async waitLock(timeoutMilliseconds: number): Promise<void> {
-    if (!(await this.state.acquire(this.execution, Number(timeoutMilliseconds)))) {
+    if (!(await this.state.acquire(this.execution, Number(timeoutMilliseconds) / this.speed))) {
       throw new Error('Exception: Lock timeout: another process was holding the lock for too long.');
     }
     this.held = true;
   }
 
   async tryLock(timeoutMilliseconds: number): Promise<boolean> {
-    this.held = await this.state.acquire(this.execution, Number(timeoutMilliseconds));
+    this.held = await this.state.acquire(this.execution, Number(timeoutMilliseconds) / this.speed);
     return this.held;
   }
 
@@ -190,18 +197,18 @@ export class LockStandIn {
 }
 
 export class LockServiceStandIn {
-  constructor(private readonly locks: { document: LockState; script: LockState; user: LockState }, private readonly execution: string) {}
+  constructor(private readonly locks: { document: LockState; script: LockState; user: LockState }, private readonly execution: string, private readonly speed = 1) {}
 
   getDocumentLock(): LockStandIn {
-    return new LockStandIn(this.locks.document, this.execution);
+    return new LockStandIn(this.locks.document, this.execution, this.speed);
   }
 
   getScriptLock(): LockStandIn {
-    return new LockStandIn(this.locks.script, this.execution);
+    return new LockStandIn(this.locks.script, this.execution, this.speed);
   }
 
   getUserLock(): LockStandIn {
-    return new LockStandIn(this.locks.user, this.execution);
+    return new LockStandIn(this.locks.user, this.execution, this.speed);
   }
 }
 

@@ -52,6 +52,8 @@ export interface UrlFetchWorld {
   timeoutMilliseconds: number;
   /** Set when a daily quota should run out: every further fetch throws the quota error. */
   quotaExhausted: boolean;
+  /** Called as each request goes out, e.g. for a test to act at a given point of a batch. */
+  onSend?: (request: { execution: string; url: string; body: string }) => void;
 }
 
 export function createUrlFetchWorld(): UrlFetchWorld {
@@ -90,7 +92,9 @@ export class UrlFetchAppStandIn {
 
   private async send(parameters: UrlFetchParameters): Promise<HttpResponseStandIn> {
     const url = String(parameters.url);
-    this.world.sent.push({ execution: this.execution, url, body: parameters.payload ?? '' });
+    const sent = { execution: this.execution, url, body: parameters.payload ?? '' };
+    this.world.sent.push(sent);
+    this.world.onSend?.(sent);
     const drive = /^https:\/\/www\.googleapis\.com\/drive\/v3\/files\/([^/?]+)(\/export)?(\?.*)?$/.exec(url);
     let response: HttpResponseStandIn;
     if (drive) {
