@@ -7,6 +7,7 @@ import type { SqlEngine, SqlResult, SqlValue } from '../ports/sql-engine.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import { renderPrompt } from '../prompts/render-prompt.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
+import { sqlTypeForKind } from '../schema/sql-type-for-kind.ts';
 import type { ColumnStatistics } from '../statistics/column-statistics.ts';
 import { renderStatistics } from '../statistics/render-statistics.ts';
 import { checkGeneratedSql } from './check-generated-sql.ts';
@@ -126,7 +127,7 @@ async function runChecked(sqlEngine: SqlEngine, sql: string, table: string): Pro
 
 export function renderSqlInstructions(prompts: PromptLibrary, table: string, schema: RecordSchema, statistics: ColumnStatistics[], dialect: SqlDialect = 'duckdb'): string {
   const columns = schema.attributes.map((attribute) => {
-    const type = { string: 'VARCHAR', number: 'DOUBLE', integer: 'BIGINT', boolean: 'BOOLEAN', date: 'DATE' }[attribute.kind];
+    const type = sqlTypeForKind[attribute.kind];
     const unit = attribute.unit ? `, ${attribute.unit}${attribute.scale && attribute.scale !== 1 ? ` × ${attribute.scale}` : ''}` : '';
     return `- "${attribute.name}" ${type}${unit}: ${attribute.description}`;
   });

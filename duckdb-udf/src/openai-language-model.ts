@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { LanguageModelError, redactSecrets, SragError, type LanguageModel, type LanguageModelRequest, type LanguageModelResponse } from '../../core/index.ts';
+import { firstLine, LanguageModelError, redactSecrets, SragError, type CancellationSignal, type LanguageModel, type LanguageModelRequest, type LanguageModelResponse } from '../../core/index.ts';
 
 export interface OpenAiLanguageModelSettings {
   /** Read late; never logged, stored or put in an error message. */
@@ -49,7 +49,7 @@ export class OpenAiLanguageModel implements LanguageModel {
           ...(mode === 'json_schema' && request.outputSchema
             ? { response_format: { type: 'json_schema', json_schema: { name: request.outputSchema.name, schema: request.outputSchema.schema, strict: true } } }
             : mode === 'json_object' ? { response_format: { type: 'json_object' } } : {}),
-        }, { signal: request.abortSignal });
+        }, { signal: toAbortSignal(request.abortSignal) });
         const text = completion.choices[0]?.message?.content ?? '';
         return {
           text,
@@ -95,7 +95,7 @@ function translateError(error: unknown, model: string, baseURL: string, redact: 
       : status === 404 ? `the endpoint does not know model "${model}": set SRAG_MODEL (and SRAG_EXTRACT_MODEL) to a model it serves`
       : undefined;
     return new LanguageModelError({
-      message: `the model endpoint answered ${status ?? 'an error'}: ${redact(firstLine(error.message))}`,
+      message: `the model endpoint answered ${status ?? 'an error'}: ${redact(firstLine(error.message, 300))}`,
       status,
       retryable: status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500),
       retryAfterSeconds,
@@ -113,6 +113,11 @@ function parseRetryAfter(value: string): number | undefined {
   return Number.isFinite(date) ? Math.max(0, (date - Date.now()) / 1000) : undefined;
 }
 
-function firstLine(message: string): string {
-  return (message.split('\n')[0] ?? '').slice(0, 300);
+/** Node's own signal passes as it is; any other cancellation signal is followed by a new one. */
+function toAbortSignal(signal: CancellationSignal | undefined): AbortSignal | undefined {
+  if (signal === undefined || signal instanceof AbortSignal) return signal;
+  const controller = new AbortController();
+  if (signal.aborted) controller.abort();
+  else signal.addEventListener('abort', () => controller.abort(), { once: true });
+  return controller.signal;
 }

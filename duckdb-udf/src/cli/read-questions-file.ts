@@ -1,14 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { SragError } from '../../../core/index.ts';
+import { readTextFile } from '../read-text-file.ts';
 
 /** Questions: one per line, or JSONL with a `question` field; blank lines and `#` comments skipped. */
 export async function readQuestionsFile(path: string): Promise<string[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new SragError({ code: 'INPUT_INVALID', message: `cannot read the questions file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, hint: 'pass --questions with a file of one question per line, or JSONL with a "question" field', cause: error });
-  }
+  const text = await readTextFile(path, { what: 'the questions file', hint: 'pass --questions with a file of one question per line, or JSONL with a "question" field' });
   const questions: string[] = [];
   for (const [index, rawLine] of text.split(/\r?\n/).entries()) {
     const line = rawLine.trim();

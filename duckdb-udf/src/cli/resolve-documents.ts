@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { SragError, supportedDocumentExtensions, type DocumentSource } from '../../../core/index.ts';
 import { expandDocumentPaths } from '../expand-document-paths.ts';
+import { readDocumentFile } from '../read-document-file.ts';
 
 /**
  * Expand the document arguments (globs or paths, as the shell left them) into document sources,
@@ -23,7 +23,7 @@ export async function resolveDocuments(patterns: string[]): Promise<{ documents:
       skipped.push(path);
       continue;
     }
-    documents.push({ source: path, read: () => readDocument(path) });
+    documents.push({ source: path, read: () => readDocumentFile(path) });
   }
   if (documents.length === 0) {
     throw new SragError({
@@ -33,18 +33,4 @@ export async function resolveDocuments(patterns: string[]): Promise<{ documents:
     });
   }
   return { documents, skipped };
-}
-
-async function readDocument(path: string): Promise<string> {
-  let content: string;
-  try {
-    content = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new SragError({ code: 'DOCUMENT_UNREADABLE', message: `cannot read ${path} (${code})`, hint: 'check that the file exists and is readable', cause: error });
-  }
-  if (content.includes('\u0000')) {
-    throw new SragError({ code: 'DOCUMENT_UNREADABLE', message: `${path} is not a text file`, hint: 'convert it to .txt, .md, .html or .json first' });
-  }
-  return content;
 }

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { SragError, type SqlResult } from '../../../core/index.ts';
 import { openSqlSession } from '../harness/sql-session.ts';
 import { splitSqlScript } from '../harness/split-sql-script.ts';
+import { readTextFile } from '../read-text-file.ts';
 import { formatTable } from './format-table.ts';
 import { runStatement } from './sql-command.ts';
 
@@ -16,12 +16,7 @@ export interface RunCommandOptions {
  * line naming the statement and the line it starts on. Model usage goes to stderr at the end.
  */
 export async function runCommand(file: string, options: RunCommandOptions, abortSignal?: AbortSignal): Promise<number> {
-  let script: string;
-  try {
-    script = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new SragError({ code: 'INPUT_INVALID', message: `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, cause: error });
-  }
+  const script = await readTextFile(file);
   const statements = splitSqlScript(script);
   if (statements.length === 0) throw new SragError({ code: 'INPUT_INVALID', message: `${file} holds no SQL statement` });
   const session = await openSqlSession(options.db);

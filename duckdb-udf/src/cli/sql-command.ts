@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { SragError, type SqlResult } from '../../../core/index.ts';
+import { firstLine, SragError, type SqlResult } from '../../../core/index.ts';
 import { openSqlSession, SqlSessionError, type SqlSession } from '../harness/sql-session.ts';
 import { sragErrorCodeInMessage } from '../table-functions/render-sql-error.ts';
 import { formatTable } from './format-table.ts';
@@ -121,10 +121,6 @@ export async function runStatement(session: SqlSession, sql: string, abortSignal
     const message = firstLine((error as Error).message);
     throw new SragError({ code: sragErrorCodeInMessage(message) ?? 'SQL_FAILED', message, cause: error });
   }
-}
-
-function firstLine(message: string): string {
-  return message.split('\n')[0] ?? message;
 }
 
 function readHistory(): string[] {

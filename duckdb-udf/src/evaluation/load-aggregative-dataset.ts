@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseAggregativeDataset, SragError, type AggregativeDataset } from '../../../core/index.ts';
+import { parseAggregativeDataset, type AggregativeDataset } from '../../../core/index.ts';
+import { readTextFile } from '../read-text-file.ts';
 
 /**
  * Read `DIR/corpus.jsonl` and `DIR/questions.jsonl`, the layout of the AI21 aggregative_questions
@@ -9,16 +9,8 @@ import { parseAggregativeDataset, SragError, type AggregativeDataset } from '../
 export async function loadAggregativeDataset(directory: string): Promise<AggregativeDataset> {
   const read = async (name: string) => {
     const file = path.join(directory, name);
-    try {
-      return { text: await readFile(file, 'utf8'), name: file };
-    } catch (error) {
-      throw new SragError({
-        code: 'INPUT_INVALID',
-        message: `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-        hint: '--dataset takes a directory holding corpus.jsonl and questions.jsonl, e.g. datasets/AI21-Hotels from huggingface.co/datasets/ai21labs/aggregative_questions',
-        cause: error,
-      });
-    }
+    const hint = '--dataset takes a directory holding corpus.jsonl and questions.jsonl, e.g. datasets/AI21-Hotels from huggingface.co/datasets/ai21labs/aggregative_questions';
+    return { text: await readTextFile(file, { hint }), name: file };
   };
   const [corpus, questions] = await Promise.all([read('corpus.jsonl'), read('questions.jsonl')]);
   return parseAggregativeDataset({ corpusText: corpus.text, corpusName: corpus.name, questionsText: questions.text, questionsName: questions.name });

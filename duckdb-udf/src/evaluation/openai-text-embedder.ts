@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { LanguageModelError, redactSecrets, type TextEmbedder } from '../../../core/index.ts';
+import { firstLine, LanguageModelError, redactSecrets, type TextEmbedder } from '../../../core/index.ts';
 
 export interface OpenAiTextEmbedderSettings {
   /** Read late; never logged, stored or put in an error message. */
@@ -30,7 +30,7 @@ export class OpenAiTextEmbedder implements TextEmbedder {
     } catch (error) {
       const status = error instanceof OpenAI.APIError ? error.status : undefined;
       throw new LanguageModelError({
-        message: `the embeddings request failed${status ? ` (${status})` : ''}: ${this.redact(firstLine(error))}`,
+        message: `the embeddings request failed${status ? ` (${status})` : ''}: ${this.redact(firstLine(error instanceof Error ? error.message : String(error), 200))}`,
         status,
         retryable: false,
         cause: error,
@@ -52,9 +52,4 @@ export async function detectTextEmbedder(settings: OpenAiTextEmbedderSettings): 
   } catch (error) {
     return { reason: error instanceof Error ? error.message : String(error) };
   }
-}
-
-function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return (message.split('\n')[0] ?? '').slice(0, 200);
 }

@@ -13,7 +13,7 @@ import { ExtractionLog } from './extraction-log.ts';
 import { ExtractionScan } from './extraction-scan.ts';
 import { MirroredResponseCache } from './mirrored-response-cache.ts';
 import { ProgressLine } from './progress-line.ts';
-import { readDocumentFile } from './read-document-file.ts';
+import { readDocumentFile } from '../read-document-file.ts';
 
 /**
  * Everything asynchronous behind the SQL functions, run on the bridge worker: model clients

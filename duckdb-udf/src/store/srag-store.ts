@@ -1,11 +1,11 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import {
-  computeStatistics, parseRecordSchema, recordSchemaToJsonSchema, SragError,
+  computeStatistics, parseRecordSchema, recordSchemaToJsonSchema, sqlTypeForKind, SragError,
   type CachedResponse, type ColumnStatistics, type IngestionLogEntry, type RecordSchema, type RecordStore, type ResponseCache, type StoredRecord,
 } from '../../../core/index.ts';
 import { quoteIdentifier } from '../duckdb-sql-engine.ts';
 import { readSqlResult } from '../read-sql-result.ts';
-import { columnTypeForKind, storeTablesSql } from './store-tables.ts';
+import { storeTablesSql } from './store-tables.ts';
 
 export interface TableInfo {
   table: string;
@@ -72,7 +72,7 @@ export class SragStore {
       if (clash) {
         throw new SragError({ code: 'INPUT_INVALID', message: `table "${table}" already exists in ${this.path} and was not made by srag`, hint: 'choose another name with --table' });
       }
-      const columns = schema.attributes.map((attribute) => `${quoteIdentifier(attribute.name)} ${columnTypeForKind[attribute.kind]}`);
+      const columns = schema.attributes.map((attribute) => `${quoteIdentifier(attribute.name)} ${sqlTypeForKind[attribute.kind]}`);
       await connection.run('BEGIN TRANSACTION');
       try {
         await connection.run(`CREATE TABLE ${quoteIdentifier(table)} (${columns.join(', ')}, "_source" VARCHAR PRIMARY KEY, "_content_hash" VARCHAR NOT NULL)`);
@@ -128,7 +128,7 @@ export class SragStore {
     const quotedTable = quoteIdentifier(table);
     const columnList = [...schema.attributes.map((attribute) => quoteIdentifier(attribute.name)), '"_source"', '"_content_hash"'].join(', ');
     const typedPlaceholders = (offset: number) => [
-      ...schema.attributes.map((attribute, index) => `$${offset + index + 1}::${columnTypeForKind[attribute.kind]}`),
+      ...schema.attributes.map((attribute, index) => `$${offset + index + 1}::${sqlTypeForKind[attribute.kind]}`),
       `$${offset + schema.attributes.length + 1}`, `$${offset + schema.attributes.length + 2}`,
     ].join(', ');
     const transaction = async (connection: DuckDBConnection, statements: () => Promise<void>) => {

@@ -37,11 +37,3 @@ CREATE TABLE IF NOT EXISTS srag_cache (
   created_at TIMESTAMP DEFAULT current_timestamp
 );
 `;
-
-export const columnTypeForKind = {
-  string: 'VARCHAR',
-  number: 'DOUBLE',
-  integer: 'BIGINT',
-  boolean: 'BOOLEAN',
-  date: 'DATE',
-} as const;

@@ -1,8 +1,9 @@
 import { BIGINT, BOOLEAN, DATE, DOUBLE, DuckDBDateValue, VARCHAR, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
-import type { AttributeKind, NormalizedValue, RecordSchema } from '../../../core/index.ts';
+import { sqlTypeForKind, type AttributeKind, type NormalizedValue, type RecordColumnSqlType, type RecordSchema } from '../../../core/index.ts';
 import type { ExtractedRow } from '../llm-bridge/bridge-protocol.ts';
 
-const typeForKind: Record<AttributeKind, DuckDBType> = { string: VARCHAR, number: DOUBLE, integer: BIGINT, boolean: BOOLEAN, date: DATE };
+/** DuckDB's type objects for core's SQL type names. */
+const duckDbTypes: Record<RecordColumnSqlType, DuckDBType> = { VARCHAR, DOUBLE, BIGINT, BOOLEAN, DATE };
 
 const millisecondsPerDay = 86_400_000;
 
@@ -11,7 +12,7 @@ export function extractedColumns(schema: RecordSchema): Array<{ name: string; ty
   return [
     { name: 'filename', type: VARCHAR },
     { name: 'content_hash', type: VARCHAR },
-    ...schema.attributes.map((attribute) => ({ name: attribute.name, type: typeForKind[attribute.kind] })),
+    ...schema.attributes.map((attribute) => ({ name: attribute.name, type: duckDbTypes[sqlTypeForKind[attribute.kind]] })),
     { name: '_error', type: VARCHAR },
   ];
 }
@@ -37,7 +38,7 @@ export function extractedRecordJson(schema: RecordSchema, row: ExtractedRow): st
 /** The `json_transform` structure that turns `extractedRecordJson` into a typed STRUCT. */
 export function extractedRecordStructure(schema: RecordSchema): string {
   const structure: Record<string, string> = {};
-  for (const attribute of schema.attributes) structure[attribute.name] = typeForKind[attribute.kind].toString();
+  for (const attribute of schema.attributes) structure[attribute.name] = sqlTypeForKind[attribute.kind];
   structure._error = 'VARCHAR';
   return JSON.stringify(structure);
 }

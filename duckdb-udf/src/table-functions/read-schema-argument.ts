@@ -1,5 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
-import { parseRecordSchema, SchemaInvalidError, SragError, type RecordSchema } from '../../../core/index.ts';
+import { statSync } from 'node:fs';
+import { parseRecordSchemaText, SragError, type RecordSchema } from '../../../core/index.ts';
+import { readTextFileSync } from '../read-text-file.ts';
 
 const parsed = new Map<string, { schema: RecordSchema; modified: number }>();
 
@@ -13,26 +14,21 @@ export function readSchemaArgument(argument: string | null | undefined): RecordS
     throw new SragError({ code: 'INPUT_INVALID', message: 'srag_extract needs a schema', hint: "pass schema := 'schema.json' (a file) or the schema's JSON inline" });
   }
   const text = argument.trim();
-  if (text.startsWith('{')) return parseJson(text, 'the inline schema');
-  let modified: number;
-  try {
-    modified = statSync(text).mtimeMs;
-  } catch (error) {
-    throw new SragError({ code: 'INPUT_INVALID', message: `cannot read the schema file ${text} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, hint: 'paths are relative to the directory srag was started in; write a schema with `srag schema`', cause: error });
-  }
+  if (text.startsWith('{')) return parseRecordSchemaText(text, 'the inline schema');
+  const modified = modifiedTime(text);
   const known = parsed.get(text);
-  if (known && known.modified === modified) return known.schema;
-  const schema = parseJson(readFileSync(text, 'utf8'), text);
-  parsed.set(text, { schema, modified });
+  if (known && modified !== undefined && known.modified === modified) return known.schema;
+  const hint = 'paths are relative to the directory srag was started in; write a schema with `srag schema`';
+  const schema = parseRecordSchemaText(readTextFileSync(text, { what: 'the schema file', hint }), text);
+  if (modified !== undefined) parsed.set(text, { schema, modified });
   return schema;
 }
 
-function parseJson(text: string, source: string): RecordSchema {
-  let json: unknown;
+/** The file's modification time, or undefined when it cannot be read (reading it then says why). */
+function modifiedTime(path: string): number | undefined {
   try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new SchemaInvalidError({ message: `${source} is not valid JSON (${(error as Error).message})`, source, hint: 'fix the JSON syntax' });
+    return statSync(path).mtimeMs;
+  } catch {
+    return undefined;
   }
-  return parseRecordSchema(json, source);
 }

@@ -1,8 +1,7 @@
-import { SragError, type AttributeDefinition, type AttributeKind, type InMemoryTable, type RecordColumnType, type RecordSchema } from '../../../core/index.ts';
+import { SragError, sqlTypeForKind, type AttributeDefinition, type AttributeKind, type InMemoryTable, type RecordSchema } from '../../../core/index.ts';
 import { fromCellValue, isDate } from '../sheets/cell-values.ts';
 import { recordColumns } from '../sheets/sheet-layout.ts';
 
-const columnTypes: Record<AttributeKind, RecordColumnType> = { string: 'VARCHAR', number: 'DOUBLE', integer: 'BIGINT', boolean: 'BOOLEAN', date: 'DATE' };
 const bookkeeping = new Set<string>([recordColumns.status, recordColumns.error, recordColumns.contentHash]);
 
 export interface RecordsRangeTable {
@@ -44,7 +43,7 @@ export function recordsRangeTable(values: unknown[][], known: Map<string, Attrib
     attributes.push(attribute ?? { name, kind, description: `The column "${String(values[0]![index])}" of the records range.`, examples: [] });
     return kind;
   });
-  columns.forEach(({ name }, position) => tableColumns.push({ name, type: columnTypes[kinds[position]!] }));
+  columns.forEach(({ name }, position) => tableColumns.push({ name, type: sqlTypeForKind[kinds[position]!] }));
   const rows = dataRows.map((row) => Object.fromEntries(columns.map(({ index, name }, position) => [name, fromCellValue(row[index], kinds[position]!, timeZone)])));
   return {
     schema: { title, attributes },

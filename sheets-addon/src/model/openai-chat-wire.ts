@@ -1,4 +1,4 @@
-import { LanguageModelError, SragError, type LanguageModelRequest, type LanguageModelResponse } from '../../../core/index.ts';
+import { firstLine, LanguageModelError, SragError, type LanguageModelRequest, type LanguageModelResponse } from '../../../core/index.ts';
 import type { HttpRequest, HttpResponse } from '../runtime/http-transport.ts';
 
 /** How structured output is asked for; endpoints without it get the next mode down. */
@@ -63,7 +63,7 @@ export function readChatResponse(response: HttpResponse, model: string, endpoint
       },
     };
   }
-  const detail = redact(firstLine(body?.error?.message ?? response.body));
+  const detail = redact(firstLine(body?.error?.message ?? response.body, 300));
   if (response.status === 400 && /response_format|json_schema|json_object|structured/i.test(detail)) return { kind: 'format-rejected' };
   if (response.status === 429 && (body?.error?.code === 'insufficient_quota' || /quota/i.test(body?.error?.type ?? ''))) {
     throw new SragError({ code: 'QUOTA_EXCEEDED', message: `the model provider's quota is used up: ${detail}`, hint: 'check the plan and billing of the API key' });
@@ -88,8 +88,4 @@ function parseRetryAfter(value: string | undefined): number | undefined {
   if (Number.isFinite(seconds)) return seconds;
   const date = Date.parse(value);
   return Number.isFinite(date) ? Math.max(0, (date - Date.now()) / 1000) : undefined;
-}
-
-function firstLine(text: string): string {
-  return (text.split('\n')[0] ?? '').slice(0, 300);
 }

@@ -1,4 +1,4 @@
-import { documentText, parseRecordSchema, predictSchema, SragError, type RecordSchema } from '../../../core/index.ts';
+import { documentText, parseRecordSchemaText, predictSchema, SragError, type RecordSchema } from '../../../core/index.ts';
 import { createRequestLoop } from '../apps-script/create-request-loop.ts';
 import { readDriveFile } from '../apps-script/read-drive-file.ts';
 import { requireModelSettings } from '../apps-script/settings.ts';
@@ -41,13 +41,7 @@ export function predictSchemaFromDocuments(request: PredictSchemaRequest): { tit
 
 /** A schema JSON (as `srag schema` writes it) into the Schema sheet. */
 export function importSchemaJson(text: string): { title: string; attributes: string[] } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(String(text));
-  } catch {
-    throw new SragError({ code: 'SCHEMA_INVALID', message: 'the pasted schema is not JSON', hint: 'paste the whole schema.json file' });
-  }
-  const schema = parseRecordSchema(parsed, 'pasted schema');
+  const schema = parseRecordSchemaText(String(text), 'the pasted schema', { hint: 'paste the whole schema.json file' });
   writeSchemaSheet(SpreadsheetApp.getActiveSpreadsheet(), schema);
   return { title: schema.title, attributes: schema.attributes.map((attribute) => attribute.name) };
 }

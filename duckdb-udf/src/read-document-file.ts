@@ -1,0 +1,14 @@
+import { SragError } from '../../core/index.ts';
+import { readTextFile } from './read-text-file.ts';
+
+/**
+ * A document's text for `srag ingest`, `srag_extract` and the evaluation baselines: a missing or
+ * unreadable file, or a binary one, is that document's error (DOCUMENT_UNREADABLE).
+ */
+export async function readDocumentFile(path: string, { hint = 'check that the file exists and is readable' }: { hint?: string } = {}): Promise<string> {
+  const content = await readTextFile(path, { code: 'DOCUMENT_UNREADABLE', hint });
+  if (content.includes('\u0000')) {
+    throw new SragError({ code: 'DOCUMENT_UNREADABLE', message: `${path} is not a text file`, hint: 'convert it to .txt, .md, .html or .json first' });
+  }
+  return content;
+}
