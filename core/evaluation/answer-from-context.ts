@@ -1,4 +1,5 @@
 import type { ModelClient } from '../language-model/model-client.ts';
+import type { CancellationSignal } from '../ports/cancellation-signal.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import { renderPrompt } from '../prompts/render-prompt.ts';
 import type { SystemAnswer } from './answering-system.ts';
@@ -22,7 +23,7 @@ export async function answerFromContext(options: {
   passages: ContextPassage[];
   contextTokens: number;
   model?: string;
-  abortSignal?: AbortSignal;
+  abortSignal?: CancellationSignal;
 }): Promise<SystemAnswer> {
   const context = options.passages
     .map((passage) => `<document source="${passage.source}"${passage.part ? ` part="${passage.part}"` : ''}>\n${passage.text}\n</document>`)

@@ -1,3 +1,5 @@
+import type { CancellationSignal } from '../ports/cancellation-signal.ts';
+
 /** What one system answered to one question, with what it cost. */
 export interface SystemAnswer {
   answer: string;
@@ -20,8 +22,8 @@ export interface AnsweringSystem {
   /** One line on its setup, e.g. "BM25 top-40 of 61 chunks of ≤500 tokens". Available after `prepare`. */
   describe(): string;
   /** One-time work before the first question (chunking, embedding the corpus). */
-  prepare(abortSignal?: AbortSignal): Promise<void>;
-  answer(question: string, abortSignal?: AbortSignal): Promise<SystemAnswer>;
+  prepare(abortSignal?: CancellationSignal): Promise<void>;
+  answer(question: string, abortSignal?: CancellationSignal): Promise<SystemAnswer>;
 }
 
 /** A document as the baselines read it: its name and its prompt text (HTML already reduced). */

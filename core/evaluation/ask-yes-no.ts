@@ -1,7 +1,13 @@
 import type { ModelClient } from '../language-model/model-client.ts';
 import type { TokenUsage } from '../ports/language-model.ts';
-import type { YesNoJudgement } from './judge-answer-comparison.ts';
 import { readYesNo } from './read-yes-no.ts';
+
+export interface YesNoJudgement {
+  /** Undefined when the judge's reply said neither yes nor no, even when asked again. */
+  verdict: boolean | undefined;
+  reply: string;
+  usage: TokenUsage;
+}
 
 /**
  * One Yes/No question to the judge. A reply without a yes or no is not cached and is asked once

@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import { LanguageModelError } from '../errors/language-model-error.ts';
 import { SragError } from '../errors/srag-error.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
+import type { CancellationSignal } from '../ports/cancellation-signal.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import type { AnsweringSystem, SystemAnswer } from './answering-system.ts';
 import type { EvaluationQuestion, GoldAnswer } from './evaluation-question.ts';
@@ -50,7 +51,7 @@ export interface EvaluateQuestionsOptions {
   /** Milliseconds clock for latencies; `Date.now` by default. */
   now?: () => number;
   onReport?: (report: QuestionReport) => void;
-  abortSignal?: AbortSignal;
+  abortSignal?: CancellationSignal;
 }
 
 /** Status codes after which every further question would fail the same way (as would an unreachable endpoint). */
@@ -138,6 +139,6 @@ function isFatal(error: unknown): boolean {
   return LanguageModelError.isInstance(error) && (error.unreachable || fatalStatuses.has(error.status ?? 0));
 }
 
-function throwIfAborted(abortSignal: AbortSignal | undefined): void {
+function throwIfAborted(abortSignal: CancellationSignal | undefined): void {
   if (abortSignal?.aborted) throw new SragError({ code: 'CANCELLED', message: 'evaluation cancelled' });
 }

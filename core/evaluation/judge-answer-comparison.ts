@@ -1,8 +1,7 @@
 import type { ModelClient } from '../language-model/model-client.ts';
-import type { TokenUsage } from '../ports/language-model.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import { renderPrompt } from '../prompts/render-prompt.ts';
-import { askYesNo } from './ask-yes-no.ts';
+import { askYesNo, type YesNoJudgement } from './ask-yes-no.ts';
 
 export interface JudgeOptions {
   client: ModelClient;
@@ -12,13 +11,6 @@ export interface JudgeOptions {
   answer: string;
   /** The judging model; the client's default when absent (the paper judges with GPT-4o). */
   model?: string;
-}
-
-export interface YesNoJudgement {
-  /** Undefined when the judge's reply said neither yes nor no, even when asked again. */
-  verdict: boolean | undefined;
-  reply: string;
-  usage: TokenUsage;
 }
 
 /** Answer Comparison (seed 000 §5.5, Appendix E prompt): is the answer correct given the gold? */

@@ -1,6 +1,7 @@
 import { approximateTokenCount } from '../documents/approximate-token-count.ts';
 import { splitDocument } from '../documents/split-document.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
+import type { CancellationSignal } from '../ports/cancellation-signal.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import { answerFromContext, type ContextPassage } from './answer-from-context.ts';
 import type { AnsweringSystem, ContextDocument } from './answering-system.ts';
@@ -38,7 +39,7 @@ export function createRagSystem(options: RagSystemOptions): AnsweringSystem {
   const topK = options.topK ?? 40;
   let chunks: ContextPassage[] = [];
   let chunkSizes: number[] = [];
-  let search: ((question: string, abortSignal?: AbortSignal) => Promise<number[]>) | undefined;
+  let search: ((question: string, abortSignal?: CancellationSignal) => Promise<number[]>) | undefined;
 
   return {
     name: 'rag',

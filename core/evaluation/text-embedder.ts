@@ -1,3 +1,5 @@
+import type { CancellationSignal } from '../ports/cancellation-signal.ts';
+
 /**
  * The embedding port, used by the `rag` baseline when the endpoint serves `/embeddings`. Adapters
  * detect whether it does; without one the baseline falls back to BM25 keyword retrieval.
@@ -6,7 +8,7 @@ export interface TextEmbedder {
   /** E.g. `text-embedding-3-small`; shown in the evaluation's description of the baseline. */
   readonly modelId: string;
   /** One vector per text, in order. */
-  embed(texts: string[], abortSignal?: AbortSignal): Promise<number[][]>;
+  embed(texts: string[], abortSignal?: CancellationSignal): Promise<number[][]>;
 }
 
 /** Cosine similarity; 0 when either vector is all zeros. */

@@ -5,6 +5,7 @@ import { SragError } from '../errors/srag-error.ts';
 import { extractRecord } from '../extraction/extract-record.ts';
 import { contentHash } from '../hashing/content-hash.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
+import type { CancellationSignal } from '../ports/cancellation-signal.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
 import type { RecordStore } from './record-store.ts';
@@ -51,7 +52,7 @@ export interface IngestDocumentsOptions {
   /** Documents in progress at once; model calls are bounded separately by the client. */
   documentConcurrency?: number;
   onProgress?: (progress: IngestProgress) => void;
-  abortSignal?: AbortSignal;
+  abortSignal?: CancellationSignal;
 }
 
 /** Status codes after which every further document would fail the same way (as would an unreachable endpoint). */

@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import { LanguageModelError } from '../errors/language-model-error.ts';
 import { SragError } from '../errors/srag-error.ts';
 import { contentHash } from '../hashing/content-hash.ts';
+import type { CancellationSignal } from '../ports/cancellation-signal.ts';
 import type { LanguageModel, LanguageModelRequest, LanguageModelResponse } from '../ports/language-model.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { UsageTotals } from './usage-totals.ts';
@@ -22,7 +23,7 @@ export interface ModelClientOptions {
   /** Injected so that Apps Script (Utilities.sleep) and tests (no waiting) can supply their own. */
   sleep?: (milliseconds: number) => Promise<void>;
   random?: () => number;
-  abortSignal?: AbortSignal;
+  abortSignal?: CancellationSignal;
 }
 
 const defaultRetry: RetryPolicy = { maxRetries: 6, baseDelayMs: 500, maxDelayMs: 30_000 };
@@ -48,7 +49,7 @@ export class ModelClient {
   private readonly retry: RetryPolicy;
   private readonly sleep: (milliseconds: number) => Promise<void>;
   private readonly random: () => number;
-  private readonly abortSignal: AbortSignal | undefined;
+  private readonly abortSignal: CancellationSignal | undefined;
 
   constructor(options: ModelClientOptions) {
     this.languageModel = options.languageModel;
@@ -123,8 +124,8 @@ export class ModelClient {
   }
 
   /** A cancel during a backoff wait ends the wait at once rather than after it. */
-  private async sleepUnlessAborted(milliseconds: number, requestSignal: AbortSignal | undefined): Promise<void> {
-    const signals = [this.abortSignal, requestSignal].filter((signal): signal is AbortSignal => signal !== undefined);
+  private async sleepUnlessAborted(milliseconds: number, requestSignal: CancellationSignal | undefined): Promise<void> {
+    const signals = [this.abortSignal, requestSignal].filter((signal): signal is CancellationSignal => signal !== undefined);
     let onAbort: () => void = () => {};
     const aborted = new Promise<void>((resolve) => {
       onAbort = resolve;
@@ -138,7 +139,7 @@ export class ModelClient {
     this.throwIfAborted(requestSignal);
   }
 
-  private throwIfAborted(requestSignal?: AbortSignal): void {
+  private throwIfAborted(requestSignal?: CancellationSignal): void {
     if (this.abortSignal?.aborted || requestSignal?.aborted) {
       throw new SragError({ code: 'CANCELLED', message: 'cancelled before the model call finished' });
     }

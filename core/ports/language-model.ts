@@ -1,3 +1,5 @@
+import type { CancellationSignal } from './cancellation-signal.ts';
+
 /**
  * The language-model port: everything core asks of an LLM.
  *
@@ -24,7 +26,7 @@ export interface LanguageModelRequest {
   /** Model name override; adapters fall back to their default model. */
   model?: string;
   /** Lets a caller give up on a request (Ctrl-C, a stopped batch). */
-  abortSignal?: AbortSignal;
+  abortSignal?: CancellationSignal;
 }
 
 export interface TokenUsage {

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import {
   createFullCorpusSystem, createRagSystem, createSragSystem, evaluateQuestions, parseEvaluationQuestions, SragError, summarizeEvaluation,
   type AggregativeDataset, type AnsweringSystem, type ContextDocument, type EvaluationQuestion, type QuestionReport, type TextEmbedder,
@@ -10,6 +10,10 @@ import { detectTextEmbedder } from '../evaluation/openai-text-embedder.ts';
 import { prepareDatasetTable } from '../evaluation/prepare-dataset-table.ts';
 import { readBaselineDocuments } from '../evaluation/read-baseline-documents.ts';
 import { openSession, type Session } from '../open-session.ts';
+import { readTextFile } from '../read-text-file.ts';
+import { createProgressReporter } from './progress-reporter.ts';
+import { readSchemaFile } from './read-schema-file.ts';
+import { resolveDocuments } from './resolve-documents.ts';
 
 const systemNames = ['srag', 'rag', 'full-corpus'] as const;
 type SystemName = (typeof systemNames)[number];
@@ -98,7 +102,19 @@ export async function evalCommand(options: EvalCommandOptions, abortSignal: Abor
   try {
     const client = session.modelClient();
     let table = options.table;
-    if (dataset && chosen.includes('srag')) table = await prepareDatasetTable({ session, dataset, table, schemaFile: options.schema, abortSignal, log });
+    if (dataset && chosen.includes('srag')) {
+      const schema = options.schema ? await readSchemaFile(options.schema) : undefined;
+      // The bar starts with the first document, after any schema prediction has logged its line.
+      let progress: ReturnType<typeof createProgressReporter> | undefined;
+      try {
+        table = await prepareDatasetTable({
+          session, dataset, table, schema, abortSignal, log,
+          onProgress: (update) => (progress ??= createProgressReporter(dataset.documents.length)).update(update),
+        });
+      } finally {
+        progress?.stop();
+      }
+    }
     const systems: AnsweringSystem[] = [];
     let documents: ContextDocument[] | undefined;
     for (const name of chosen) {
@@ -155,12 +171,7 @@ export async function evalCommand(options: EvalCommandOptions, abortSignal: Abor
 }
 
 async function readQuestions(path: string): Promise<EvaluationQuestion[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new SragError({ code: 'INPUT_INVALID', message: `cannot read the questions file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, hint: 'pass --questions with a JSONL file of {"question", "answer"} objects', cause: error });
-  }
+  const text = await readTextFile(path, { what: 'the questions file', hint: 'pass --questions with a JSONL file of {"question", "answer"} objects' });
   return parseEvaluationQuestions(text, path);
 }
 
@@ -175,7 +186,10 @@ async function sragSystem(session: Session, table: string | undefined): Promise<
 }
 
 async function baselineDocuments(options: EvalCommandOptions, session: Session, dataset: AggregativeDataset | undefined, table: string | undefined): Promise<ContextDocument[]> {
-  if (options.docs?.length || !dataset) return readBaselineDocuments({ patterns: options.docs, store: session.store, table });
+  if (options.docs?.length || !dataset) {
+    const documents = options.docs?.length ? (await resolveDocuments(options.docs)).documents : undefined;
+    return readBaselineDocuments({ documents, store: session.store, table });
+  }
   return dataset.documents;
 }
 

@@ -1,6 +1,4 @@
-import { ingestDocuments, predictSchema, tableNameForSchema, type AggregativeDataset, type RecordSchema } from '../../../core/index.ts';
-import { createProgressReporter } from '../cli/progress-reporter.ts';
-import { readSchemaFile } from '../cli/read-schema-file.ts';
+import { ingestDocuments, predictSchema, tableNameForSchema, type AggregativeDataset, type CancellationSignal, type IngestProgress, type RecordSchema } from '../../../core/index.ts';
 import type { Session } from '../open-session.ts';
 
 /** Documents and questions the schema is predicted from, as in the paper (seed 000 §3.2.1). */
@@ -8,8 +6,8 @@ const sampleDocuments = 12;
 const sampleQuestions = 10;
 
 /**
- * Make sure the dataset's corpus is ingested into a table, for the srag system: with the schema
- * file when given, else the schema of the table already there, else a schema predicted from 12
+ * Make sure the dataset's corpus is ingested into a table, for the srag system: with the given
+ * schema, else the schema of the table already there, else a schema predicted from 12
  * documents and 10 questions (S-RAG-InferredSchema). Ingestion is resumable: documents already
  * ingested unchanged cost nothing. Returns the table name.
  */
@@ -17,9 +15,11 @@ export async function prepareDatasetTable(options: {
   session: Session;
   dataset: AggregativeDataset;
   table?: string;
-  schemaFile?: string;
-  abortSignal: AbortSignal;
+  /** The schema to ingest with (e.g. a gold schema file); when absent, the table's or a predicted one. */
+  schema?: RecordSchema;
+  abortSignal: CancellationSignal;
   log: (line: string) => void;
+  onProgress?: (progress: IngestProgress) => void;
 }): Promise<string> {
   const { session, dataset, log } = options;
   const tables = await session.store.tables();
@@ -27,8 +27,8 @@ export async function prepareDatasetTable(options: {
   const client = session.modelClient();
   const countTokens = await session.loadTokenCounter();
   let schema: RecordSchema;
-  if (options.schemaFile) {
-    schema = await readSchemaFile(options.schemaFile);
+  if (options.schema) {
+    schema = options.schema;
   } else if (existing) {
     schema = (await session.store.tableInfo(existing)).schema;
   } else {
@@ -42,7 +42,6 @@ export async function prepareDatasetTable(options: {
   }
   const table = tableNameForSchema(schema, options.table ?? existing);
   await session.store.registerTable(table, schema);
-  const progress = createProgressReporter(dataset.documents.length);
   try {
     const summary = await ingestDocuments({
       client,
@@ -54,12 +53,11 @@ export async function prepareDatasetTable(options: {
       countTokens,
       model: session.settings.extractModel,
       documentConcurrency: session.settings.concurrency * 2,
-      onProgress: progress.update,
+      onProgress: options.onProgress,
       abortSignal: options.abortSignal,
     });
     log(`${table}: ${summary.done} ingested, ${summary.unchanged} unchanged, ${summary.failed + summary.skippedFailed} failed`);
   } finally {
-    progress.stop();
     await session.store.refreshStatistics(table, schema);
   }
   return table;

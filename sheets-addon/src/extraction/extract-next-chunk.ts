@@ -101,7 +101,7 @@ export function extractNextChunk(request: ChunkRequest): ChunkResult {
       retryFailed: true,
       documentConcurrency: claimed.length,
       model: settings.model,
-      abortSignal: loop.abortSignal as unknown as AbortSignal,
+      abortSignal: loop.abortSignal,
       onProgress: (progress) => {
         if (progress.outcome === 'done') done += 1;
         if (progress.outcome === 'failed') failed += 1;

@@ -23,6 +23,6 @@ export function createModelClient(settings: ModelSettings, loop: RequestLoop, ch
     maxConcurrency: choices.maxConcurrency,
     retry: choices.retry,
     sleep: (milliseconds) => loop.sleep(milliseconds),
-    abortSignal: loop.abortSignal as unknown as AbortSignal,
+    abortSignal: loop.abortSignal,
   });
 }

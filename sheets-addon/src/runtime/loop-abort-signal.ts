@@ -1,12 +1,15 @@
-import type { StopReason } from './request-loop.ts';
+import type { CancellationSignal } from '../../../core/index.ts';
+
+/** Why a request loop stopped: its execution's deadline passed, or the user pressed Stop. */
+export type StopReason = 'deadline' | 'stop';
 
 type Listener = () => void;
 
 /**
- * The slice of AbortSignal core uses (`aborted`, abort listeners), for a runtime without
- * AbortController or EventTarget: Apps Script's V8 has neither.
+ * Core's cancellation signal for a runtime without AbortController or EventTarget: Apps Script's
+ * V8 has neither.
  */
-export class LoopAbortSignal {
+export class LoopAbortSignal implements CancellationSignal {
   aborted = false;
   reason: StopReason | undefined;
   private listeners: Array<{ listener: Listener; once: boolean }> = [];

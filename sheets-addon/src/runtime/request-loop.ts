@@ -1,5 +1,5 @@
 import { SragError } from '../../../core/index.ts';
-import { LoopAbortSignal } from './loop-abort-signal.ts';
+import { LoopAbortSignal, type StopReason } from './loop-abort-signal.ts';
 import { settleNow } from './settle-now.ts';
 import type { HttpFailure, HttpRequest, HttpResponse, HttpTransport } from './http-transport.ts';
 
@@ -15,8 +15,6 @@ export interface RequestLoopOptions {
   /** Asked between rounds, e.g. whether the user pressed Stop in the sidebar. */
   shouldStop?: () => boolean;
 }
-
-export type StopReason = 'deadline' | 'stop';
 
 interface PendingRequest {
   request: HttpRequest;
