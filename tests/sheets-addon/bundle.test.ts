@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import vm from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { promptNames } from '../../core/index.ts';
+import { builtInsNewerThanEs2020, es2020RealmSource, remainingNewerBuiltInsSource } from './helpers/apps-script-host/es2020-realm.mjs';
 
 let code: string;
 let sidebar: string;
@@ -38,12 +39,24 @@ describe('npm run build:sheets', () => {
     expect(code).toContain('var Promise = SragSyncPromise.SyncPromise;');
   });
 
-  it('loads as Apps Script loads it, with no service touched at load time, and exposes every entry point at top level', () => {
+  it('loads as Apps Script loads it, with no service touched and no built-in newer than ES2020, and exposes every entry point at top level', () => {
     const context = vm.createContext({});
+    vm.runInContext(es2020RealmSource, context);
+    expect(vm.runInContext(remainingNewerBuiltInsSource, context)).toEqual([]);
     vm.runInContext(code, context, { filename: 'Code.js' });
     for (const name of ['onOpen', 'onInstall', 'SRAG_EXTRACT', 'SRAG_ASK', 'saveSettings', 'getSidebarState', 'startExtraction', 'extractNextChunk', 'releaseClaim', 'stopExtraction', 'predictSchemaFromDocuments']) {
       expect(typeof context[name], name).toBe('function');
     }
+  });
+
+  it('calls no built-in newer than ES2020 anywhere, not only on the paths the tests run', () => {
+    const names = builtInsNewerThanEs2020.filter((name) => !name.startsWith('Set.prototype.') && name !== 'Iterator');
+    const calls = names.map((name) => {
+      const member = name.replace(/^(Array|String|TypedArray|ArrayBuffer)\.prototype\./, '.');
+      const pattern = member.startsWith('.') ? `\\${member}\\(` : `\\b${member.replace('.', '\\.')}\\b`;
+      return { name, found: new RegExp(pattern).exec(code)?.[0] };
+    });
+    expect(calls.filter((call) => call.found !== undefined)).toEqual([]);
   });
 
   it('gives each custom function @customfunction JSDoc with its real parameter names, for Sheets\' formula help', () => {

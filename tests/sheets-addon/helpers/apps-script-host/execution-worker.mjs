@@ -1,6 +1,7 @@
 /**
  * One Apps Script "execution slot": a worker thread that runs the built Code.js in a fresh vm
- * context per call, as Apps Script evaluates a project anew for every execution. Every service
+ * context per call, as Apps Script evaluates a project anew for every execution. The context has
+ * ES2020's built-ins and nothing newer (see es2020-realm.mjs). Every service
  * call (SpreadsheetApp, UrlFetchApp, ...) is a synchronous RPC to the main thread, which plays
  * Google's side: the worker blocks on Atomics.wait until the answer is there, exactly as a script
  * blocks on UrlFetchApp. Killing an execution (its six minutes are up) terminates the worker.
@@ -10,6 +11,7 @@
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import vm from 'node:vm';
+import { es2020RealmSource } from './es2020-realm.mjs';
 
 const { flagBuffer, replyPort } = workerData;
 const flag = new Int32Array(flagBuffer);
@@ -129,6 +131,8 @@ parentPort.on('message', (message) => {
       compiledSource = message.code;
     }
     const context = vm.createContext({});
+    // No built-in newer than ES2020: the add-on must run on whatever V8 Apps Script has.
+    vm.runInContext(es2020RealmSource, context, { filename: 'es2020-realm.js' });
     const sleepCell = new Int32Array(new SharedArrayBuffer(4));
     const host = {
       rpc: (json) => JSON.stringify(rpc(JSON.parse(json))),
