@@ -1,11 +1,15 @@
 import type { CachedResponse, ResponseCache } from '../../../core/index.ts';
+import { dropOldestProperties } from './drop-oldest-properties.ts';
+import { utf8ByteLength } from './utf8-byte-length.ts';
 
 const prefix = 'srag.reply.';
-/** CacheService keeps an entry at most six hours and 100 KB. */
+/** Document properties that hold model replies; others (pinned SRAG_ASK queries) share the store. */
+export const replyPropertyPrefix = prefix;
+/** CacheService keeps an entry at most six hours and 100 KB (bytes), and 1,000 entries per cache. */
 const cacheSeconds = 21_600;
-const cacheValueLimit = 100_000;
-/** A document property holds at most 9 KB; the store 500 KB in all. */
-const propertyValueLimit = 8_500;
+const cacheValueBytes = 100 * 1024;
+/** A property holds at most 9 KB (key and value, in bytes); a store 500 KB in all. */
+const propertyBytes = 9 * 1024;
 
 interface LongLivedEntry {
   savedAt: number;
@@ -14,13 +18,19 @@ interface LongLivedEntry {
 
 /**
  * Model replies cached by content (the model client's key: model + messages + output schema), so
- * recalculating a formula spends no tokens. CacheService first (six hours); with `keepLonger`,
- * replies small enough also go to the document properties, which outlive the cache: custom
- * function results then survive a day off. When the property store is full the oldest half of the
- * replies is dropped. The API key is never part of a key or a value.
+ * recalculating a formula or resuming a batch spends no tokens. The API key is never part of a key
+ * or a value.
+ *
+ * Two homes, because a cache holds 1,000 entries and drops the oldest when full:
+ * - custom functions (`keepLonger`) use the document cache, where every editor's recalculation
+ *   finds them, and copy replies small enough to the document properties, which outlive the
+ *   cache's six hours (when that store is full, the oldest half of the replies is dropped);
+ * - a batch or a schema prediction uses the running user's cache. A batch needs a reply only
+ *   until its record is in the Records sheet (or to resume a killed chunk, minutes later); in the
+ *   document cache a 1,000-document batch would push out every reply the formulas rely on.
  */
 export function createResponseCache({ keepLonger }: { keepLonger: boolean }): ResponseCache {
-  const cache = CacheService.getDocumentCache() ?? CacheService.getScriptCache();
+  const cache = keepLonger ? CacheService.getDocumentCache() ?? CacheService.getScriptCache() : CacheService.getUserCache();
   const properties = keepLonger ? PropertiesService.getDocumentProperties() : undefined;
   return {
     async get(key) {
@@ -37,11 +47,11 @@ export function createResponseCache({ keepLonger }: { keepLonger: boolean }): Re
       putInCache(cache, key, text);
       if (!properties) return;
       const entry = JSON.stringify({ savedAt: Date.now(), response } satisfies LongLivedEntry);
-      if (entry.length > propertyValueLimit) return;
+      if (utf8ByteLength(prefix + key) + utf8ByteLength(entry) > propertyBytes) return;
       try {
         properties.setProperty(prefix + key, entry);
       } catch {
-        dropOldestHalf(properties);
+        dropOldestProperties(properties, prefix);
         try {
           properties.setProperty(prefix + key, entry);
         } catch {
@@ -53,18 +63,10 @@ export function createResponseCache({ keepLonger }: { keepLonger: boolean }): Re
 }
 
 function putInCache(cache: GoogleAppsScript.Cache.Cache, key: string, text: string): void {
-  if (text.length > cacheValueLimit) return;
+  if (utf8ByteLength(text) > cacheValueBytes) return;
   try {
     cache.put(prefix + key, text, cacheSeconds);
   } catch {
     // The cache is a convenience; a refused put only costs tokens later.
   }
-}
-
-function dropOldestHalf(properties: GoogleAppsScript.Properties.Properties): void {
-  const entries = Object.entries(properties.getProperties())
-    .filter(([name]) => name.startsWith(prefix))
-    .map(([name, value]) => ({ name, savedAt: (JSON.parse(value) as LongLivedEntry).savedAt ?? 0 }))
-    .sort((left, right) => left.savedAt - right.savedAt);
-  for (const entry of entries.slice(0, Math.ceil(entries.length / 2))) properties.deleteProperty(entry.name);
 }

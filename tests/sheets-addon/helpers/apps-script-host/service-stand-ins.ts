@@ -1,12 +1,17 @@
 import { readFileSync } from 'node:fs';
 
-/** PropertiesService limits: 9 KB per value, 500 KB per store. */
+/** PropertiesService limits, in bytes of UTF-8 as Google counts them: 9 KB per value, 500 KB per store. */
 const propertyValueLimit = 9 * 1024;
 const propertyStoreLimit = 500 * 1024;
-/** CacheService limits: 100 KB per value, 250-character keys, six hours. */
+/** CacheService limits: 100 KB per value (bytes), 250-character keys, six hours, 1,000 items per cache. */
 const cacheValueLimit = 100 * 1024;
 const cacheKeyLimit = 250;
 const cacheMaximumSeconds = 21_600;
+const cacheItemLimit = 1_000;
+
+function bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
 
 export class PropertyStore {
   readonly values = new Map<string, string>();
@@ -32,10 +37,10 @@ export class PropertyStore {
     const next = new Map(this.values);
     for (const [key, value] of Object.entries(properties)) {
       const text = String(value);
-      if (text.length > propertyValueLimit) throw new Error('Exception: Argument too large: value');
+      if (bytes(text) > propertyValueLimit) throw new Error('Exception: Argument too large: value');
       next.set(String(key), text);
     }
-    const size = [...next].reduce((total, [key, value]) => total + key.length + value.length, 0);
+    const size = [...next].reduce((total, [key, value]) => total + bytes(key) + bytes(value), 0);
     if (size > propertyStoreLimit) throw new Error('Exception: You have exceeded the property storage quota. Please remove some properties and try again.');
     for (const [key, value] of next) this.values.set(key, value);
     this.writes += 1;
@@ -69,10 +74,16 @@ export class PropertiesServiceStandIn {
   }
 }
 
+/**
+ * One cache as CacheService keeps it. When it holds `capacity` items, putting a new one first
+ * evicts the oldest tenth by insertion, whatever was read since: measured on Apps Script, FIFO.
+ */
 export class CacheStore {
   readonly entries = new Map<string, { value: string; expiresAt: number }>();
+  /** Items dropped to make room so far. */
+  evictions = 0;
 
-  constructor(private readonly now: () => number) {}
+  constructor(private readonly now: () => number, public capacity = cacheItemLimit) {}
 
   get(key: string): string | null {
     const entry = this.entries.get(String(key));
@@ -90,8 +101,13 @@ export class CacheStore {
 
   put(key: string, value: string, seconds = 600): void {
     if (String(key).length > cacheKeyLimit) throw new Error('Exception: Argument too large: key');
-    if (String(value).length > cacheValueLimit) throw new Error('Exception: Argument too large: value');
+    if (bytes(String(value)) > cacheValueLimit) throw new Error('Exception: Argument too large: value');
     const lifetime = Math.min(cacheMaximumSeconds, Math.max(1, Number(seconds)));
+    this.entries.delete(String(key));
+    if (this.entries.size >= this.capacity) {
+      for (const oldest of [...this.entries.keys()].slice(0, Math.max(1, Math.ceil(this.capacity / 10)))) this.entries.delete(oldest);
+      this.evictions += 1;
+    }
     this.entries.set(String(key), { value: String(value), expiresAt: this.now() + lifetime * 1000 });
   }
 
