@@ -23,6 +23,7 @@ export const globalFunctions: GlobalFunction[] = [
   { name: 'menuExtractAll', parameters: [], description: 'Menu: opens the sidebar and extracts every document.' },
   { name: 'menuExtractSelection', parameters: [], description: 'Menu: opens the sidebar and extracts the selected rows.' },
   { name: 'menuStopExtraction', parameters: [], description: 'Menu: stops the running extraction.' },
+  { name: 'menuRefreshAskQueries', parameters: [], description: 'Menu: forgets the queries =SRAG_ASK pinned, so each formula writes its query again from the current rows.' },
   { name: 'getSidebarState', parameters: [], description: 'Sidebar: settings (never the key), sheets and batch progress.' },
   { name: 'getProgress', parameters: [], description: 'Sidebar: the batch progress from the Records status column.' },
   { name: 'saveSettings', parameters: [{ name: 'settings', type: 'Object', description: '{baseUrl, apiKey, model}; an empty apiKey keeps the saved one.' }], description: 'Sidebar: saves the model settings in your user properties.' },

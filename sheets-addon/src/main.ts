@@ -6,6 +6,7 @@ import { sragAsk } from './custom-functions/srag-ask.ts';
 import { sragExtract } from './custom-functions/srag-extract.ts';
 import { buildMenu, openSidebar } from './menu/menu.ts';
 import { importSchemaJson as importSchema, predictSchemaFromDocuments as predictSchema, setUpSheets as createSheets, type PredictSchemaRequest } from './server/schema-actions.ts';
+import { refreshAskQueries } from './server/refresh-ask-queries.ts';
 import { serverFunction } from './server/server-function.ts';
 import { currentProgress, sidebarState } from './server/sidebar-state.ts';
 import { readSchemaSheet } from './sheets/read-schema-sheet.ts';
@@ -35,6 +36,12 @@ export const menuExtractSelection = () => openSidebar('extract-selection');
 export const menuStopExtraction = serverFunction(() => {
   const progress = stopBatch();
   SpreadsheetApp.getActiveSpreadsheet().toast(`Stopping: ${progress.done} of ${progress.total} rows done.`, 'srag');
+});
+
+export const menuRefreshAskQueries = serverFunction(() => {
+  const refreshed = refreshAskQueries();
+  SpreadsheetApp.getActiveSpreadsheet().toast(`${refreshed.formulas} SRAG_ASK formula(s) recalculate with queries written from the current rows.`, 'srag');
+  return refreshed;
 });
 
 export const getSidebarState = serverFunction(sidebarState);

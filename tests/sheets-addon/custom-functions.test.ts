@@ -95,6 +95,85 @@ describe('=SRAG_ASK(question, records_range, [with_query])', () => {
   });
 });
 
+describe('=SRAG_ASK when the records change', () => {
+  const question = 'How many hotels charge less than $150 per night?';
+  type Range = ReturnType<typeof rangeValues>;
+
+  /** The Records range with the first `count` rows not yet extracted (status queued, values empty). */
+  function withRowsPending(range: Range, count: number): Range {
+    const status = range[0]!.indexOf('_status');
+    return range.map((row, index) => (index > 0 && index <= count ? row.map((cell, column) => (column === 0 ? cell : column === status ? 'queued' : '')) : row));
+  }
+
+  /** What the question's answer is over `range`, counted here rather than by srag. */
+  function cheapHotels(range: Range): number {
+    const [header, ...rows] = range;
+    const price = header!.indexOf('price_per_night');
+    const status = header!.indexOf('_status');
+    return rows.filter((row) => row[status] === 'done' && typeof row[price] === 'number' && (row[price] as number) < 150).length;
+  }
+
+  function pinnedQueryProperties(host: AppsScriptHost): string[] {
+    return [...host.documentProperties.values.keys()].filter((key) => key.startsWith('srag.query.'));
+  }
+
+  it('runs its query again over the new rows when a batch writes them, without a model call', async () => {
+    await withHost(async (host) => {
+      await preparedSpreadsheet(host, { corpus: 'examples/hotels', documents: hotels.slice(0, 24), baseUrl: standIn.url });
+      await runSidebarBatch(host);
+      const full = rangeValues(host, 'Records');
+      const partial = withRowsPending(full, 12);
+      expect(cheapHotels(partial)).not.toBe(cheapHotels(full));
+      standIn.reset();
+
+      const before = firstCell(await host.runCustomFunction<number[][]>('SRAG_ASK', [question, partial, false]));
+      expect(before).toBe(cheapHotels(partial));
+      expect(standIn.countByKind()).toEqual({ 'generate-sql': 1 });
+
+      const after = firstCell(await host.runCustomFunction<number[][]>('SRAG_ASK', [question, full, false]));
+      expect(after).toBe(cheapHotels(full));
+      expect(standIn.requests).toHaveLength(1);
+    });
+  });
+
+  it('writes the query again from the current rows after Refresh SRAG_ASK queries, re-entering each formula so Sheets recalculates it', async () => {
+    await withHost(async (host) => {
+      await preparedSpreadsheet(host, { corpus: 'examples/hotels', documents: hotels.slice(0, 24), baseUrl: standIn.url });
+      await runSidebarBatch(host);
+      const full = rangeValues(host, 'Records');
+      const answers = host.spreadsheet.addSheet('Answers');
+      answers.set('formulas', 2, 2, `=SRAG_ASK("${question.replace(/"/g, '""')}", Records!A1:S)`);
+      standIn.reset();
+      await host.runCustomFunction('SRAG_ASK', [question, withRowsPending(full, 12), false]);
+      await host.runCustomFunction('SRAG_ASK', [question, full, false]);
+      expect(standIn.countByKind()).toEqual({ 'generate-sql': 1 });
+      expect(pinnedQueryProperties(host)).toHaveLength(1);
+
+      const refreshed = await host.run<{ forgotten: number; formulas: number }>('menuRefreshAskQueries');
+      expect(refreshed).toEqual({ forgotten: 1, formulas: 1 });
+      expect(pinnedQueryProperties(host)).toEqual([]);
+      expect(answers.formulaWrites.map((write) => write.formula)).toEqual(['', answers.formulas[1]![1]]);
+      expect(host.spreadsheet.toasts.at(-1)).toMatch(/^1 SRAG_ASK formula\(s\) recalculate/);
+
+      // The recalculation Sheets then runs: the prompt now carries the statistics of all 24 rows.
+      expect(firstCell(await host.runCustomFunction<number[][]>('SRAG_ASK', [question, full, false]))).toBe(cheapHotels(full));
+      expect(standIn.countByKind()).toEqual({ 'generate-sql': 2 });
+      expect(pinnedQueryProperties(host)).toHaveLength(1);
+    });
+  });
+
+  it('asks the model for a new query when the pinned one no longer runs, and pins the new one', async () => {
+    const range = rangeValues(extracted, 'Records');
+    await extracted.runCustomFunction('SRAG_ASK', [question, range, false]);
+    const [key] = pinnedQueryProperties(extracted).filter((name) => JSON.parse(extracted.documentProperties.getProperty(name)!).sql.includes('price_per_night < 150'));
+    extracted.documentProperties.setProperty(key!, JSON.stringify({ sql: 'SELECT COUNT(*) FROM hotels WHERE nightly_rate < 150', savedAt: 0 }));
+    standIn.reset();
+
+    expect(firstCell(await extracted.runCustomFunction<number[][]>('SRAG_ASK', [question, range, false]))).toBe(cheapHotels(range));
+    expect(JSON.parse(extracted.documentProperties.getProperty(key!)!).sql).toContain('price_per_night < 150');
+  });
+});
+
 describe('custom-function limits, in the cell', () => {
   it('says settings are missing, naming the owner, and reads the owner\'s settings even when an editor recalculates', async () => {
     await withHost(async (host) => {

@@ -270,7 +270,7 @@ describe('the add-on menu and schema prediction', () => {
   it('adds its menu on open, and a menu item opens the built sidebar at the section it names', async () => {
     await host.run('onOpen', [{ authMode: 'FULL' }]);
     expect(host.spreadsheet.menus[0]!.items.map(([caption]) => caption)).toEqual([
-      'Open srag', 'Settings', 'Predict schema', 'Extract all rows', 'Extract selected rows', 'Stop extraction',
+      'Open srag', 'Settings', 'Predict schema', 'Extract all rows', 'Extract selected rows', 'Stop extraction', 'Refresh SRAG_ASK queries',
     ]);
     await host.run('menuExtractAll');
     expect(host.spreadsheet.sidebar!.title).toBe('srag');

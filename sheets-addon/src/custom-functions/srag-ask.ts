@@ -1,11 +1,13 @@
-import { askQuestion, computeStatistics, InMemorySqlEngine, SragError, tableNameForSchema, type AttributeDefinition, type SqlValue } from '../../../core/index.ts';
+import { askQuestion, checkGeneratedSql, computeStatistics, InMemorySqlEngine, SragError, tableNameForSchema, type AttributeDefinition, type SqlEngine, type SqlResult, type SqlValue } from '../../../core/index.ts';
 import { createRequestLoop } from '../apps-script/create-request-loop.ts';
-import { requireModelSettings } from '../apps-script/settings.ts';
+import { readSettings, requireModelSettings } from '../apps-script/settings.ts';
 import { createModelClient } from '../model/create-model-client.ts';
 import { loadPromptLibrary } from '../model/load-prompt-library.ts';
 import { readSchemaSheet, schemaTitle } from '../sheets/read-schema-sheet.ts';
+import { settleNow } from '../runtime/settle-now.ts';
 import { cellMessage } from './cell-message.ts';
 import { customFunctionBudgetMilliseconds } from './custom-function-budget.ts';
+import { createPinnedQueries, type PinnedQueryIdentity } from './pinned-queries.ts';
 import { recordsRangeTable } from './records-range-table.ts';
 import { timeLimitOr } from './srag-extract.ts';
 
@@ -20,6 +22,9 @@ const maximumRows = 500;
  * or a small table with a header row that spills. The query it ran sits in the next column, so an
  * analyst can read and check it without leaving the sheet (a custom function cannot write a note);
  * pass FALSE as with_query for the bare value, e.g. to use it in another formula.
+ *
+ * The query is pinned (see pinned-queries.ts): a recalculation over changed rows runs it again
+ * without a model call; only when it no longer runs (or after Refresh) is the model asked.
  */
 export function sragAsk(question: unknown, recordsRange: unknown, withQuery: unknown): Cell[][] {
   let secrets: Array<string | undefined> = [];
@@ -35,6 +40,13 @@ export function sragAsk(question: unknown, recordsRange: unknown, withQuery: unk
     const title = schemaTitle();
     const records = recordsRangeTable(recordsRange as unknown[][], knownAttributes(spreadsheet), title, spreadsheet.getSpreadsheetTimeZone());
     const table = tableNameForSchema({ title, attributes: [] });
+    const sqlEngine = new InMemorySqlEngine({ [table]: records.table });
+    const pinnedQueries = createPinnedQueries(PropertiesService.getDocumentProperties());
+    const identity: PinnedQueryIdentity = { question: questionText, table, schema: records.schema, model: readSettings().model };
+    const pinnedSql = pinnedQueries.get(identity);
+    const pinned = pinnedSql === undefined ? undefined : runPinnedQuery(sqlEngine, pinnedSql, table);
+    if (pinned) return answerCells(pinned.columns, pinned.rows, showQuery ? pinnedSql : undefined);
+
     const settings = requireModelSettings('custom function');
     secrets = [settings.apiKey];
     const activeLoop = createRequestLoop({ budgetMilliseconds: customFunctionBudgetMilliseconds, maxBatchSize: 2 });
@@ -43,7 +55,7 @@ export function sragAsk(question: unknown, recordsRange: unknown, withQuery: unk
     const result = activeLoop.run(() => askQuestion({
       client,
       prompts: loadPromptLibrary(),
-      sqlEngine: new InMemorySqlEngine({ [table]: records.table }),
+      sqlEngine,
       table,
       schema: records.schema,
       statistics: computeStatistics(records.schema, records.rows),
@@ -52,9 +64,26 @@ export function sragAsk(question: unknown, recordsRange: unknown, withQuery: unk
       dialect: 'records',
       withAnswer: false,
     }), 'SRAG_ASK');
+    pinnedQueries.pin(identity, result.sql);
     return answerCells(result.columns, result.rows, showQuery ? result.sql : undefined);
   } catch (error) {
     return [[cellMessage(timeLimitOr(error, loop), secrets)]];
+  }
+}
+
+/**
+ * The pinned query's result over the current rows, or undefined when it no longer passes the
+ * check or fails to run (a column it names is gone): then the model writes a new one.
+ */
+function runPinnedQuery(sqlEngine: SqlEngine, sql: string, table: string): SqlResult | undefined {
+  try {
+    return settleNow((async () => {
+      await checkGeneratedSql(sqlEngine, sql, [table]);
+      return sqlEngine.runReadOnlyQuery(sql, [table]);
+    })(), 'running the pinned SRAG_ASK query');
+  } catch (error) {
+    if (SragError.isInstance(error) && (error.code === 'SQL_REJECTED' || error.code === 'SQL_FAILED')) return undefined;
+    throw error;
   }
 }
 

@@ -14,6 +14,8 @@ export function buildMenu(): void {
     .addItem('Extract all rows', 'menuExtractAll')
     .addItem('Extract selected rows', 'menuExtractSelection')
     .addItem('Stop extraction', 'menuStopExtraction')
+    .addSeparator()
+    .addItem('Refresh SRAG_ASK queries', 'menuRefreshAskQueries')
     .addToUi();
 }
 

@@ -17,19 +17,26 @@ export class SheetData {
   values: CellValue[][] = [];
   notes: string[][] = [];
   formats: string[][] = [];
+  /** A cell's formula; its value is what a test puts in `values` (the stand-in computes nothing). */
+  formulas: string[][] = [];
+  /** Every formula a script wrote, in order: re-entering a formula is how Sheets is made to recalculate it. */
+  formulaWrites: Array<{ row: number; column: number; formula: string }> = [];
   frozenRows = 0;
   hiddenColumns = new Set<number>();
 
   constructor(public name: string) {}
 
   get lastRow(): number {
-    for (let row = this.values.length - 1; row >= 0; row -= 1) if (this.values[row]?.some((cell) => cell !== '' && cell !== undefined)) return row + 1;
-    return 0;
+    let last = 0;
+    for (const grid of [this.values, this.formulas] as unknown[][][]) {
+      for (let row = grid.length - 1; row >= last; row -= 1) if (grid[row]?.some((cell) => cell !== '' && cell !== undefined)) last = row + 1;
+    }
+    return last;
   }
 
   get lastColumn(): number {
     let last = 0;
-    for (const row of this.values) {
+    for (const row of [...this.values, ...this.formulas] as unknown[][]) {
       if (!row) continue;
       for (let column = row.length - 1; column >= 0; column -= 1) {
         if (row[column] !== '' && row[column] !== undefined) {
@@ -49,7 +56,7 @@ export class SheetData {
     return this.formats[row - 1]?.[column - 1] ?? '';
   }
 
-  set(kind: 'values' | 'notes' | 'formats', row: number, column: number, value: unknown): void {
+  set(kind: 'values' | 'notes' | 'formats' | 'formulas', row: number, column: number, value: unknown): void {
     const grid = this[kind] as unknown[][];
     while (grid.length < row) grid.push([]);
     const line = grid[row - 1]!;
@@ -288,6 +295,30 @@ export class RangeStandIn {
 
   getNotes(): string[][] {
     return this.grid((row, column) => this.sheet.notes[row - 1]?.[column - 1] ?? '');
+  }
+
+  getFormulas(): string[][] {
+    return this.grid((row, column) => this.sheet.formulas[row - 1]?.[column - 1] ?? '');
+  }
+
+  getFormula(): string {
+    return this.getFormulas()[0]![0]!;
+  }
+
+  setFormula(formula: string): RangeStandIn {
+    this.requireWrite('Range.setFormula');
+    return this.setFormulas(this.grid(() => formula));
+  }
+
+  setFormulas(formulas: string[][]): RangeStandIn {
+    this.requireWrite('Range.setFormulas');
+    formulas.forEach((line, rowOffset) => line.forEach((formula, columnOffset) => {
+      const row = this.row + rowOffset;
+      const column = this.column + columnOffset;
+      this.sheet.set('formulas', row, column, String(formula ?? ''));
+      this.sheet.formulaWrites.push({ row, column, formula: String(formula ?? '') });
+    }));
+    return this;
   }
 
   getNumberFormats(): string[][] {
