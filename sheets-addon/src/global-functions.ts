@@ -38,7 +38,7 @@ export const globalFunctions: GlobalFunction[] = [
     name: 'SRAG_EXTRACT',
     parameters: [
       { name: 'text', type: 'string', description: 'The document text (HTML is reduced to text).' },
-      { name: 'schema_range', type: 'Array<Array<string>>', description: 'The Schema table with its header row, e.g. Schema!A1:E20.' },
+      { name: 'schema_range', type: 'Array<Array<string>>', description: 'The Schema table with its header row, e.g. Schema!A1:E15.' },
     ],
     description: 'Extracts one record from a text with an LLM: one typed value per schema attribute, spilled across the row. Replies are cached by content.',
     returns: 'One row of values, in the order of the schema\'s attributes.',

@@ -284,8 +284,8 @@ describe('the add-on menu and schema prediction', () => {
     await preparedSpreadsheet(host, { corpus: 'examples/hotels', documents: hotels.slice(0, 12), baseUrl: standIn.url });
     host.spreadsheet.sheet('Schema')!.values = [];
     const questions = readFileSync('examples/hotels/questions.jsonl', 'utf8').trim().split('\n').slice(0, 10).map((line) => (JSON.parse(line) as { question: string }).question);
-    const predicted = await host.run<{ title: string; attributes: string[] }>('predictSchemaFromDocuments', [{ questions, sampleSize: 12, iterations: 4 }]);
-    expect(predicted).toEqual({ title: 'Hotels', attributes });
+    const predicted = await host.run<{ title: string; attributes: string[]; ranges: object }>('predictSchemaFromDocuments', [{ questions, sampleSize: 12, iterations: 4 }]);
+    expect(predicted).toEqual({ title: 'Hotels', attributes, ranges: { records: 'Records!A1:R', schema: 'Schema!A1:E15' } });
     // Round 4 asks exactly what round 3 asked (the schema stopped changing), so its reply comes from the cache.
     expect(standIn.countByKind()).toEqual({ 'predict-schema-first': 1, 'refine-schema': 2 });
     const schemaSheet = host.spreadsheet.sheet('Schema')!;

@@ -8,6 +8,8 @@ import { AppsScriptHost } from './helpers/apps-script-host/apps-script-host.ts';
 import { buildBundleForTest, corpusDocuments, preparedSpreadsheet, testApiKey } from './helpers/sheets-fixtures.ts';
 
 const chromiumPath = '/usr/bin/chromium';
+/** What a user would type in Settings; the test host routes this endpoint to the LLM stand-in. */
+const endpoint = { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' };
 const skip = process.env.SRAG_SKIP_BROWSER === '1';
 // Screenshots go to test-artifacts/ on every run; the README's copies in docs/images/ are refreshed
 // only on request (SRAG_UPDATE_SCREENSHOTS=1), so a test run never dirties tracked files.
@@ -58,6 +60,7 @@ describe.skipIf(skip)('the sidebar in headless Chromium, driving the built add-o
     sidebarUrl = pathToFileURL(path.join(distDirectory, 'Sidebar.html')).href;
     standIn = await startLlmStandIn({ corpora: ['examples/hotels'], latencyMs: 150 });
     host = new AppsScriptHost(distDirectory);
+    host.fetch.routes.set(endpoint.baseUrl, standIn.url);
     await preparedSpreadsheet(host, { corpus: 'examples/hotels', documents: corpusDocuments('examples/hotels'), baseUrl: standIn.url });
     host.userProperties.owner.deleteAllProperties();
     browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
@@ -82,8 +85,8 @@ describe.skipIf(skip)('the sidebar in headless Chromium, driving the built add-o
   it('saves the settings, starts an extraction and shows its progress until every row is done', async () => {
     await page.goto(sidebarUrl);
     await expect.poll(() => page.textContent('#settings-state')).toBe('no key');
-    await page.fill('#base-url', standIn.url);
-    await page.fill('#model', 'srag-stand-in');
+    await page.fill('#base-url', endpoint.baseUrl);
+    await page.fill('#model', endpoint.model);
     await page.fill('#api-key', testApiKey);
     await page.click('#save-settings');
     await expect.poll(() => page.textContent('#settings-status')).toBe('Saved.');
@@ -91,6 +94,10 @@ describe.skipIf(skip)('the sidebar in headless Chromium, driving the built add-o
     expect(host.userProperties.owner.getProperty('srag.apiKey')).toBe(testApiKey);
     await screenshot('sheets-sidebar-settings.png');
 
+    // The Schema section open in the screenshots, and the formula hint naming this schema's ranges.
+    await page.evaluate("document.getElementById('schema-section').open = true");
+    expect(await page.textContent('#schema-state')).toBe('14 attributes');
+    expect(await page.textContent('.hint code')).toBe('=SRAG_ASK("How many hotels are in Rome?", Records!A1:R)');
     await page.click('#extract');
     await expect.poll(() => page.textContent('#progress-text'), { timeout: 20_000 }).toMatch(/^[1-9]\d? of 50 rows done/);
     expect(await page.isEnabled('#stop')).toBe(true);
@@ -102,6 +109,8 @@ describe.skipIf(skip)('the sidebar in headless Chromium, driving the built add-o
     await page.waitForTimeout(400); // the bar's width transition
     await screenshot('sheets-sidebar-done.png');
     expect(await page.content()).not.toContain(testApiKey);
+    expect(new Set(host.fetch.sent.map((request) => new URL(request.url).origin))).toEqual(new Set(['https://api.openai.com']));
+    expect(standIn.requests.every((request) => (request.body as { model: string }).model === endpoint.model)).toBe(true);
     expect(host.executions.filter((execution) => execution.functionName === 'extractNextChunk').length).toBeGreaterThanOrEqual(7);
     expect(pageErrors).toEqual([]);
   }, 60_000);

@@ -24,7 +24,7 @@ export function sragExtract(text: unknown, schemaRange: unknown): Cell[][] {
     const documentText = Array.isArray(text) ? String(text[0]?.[0] ?? '') : String(text ?? '');
     if (!documentText.trim()) return [['']];
     if (!Array.isArray(schemaRange) || !Array.isArray(schemaRange[0])) {
-      throw new SragError({ code: 'INPUT_INVALID', message: 'schema_range must be the Schema table with its header row', hint: 'e.g. =SRAG_EXTRACT(B2, Schema!A1:E20)' });
+      throw new SragError({ code: 'INPUT_INVALID', message: 'schema_range must be the Schema table with its header row', hint: 'e.g. =SRAG_EXTRACT(B2, Schema!A1:E15)' });
     }
     const schema = readSchemaTable(schemaRange as unknown[][], schemaTitle());
     const settings = requireModelSettings('custom function');

@@ -5,6 +5,7 @@ import { requireModelSettings } from '../apps-script/settings.ts';
 import { createModelClient } from '../model/create-model-client.ts';
 import { loadPromptLibrary } from '../model/load-prompt-library.ts';
 import { readDocuments } from '../sheets/documents-sheet.ts';
+import { formulaRanges } from '../sheets/formula-ranges.ts';
 import { schemaTableValues } from '../sheets/schema-table.ts';
 import { documentPropertyKeys, sheetNames } from '../sheets/sheet-layout.ts';
 
@@ -16,8 +17,15 @@ export interface PredictSchemaRequest {
   iterations?: number;
 }
 
+/** What the sidebar shows of a schema just written: its attributes and the ranges for the formulas. */
+export interface SchemaSummary {
+  title: string;
+  attributes: string[];
+  ranges: { records: string; schema: string };
+}
+
 /** Predict a schema from sample documents and questions, and write it to the Schema sheet. */
-export function predictSchemaFromDocuments(request: PredictSchemaRequest): { title: string; attributes: string[] } {
+export function predictSchemaFromDocuments(request: PredictSchemaRequest): SchemaSummary {
   const settings = requireModelSettings('sidebar');
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const sample = readDocuments(spreadsheet).slice(0, Math.max(1, Math.min(20, request.sampleSize ?? 12)));
@@ -36,14 +44,18 @@ export function predictSchemaFromDocuments(request: PredictSchemaRequest): { tit
     return predictSchema({ client, prompts: loadPromptLibrary(), documents, questions, iterations: request.iterations ?? 4, model: settings.model });
   }, 'predicting the schema');
   writeSchemaSheet(spreadsheet, predicted.schema);
-  return { title: predicted.schema.title, attributes: predicted.schema.attributes.map((attribute) => attribute.name) };
+  return summarize(predicted.schema);
 }
 
 /** A schema JSON (as `srag schema` writes it) into the Schema sheet. */
-export function importSchemaJson(text: string): { title: string; attributes: string[] } {
+export function importSchemaJson(text: string): SchemaSummary {
   const schema = parseRecordSchemaText(String(text), 'the pasted schema', { hint: 'paste the whole schema.json file' });
   writeSchemaSheet(SpreadsheetApp.getActiveSpreadsheet(), schema);
-  return { title: schema.title, attributes: schema.attributes.map((attribute) => attribute.name) };
+  return summarize(schema);
+}
+
+function summarize(schema: RecordSchema): SchemaSummary {
+  return { title: schema.title, attributes: schema.attributes.map((attribute) => attribute.name), ranges: formulaRanges(schema) };
 }
 
 function writeSchemaSheet(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, schema: RecordSchema): void {

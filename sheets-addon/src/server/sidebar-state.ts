@@ -2,6 +2,7 @@ import { SragError } from '../../../core/index.ts';
 import { publicSettings, type PublicSettings } from '../apps-script/settings.ts';
 import { summarizeProgress, type ExtractionProgress } from '../extraction/extraction-progress.ts';
 import { readDocuments } from '../sheets/documents-sheet.ts';
+import { formulaRanges } from '../sheets/formula-ranges.ts';
 import { readSchemaSheet } from '../sheets/read-schema-sheet.ts';
 import { openRecordsSheet, readRecordsRows } from '../sheets/records-sheet.ts';
 
@@ -12,7 +13,7 @@ export interface SidebarState {
   /** What the menu item that opened the sidebar asked for; read once. */
   intent: SidebarIntent;
   documents: number | null;
-  schema: { attributes: number; title: string } | { error: string };
+  schema: { attributes: number; title: string; ranges: { records: string; schema: string } } | { error: string };
   progress: ExtractionProgress;
 }
 
@@ -38,7 +39,7 @@ export function sidebarState(): SidebarState {
   let progress = summarizeProgress([]);
   try {
     const recordSchema = readSchemaSheet(spreadsheet);
-    schema = { attributes: recordSchema.attributes.length, title: recordSchema.title };
+    schema = { attributes: recordSchema.attributes.length, title: recordSchema.title, ranges: formulaRanges(recordSchema) };
     const layout = openRecordsSheet(spreadsheet, recordSchema);
     if (layout) progress = summarizeProgress(readRecordsRows(layout));
   } catch (error) {

@@ -32,7 +32,7 @@ export function readSchemaTable(values: unknown[][], title: string): RecordSchem
     throw new SchemaInvalidError({
       message: `the schema range needs a header row with ${schemaHeader.join(', ')}`,
       source: 'Schema sheet',
-      hint: 'pass the whole table including its header, e.g. Schema!A1:E30',
+      hint: 'pass the whole table including its header, e.g. Schema!A1:E15',
     });
   }
   const properties: Record<string, unknown> = {};

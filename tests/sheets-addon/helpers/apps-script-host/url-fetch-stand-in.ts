@@ -52,12 +52,17 @@ export interface UrlFetchWorld {
   timeoutMilliseconds: number;
   /** Set when a daily quota should run out: every further fetch throws the quota error. */
   quotaExhausted: boolean;
+  /**
+   * Public endpoints served by local ones: a request whose URL starts with a key goes to the value
+   * instead, so the settings can name a real provider (for the screenshots) while the stand-in answers.
+   */
+  routes: Map<string, string>;
   /** Called as each request goes out, e.g. for a test to act at a given point of a batch. */
   onSend?: (request: { execution: string; url: string; body: string }) => void;
 }
 
 export function createUrlFetchWorld(): UrlFetchWorld {
-  return { sent: [], killAfter: [], kills: 0, driveFiles: new Map(), timeoutMilliseconds: 20_000, quotaExhausted: false };
+  return { sent: [], killAfter: [], kills: 0, driveFiles: new Map(), timeoutMilliseconds: 20_000, quotaExhausted: false, routes: new Map() };
 }
 
 /**
@@ -104,7 +109,8 @@ export class UrlFetchAppStandIn {
       try {
         const headers: Record<string, string> = { ...(parameters.headers ?? {}) };
         if (parameters.contentType) headers['content-type'] = parameters.contentType;
-        reply = await fetch(url, {
+        const route = [...this.world.routes].find(([publicUrl]) => url.startsWith(publicUrl));
+        reply = await fetch(route ? route[1] + url.slice(route[0].length) : url, {
           method: (parameters.method ?? 'get').toUpperCase(),
           headers,
           body: parameters.payload,
