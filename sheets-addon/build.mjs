@@ -14,6 +14,7 @@ import { build } from 'esbuild';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import vm from 'node:vm';
 
 const addonDirectory = path.dirname(fileURLToPath(import.meta.url));
@@ -77,8 +78,29 @@ function jsDocFor(entry) {
   return lines.join('\n');
 }
 
-/** Builds into `distDirectory` (default sheets-addon/dist); tests build into their own directories. */
-export async function buildSheetsAddon({ distDirectory = defaultDistDirectory } = {}) {
+/** The Drive API, which reads Drive links in the Documents sheet. */
+const driveApiPrefix = 'https://www.googleapis.com/drive/v3/';
+
+/**
+ * A versioned deployment needs the manifest's `urlFetchWhitelist` (a bound script or a test
+ * deployment does not, and then reaches any endpoint). Each prefix must be https with a full
+ * domain and a path; a leading `*.` covers subdomains. The Drive API is added to the list.
+ */
+function checkedAllowlist(prefixes) {
+  for (const prefix of prefixes) {
+    if (!/^https:\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?\/\S*$/i.test(prefix)) {
+      throw new Error(`build:sheets: --allow-url ${JSON.stringify(prefix)} must be an https:// URL prefix with a full domain and a path, e.g. https://api.openai.com/v1/`);
+    }
+  }
+  return prefixes;
+}
+
+/**
+ * Builds into `distDirectory` (default sheets-addon/dist); tests build into their own directories.
+ * `urlFetchAllowlist`: the model endpoints a versioned deployment may call (`--allow-url`).
+ */
+export async function buildSheetsAddon({ distDirectory = defaultDistDirectory, urlFetchAllowlist = [] } = {}) {
+  const allowlist = checkedAllowlist(urlFetchAllowlist);
   const [syncPromise, main, batchDriver, sidebarTemplate, manifest] = await Promise.all([
     bundle({ entryPoints: [path.join(addonDirectory, 'src/runtime/sync-promise.ts')], format: 'iife', globalName: 'SragSyncPromise', platform: 'neutral', ...appsScriptTarget }),
     bundle({
@@ -92,6 +114,7 @@ export async function buildSheetsAddon({ distDirectory = defaultDistDirectory } 
       plugins: [promptTextsPlugin, zodSubsetPlugin],
       ...appsScriptTarget,
       ...es2020BuiltIns,
+      define: { ...es2020BuiltIns.define, SRAG_URL_FETCH_ALLOWLIST: JSON.stringify(allowlist) },
     }),
     bundle({ entryPoints: [path.join(addonDirectory, 'src/sidebar/batch-driver.ts')], format: 'iife', globalName: 'SragSidebar', platform: 'browser', target: 'es2018' }),
     readFile(path.join(addonDirectory, 'src/sidebar/sidebar.html'), 'utf8'),
@@ -134,13 +157,23 @@ export async function buildSheetsAddon({ distDirectory = defaultDistDirectory } 
   await mkdir(distDirectory, { recursive: true });
   await Promise.all([
     writeFile(path.join(distDirectory, 'Code.js'), code),
-    writeFile(path.join(distDirectory, 'appsscript.json'), `${JSON.stringify(JSON.parse(manifest), null, 2)}\n`),
+    writeFile(path.join(distDirectory, 'appsscript.json'), `${JSON.stringify(withAllowlist(JSON.parse(manifest), allowlist), null, 2)}\n`),
     writeFile(path.join(distDirectory, 'Sidebar.html'), sidebar),
   ]);
   return { code, sidebar, functions: list.map((entry) => entry.name) };
 }
 
+function withAllowlist(manifest, allowlist) {
+  return allowlist.length ? { ...manifest, urlFetchWhitelist: [...allowlist, driveApiPrefix] } : manifest;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { code, functions } = await buildSheetsAddon();
-  process.stdout.write(`sheets-addon/dist: Code.js (${Math.round(code.length / 1024)} KB, ${functions.length} entry points), appsscript.json, Sidebar.html\n`);
+  try {
+    const { values } = parseArgs({ options: { 'allow-url': { type: 'string', multiple: true } } });
+    const { code, functions } = await buildSheetsAddon({ urlFetchAllowlist: values['allow-url'] ?? [] });
+    process.stdout.write(`sheets-addon/dist: Code.js (${Math.round(code.length / 1024)} KB, ${functions.length} entry points), appsscript.json, Sidebar.html\n`);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
 }

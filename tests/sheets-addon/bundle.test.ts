@@ -1,8 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import vm from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { promptNames } from '../../core/index.ts';
+import { buildSheetsAddon } from '../../sheets-addon/build.mjs';
+import { AppsScriptHost } from './helpers/apps-script-host/apps-script-host.ts';
 import { builtInsNewerThanEs2020, es2020RealmSource, remainingNewerBuiltInsSource } from './helpers/apps-script-host/es2020-realm.mjs';
 
 let code: string;
@@ -86,6 +90,31 @@ describe('npm run build:sheets', () => {
       'https://www.googleapis.com/auth/script.external_request',
       'https://www.googleapis.com/auth/spreadsheets.currentonly',
     ]);
+  });
+
+  it('lists no urlFetchWhitelist by default, so a bound script or test deployment reaches any endpoint', () => {
+    expect(manifest).not.toHaveProperty('urlFetchWhitelist');
+  });
+
+  it('with --allow-url, lists those endpoints and the Drive API for a versioned deployment, and Settings refuses any other endpoint', async () => {
+    const distDirectory = mkdtempSync(path.join(tmpdir(), 'srag-sheets-allowlist-'));
+    await buildSheetsAddon({ distDirectory, urlFetchAllowlist: ['https://api.example.com/v1/'] });
+    const built = JSON.parse(readFileSync(path.join(distDirectory, 'appsscript.json'), 'utf8')) as { urlFetchWhitelist: string[] };
+    expect(built.urlFetchWhitelist).toEqual(['https://api.example.com/v1/', 'https://www.googleapis.com/drive/v3/']);
+    const host = new AppsScriptHost(distDirectory);
+    try {
+      await expect(host.run('saveSettings', [{ baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' }]))
+        .rejects.toThrow(/^srag \[INPUT_INVALID\]: this deployment of srag may call only https:\/\/api\.example\.com\/v1\/ \(its urlFetchWhitelist\), not https:\/\/api\.openai\.com\/v1 — .*--allow-url/);
+      await expect(host.run('saveSettings', [{ baseUrl: 'https://api.example.com/v1', model: 'gpt-4o-mini' }])).resolves.toMatchObject({ baseUrl: 'https://api.example.com/v1' });
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('refuses an allowlist entry Apps Script would refuse, in one line', () => {
+    const build = spawnSync(process.execPath, ['sheets-addon/build.mjs', '--allow-url', 'http://localhost:8080'], { encoding: 'utf8' });
+    expect(build.status).toBe(1);
+    expect(build.stderr).toBe('build:sheets: --allow-url "http://localhost:8080" must be an https:// URL prefix with a full domain and a path, e.g. https://api.openai.com/v1/\n');
   });
 
   it('builds a sidebar that loads nothing from the network and carries the batch driver', () => {

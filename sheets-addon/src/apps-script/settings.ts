@@ -1,4 +1,5 @@
 import { SragError } from '../../../core/index.ts';
+import { allowedByUrlFetchAllowlist, urlFetchAllowlist } from './url-fetch-allowlist.ts';
 
 const keys = { baseUrl: 'srag.baseUrl', model: 'srag.model', apiKey: 'srag.apiKey' } as const;
 
@@ -63,6 +64,13 @@ export function saveSettings(input: SettingsInput): PublicSettings {
   const baseUrl = (input.baseUrl ?? '').trim() || defaultBaseUrl;
   if (!/^https?:\/\/[^\s/]+/i.test(baseUrl)) {
     throw new SragError({ code: 'INPUT_INVALID', message: 'the base URL must start with https://', hint: 'for example https://api.openai.com/v1' });
+  }
+  if (!allowedByUrlFetchAllowlist(`${baseUrl.replace(/\/+$/, '')}/`)) {
+    throw new SragError({
+      code: 'INPUT_INVALID',
+      message: `this deployment of srag may call only ${urlFetchAllowlist.join(', ')} (its urlFetchWhitelist), not ${baseUrl}`,
+      hint: 'use one of those, or ask whoever deployed srag to build it with npm run build:sheets -- --allow-url <your endpoint>',
+    });
   }
   const model = (input.model ?? '').trim() || defaultModel;
   const values: Record<string, string> = { [keys.baseUrl]: baseUrl, [keys.model]: model };
