@@ -1,5 +1,5 @@
 /**
- * Builds the Google Sheets add-on into sheets-addon/dist/ (Code.js, appsscript.json, Sidebar.html)
+ * Builds the Google Sheets add-on into sheets-addon/dist/ (Code.js, appsscript.json, Sidebar.html, Picker.html)
  * for the Apps Script V8 runtime: `npm run build:sheets`.
  *
  * - The bundle is one closure (esbuild, IIFE) in which `Promise` is bound to SyncPromise and every
@@ -101,7 +101,7 @@ function checkedAllowlist(prefixes) {
  */
 export async function buildSheetsAddon({ distDirectory = defaultDistDirectory, urlFetchAllowlist = [] } = {}) {
   const allowlist = checkedAllowlist(urlFetchAllowlist);
-  const [syncPromise, main, batchDriver, sidebarTemplate, manifest] = await Promise.all([
+  const [syncPromise, main, batchDriver, sidebarTemplate, picker, manifest] = await Promise.all([
     bundle({ entryPoints: [path.join(addonDirectory, 'src/runtime/sync-promise.ts')], format: 'iife', globalName: 'SragSyncPromise', platform: 'neutral', ...appsScriptTarget }),
     bundle({
       entryPoints: [path.join(addonDirectory, 'src/main.ts')],
@@ -118,6 +118,7 @@ export async function buildSheetsAddon({ distDirectory = defaultDistDirectory, u
     }),
     bundle({ entryPoints: [path.join(addonDirectory, 'src/sidebar/batch-driver.ts')], format: 'iife', globalName: 'SragSidebar', platform: 'browser', target: 'es2018' }),
     readFile(path.join(addonDirectory, 'src/sidebar/sidebar.html'), 'utf8'),
+    readFile(path.join(addonDirectory, 'src/drive-picker/picker.html'), 'utf8'),
     readFile(path.join(addonDirectory, 'appsscript.json'), 'utf8'),
   ]);
 
@@ -159,6 +160,7 @@ export async function buildSheetsAddon({ distDirectory = defaultDistDirectory, u
     writeFile(path.join(distDirectory, 'Code.js'), code),
     writeFile(path.join(distDirectory, 'appsscript.json'), `${JSON.stringify(withAllowlist(JSON.parse(manifest), allowlist), null, 2)}\n`),
     writeFile(path.join(distDirectory, 'Sidebar.html'), sidebar),
+    writeFile(path.join(distDirectory, 'Picker.html'), picker),
   ]);
   return { code, sidebar, functions: list.map((entry) => entry.name) };
 }
@@ -171,7 +173,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     const { values } = parseArgs({ options: { 'allow-url': { type: 'string', multiple: true } } });
     const { code, functions } = await buildSheetsAddon({ urlFetchAllowlist: values['allow-url'] ?? [] });
-    process.stdout.write(`sheets-addon/dist: Code.js (${Math.round(code.length / 1024)} KB, ${functions.length} entry points), appsscript.json, Sidebar.html\n`);
+    process.stdout.write(`sheets-addon/dist: Code.js (${Math.round(code.length / 1024)} KB, ${functions.length} entry points), appsscript.json, Sidebar.html, Picker.html\n`);
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;

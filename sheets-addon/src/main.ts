@@ -4,7 +4,9 @@ import { prepareExtraction, type PrepareExtractionRequest } from './extraction/p
 import { saveSettings as saveModelSettings, type SettingsInput } from './apps-script/settings.ts';
 import { sragAsk } from './custom-functions/srag-ask.ts';
 import { sragExtract } from './custom-functions/srag-extract.ts';
-import { buildMenu, openSidebar } from './menu/menu.ts';
+import { addDriveFiles as addPickedFiles, type PickedFile } from './drive-picker/add-drive-files.ts';
+import { drivePickerSettings } from './drive-picker/drive-picker-settings.ts';
+import { buildMenu, openDrivePicker, openSidebar } from './menu/menu.ts';
 import { importSchemaJson as importSchema, predictSchemaFromDocuments as predictSchema, setUpSheets as createSheets, type PredictSchemaRequest } from './server/schema-actions.ts';
 import { refreshAskQueries } from './server/refresh-ask-queries.ts';
 import { serverFunction } from './server/server-function.ts';
@@ -38,6 +40,13 @@ export const menuStopExtraction = serverFunction(() => {
   SpreadsheetApp.getActiveSpreadsheet().toast(`Stopping: ${progress.done} of ${progress.total} rows done.`, 'srag');
 });
 
+export const menuAddDriveFiles = () => openDrivePicker();
+export const getDrivePickerSettings = serverFunction(drivePickerSettings);
+export const addDriveFiles = serverFunction((files: PickedFile[]) => {
+  const added = addPickedFiles(files);
+  SpreadsheetApp.getActiveSpreadsheet().toast(`${added.added} file(s) added to Documents${added.skipped ? `, ${added.skipped} already there` : ''}.`, 'srag');
+  return added;
+});
 export const menuRefreshAskQueries = serverFunction(() => {
   const refreshed = refreshAskQueries();
   SpreadsheetApp.getActiveSpreadsheet().toast(`${refreshed.formulas} SRAG_ASK formula(s) recalculate with queries written from the current rows.`, 'srag');

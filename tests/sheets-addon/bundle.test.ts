@@ -30,8 +30,8 @@ function topLevelFunctions(source: string): Map<string, { parameters: string[]; 
 }
 
 describe('npm run build:sheets', () => {
-  it('writes Code.js, appsscript.json and Sidebar.html to sheets-addon/dist', () => {
-    expect(readdirSync('sheets-addon/dist').sort()).toEqual(['Code.js', 'Sidebar.html', 'appsscript.json']);
+  it('writes Code.js, appsscript.json, Sidebar.html and Picker.html to sheets-addon/dist', () => {
+    expect(readdirSync('sheets-addon/dist').sort()).toEqual(['Code.js', 'Picker.html', 'Sidebar.html', 'appsscript.json']);
   });
 
   it('puts nothing Node-specific in the bundle, and no native async functions', () => {
@@ -82,10 +82,10 @@ describe('npm run build:sheets', () => {
     for (const name of promptNames) expect(library[name], name).toBe(readFileSync(`prompts/${name}.md`, 'utf8'));
   });
 
-  it('asks for V8 and the narrowest scopes that work', () => {
+  it('asks for V8 and the narrowest scopes that work, none of them restricted (drive.file, not drive.readonly)', () => {
     expect(manifest.runtimeVersion).toBe('V8');
     expect(manifest.oauthScopes.sort()).toEqual([
-      'https://www.googleapis.com/auth/drive.readonly',
+      'https://www.googleapis.com/auth/drive.file',
       'https://www.googleapis.com/auth/script.container.ui',
       'https://www.googleapis.com/auth/script.external_request',
       'https://www.googleapis.com/auth/spreadsheets.currentonly',

@@ -191,6 +191,7 @@ describe('a sidebar-driven extraction in the Sheets add-on', () => {
   it('reads a Drive link in the Documents sheet through the Drive API with the add-on\'s token', async () => {
     const document = hotels[0]!;
     host.fetch.driveFiles.set('1AbCdEfGhIjKlMnOpQrStUvWxYz012345', { name: document.source, mimeType: 'text/html', content: document.text });
+    host.fetch.pickedFiles.add('1AbCdEfGhIjKlMnOpQrStUvWxYz012345');
     await preparedSpreadsheet(host, {
       corpus: 'examples/hotels',
       documents: [{ source: 'from-drive', text: 'https://drive.google.com/file/d/1AbCdEfGhIjKlMnOpQrStUvWxYz012345/view?usp=sharing' }],
@@ -201,6 +202,50 @@ describe('a sidebar-driven extraction in the Sheets add-on', () => {
     const row = recordsBySource().get('from-drive')!;
     expect(row.values.hotel_name).toBe(gold.get(document.source)!.hotel_name!.value);
     expect(host.fetch.sent.filter((request) => request.url.startsWith('https://www.googleapis.com/drive/'))).toHaveLength(2);
+  });
+});
+
+describe('Drive files under the drive.file scope', () => {
+  it('adds picked files as Documents rows once each, and extracts them', async () => {
+    const [first, second] = hotels;
+    for (const [id, document] of [['1PickedFileNumberOneAbCdEfGh', first!], ['1PickedFileNumberTwoAbCdEfGh', second!]] as const) {
+      host.fetch.driveFiles.set(id, { name: document.source, mimeType: 'text/markdown', content: document.text });
+      host.fetch.pickedFiles.add(id);
+    }
+    await preparedSpreadsheet(host, { corpus: 'examples/hotels', documents: [{ source: first!.source, text: 'typed in by hand' }], baseUrl: standIn.url });
+    const picked = [{ id: '1PickedFileNumberOneAbCdEfGh', name: first!.source }, { id: '1PickedFileNumberTwoAbCdEfGh', name: second!.source }];
+    expect(await host.run('addDriveFiles', [picked])).toEqual({ added: 2, skipped: 0 });
+    expect(await host.run('addDriveFiles', [picked])).toEqual({ added: 0, skipped: 2 });
+    const rows = host.spreadsheet.sheet('Documents')!.values.slice(1).map((row) => [row[0], row[1]]);
+    expect(rows).toEqual([
+      [first!.source, 'typed in by hand'],
+      [`${first!.source} (1PickedF)`, 'https://drive.google.com/file/d/1PickedFileNumberOneAbCdEfGh/view'],
+      [second!.source, 'https://drive.google.com/file/d/1PickedFileNumberTwoAbCdEfGh/view'],
+    ]);
+    const outcome = await runSidebarBatch(host);
+    expect(outcome.progress).toMatchObject({ done: 3, failed: 0 });
+    expect(recordsBySource().get(second!.source)!.values.hotel_name).toBe(gold.get(second!.source)!.hotel_name!.value);
+  });
+
+  it('fails the row of a pasted link to a file nobody picked, saying to pick it, and the batch goes on', async () => {
+    host.fetch.driveFiles.set('1NeverPickedFileAbCdEfGhIjKl', { name: 'elsewhere.md', mimeType: 'text/markdown', content: hotels[2]!.text });
+    await preparedSpreadsheet(host, {
+      corpus: 'examples/hotels',
+      documents: [hotels[3]!, { source: 'pasted-link', text: 'https://drive.google.com/file/d/1NeverPickedFileAbCdEfGhIjKl/view' }],
+      baseUrl: standIn.url,
+    });
+    const outcome = await runSidebarBatch(host);
+    expect(outcome.progress).toMatchObject({ done: 1, failed: 1 });
+    expect(recordsBySource().get('pasted-link')!.error).toMatch(/Google Drive answered 404 .*Add files from Drive/);
+  });
+
+  it('says which script properties the Picker needs when they are missing, and hands it the token, key and project once set', async () => {
+    await host.run('menuAddDriveFiles');
+    expect(host.spreadsheet.dialogs).toMatchObject([{ title: 'Add files from Drive', width: 1051, height: 650 }]);
+    expect(host.spreadsheet.dialogs[0]!.html).toContain('apis.google.com/js/api.js');
+    await expect(host.run('getDrivePickerSettings')).rejects.toThrow(/^srag \[INPUT_INVALID\]: Add files from Drive is not set up: the script property srag\.pickerApiKey and srag\.cloudProjectNumber is missing — .*Script properties/);
+    host.scriptProperties.setProperties({ 'srag.pickerApiKey': 'AIzaSyTestPickerKey', 'srag.cloudProjectNumber': '123456789012' });
+    expect(await host.run('getDrivePickerSettings')).toMatchObject({ oauthToken: 'test-oauth-token', apiKey: 'AIzaSyTestPickerKey', appId: '123456789012' });
   });
 });
 
@@ -270,7 +315,7 @@ describe('the add-on menu and schema prediction', () => {
   it('adds its menu on open, and a menu item opens the built sidebar at the section it names', async () => {
     await host.run('onOpen', [{ authMode: 'FULL' }]);
     expect(host.spreadsheet.menus[0]!.items.map(([caption]) => caption)).toEqual([
-      'Open srag', 'Settings', 'Predict schema', 'Extract all rows', 'Extract selected rows', 'Stop extraction', 'Refresh SRAG_ASK queries',
+      'Open srag', 'Settings', 'Predict schema', 'Add files from Drive…', 'Extract all rows', 'Extract selected rows', 'Stop extraction', 'Refresh SRAG_ASK queries',
     ]);
     await host.run('menuExtractAll');
     expect(host.spreadsheet.sidebar!.title).toBe('srag');

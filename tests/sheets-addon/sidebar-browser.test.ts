@@ -5,6 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { AppsScriptHost } from './helpers/apps-script-host/apps-script-host.ts';
+import { connectPageToHost } from './helpers/google-script-run-stub.ts';
 import { buildBundleForTest, corpusDocuments, preparedSpreadsheet, testApiKey } from './helpers/sheets-fixtures.ts';
 
 const chromiumPath = '/usr/bin/chromium';
@@ -21,28 +22,6 @@ let browser: Browser;
 let page: Page;
 let sidebarUrl: string;
 const pageErrors: string[] = [];
-
-/**
- * google.script.run in the page: every call goes to `__serverCall`, which runs the function as an
- * execution of the built Code.js on the test host, so the sidebar drives the real add-on.
- */
-const googleScriptRunStub = `
-  window.google = { script: { run: (function makeRunner(onSuccess, onFailure) {
-    return new Proxy({}, { get: function (_, name) {
-      if (name === 'withSuccessHandler') return function (handler) { return makeRunner(handler, onFailure); };
-      if (name === 'withFailureHandler') return function (handler) { return makeRunner(onSuccess, handler); };
-      if (name === 'withUserObject') return function () { return makeRunner(onSuccess, onFailure); };
-      return function () {
-        var args = Array.prototype.slice.call(arguments);
-        window.__serverCall(String(name), JSON.stringify(args)).then(function (reply) {
-          var outcome = JSON.parse(reply);
-          if ('error' in outcome) { if (onFailure) onFailure(new Error(outcome.error)); }
-          else if (onSuccess) onSuccess(outcome.value);
-        });
-      };
-    } });
-  })() } };
-`;
 
 async function screenshot(name: string, target: Page = page): Promise<void> {
   for (const directory of screenshotDirectories) {
@@ -65,14 +44,7 @@ describe.skipIf(skip)('the sidebar in headless Chromium, driving the built add-o
     host.userProperties.owner.deleteAllProperties();
     browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
     page = await browser.newPage({ viewport: { width: 300, height: 900 } });
-    await page.exposeFunction('__serverCall', async (name: string, args: string) => {
-      try {
-        return JSON.stringify({ value: await host.run(name, JSON.parse(args) as unknown[]) });
-      } catch (error) {
-        return JSON.stringify({ error: (error as Error).message });
-      }
-    });
-    await page.addInitScript(googleScriptRunStub);
+    await connectPageToHost(page, host);
     page.on('pageerror', (error) => pageErrors.push(error.message));
   }, 60_000);
 

@@ -9,7 +9,8 @@ const googleDocumentTypes: Record<string, string> = {
 
 /**
  * A Drive file's name and text, through the Drive API with the add-on's own token (scope
- * drive.readonly): Google Docs are exported as plain text, other files downloaded as they are.
+ * drive.file: files picked in Add files from Drive): Google Docs are exported as plain text,
+ * other files downloaded as they are.
  */
 export async function readDriveFile(loop: RequestLoop, fileId: string, source: string): Promise<{ name: string; content: string }> {
   const headers = { Authorization: `Bearer ${ScriptApp.getOAuthToken()}` };
@@ -33,9 +34,11 @@ async function get(loop: RequestLoop, url: string, headers: Record<string, strin
     throw error;
   }
   if (response.status === 200) return response.body;
+  // The _error cell shows the message only, so what to do goes in the message.
+  const notPicked = response.status === 404 || response.status === 403;
   throw new SragError({
     code: 'DOCUMENT_UNREADABLE',
-    message: `${source}: Google Drive answered ${response.status} for the linked file`,
-    hint: response.status === 404 || response.status === 403 ? 'check that the link is right and that you can open the file' : undefined,
+    message: `${source}: Google Drive answered ${response.status} for the linked file${notPicked ? '; the add-on may open only files picked with Extensions › srag › Add files from Drive, so pick it there' : ''}`,
+    hint: notPicked ? 'check too that the link is right and that you can open the file' : undefined,
   });
 }

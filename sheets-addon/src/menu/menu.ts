@@ -10,6 +10,7 @@ export function buildMenu(): void {
     .addItem('Open srag', 'showSidebar')
     .addItem('Settings', 'showSettings')
     .addItem('Predict schema', 'showPredictSchema')
+    .addItem('Add files from Drive…', 'menuAddDriveFiles')
     .addSeparator()
     .addItem('Extract all rows', 'menuExtractAll')
     .addItem('Extract selected rows', 'menuExtractSelection')
@@ -23,4 +24,10 @@ export function openSidebar(intent: SidebarIntent): void {
   if (intent !== 'none') rememberIntent(intent);
   const output = HtmlService.createHtmlOutputFromFile('Sidebar').setTitle('srag');
   SpreadsheetApp.getUi().showSidebar(output);
+}
+
+/** The Google Picker in a dialog (Picker.html): the files picked become Documents rows. */
+export function openDrivePicker(): void {
+  const output = HtmlService.createHtmlOutputFromFile('Picker').setWidth(1051).setHeight(650);
+  SpreadsheetApp.getUi().showModalDialog(output, 'Add files from Drive');
 }

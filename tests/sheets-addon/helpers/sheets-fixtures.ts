@@ -40,11 +40,12 @@ export async function preparedSpreadsheet(host: AppsScriptHost, options: { corpu
   await host.run('saveSettings', [{ baseUrl: options.baseUrl, apiKey: testApiKey, model: 'srag-stand-in' }]);
 }
 
-/** A Sheets cell holds at most 50,000 characters: longer documents go in as Drive links. */
+/** A Sheets cell holds at most 50,000 characters: longer documents go in as Drive links (picked in the Google Picker). */
 function cellTextFor(host: AppsScriptHost, document: CorpusDocument, index: number): string {
   if (document.text.length <= 50_000) return document.text;
   const fileId = `driveFile${String(index).padStart(4, '0')}AbCdEfGhIjKlMnOp`;
   host.fetch.driveFiles.set(fileId, { name: document.source, mimeType: 'text/plain', content: document.text });
+  host.fetch.pickedFiles.add(fileId);
   return `https://drive.google.com/file/d/${fileId}/view`;
 }
 

@@ -67,6 +67,9 @@ export class AppsScriptHost {
 
   constructor(readonly distDirectory = defaultDistDirectory, private readonly maxExecutions = 10) {
     this.code = readFileSync(path.join(distDirectory, 'Code.js'), 'utf8');
+    const scopes = (JSON.parse(readFileSync(path.join(distDirectory, 'appsscript.json'), 'utf8')) as { oauthScopes?: string[] }).oauthScopes ?? [];
+    const drive = scopes.map((scope) => scope.replace('https://www.googleapis.com/auth/', ''));
+    this.fetch.driveScope = drive.includes('drive') || drive.includes('drive.readonly') ? 'all' : drive.includes('drive.file') ? 'picked' : 'none';
   }
 
   now(): number {

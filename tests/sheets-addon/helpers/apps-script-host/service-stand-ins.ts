@@ -230,6 +230,8 @@ export class LockServiceStandIn {
 
 export class HtmlOutputStandIn {
   title = '';
+  width: number | undefined;
+  height: number | undefined;
 
   constructor(readonly html: string) {}
 
@@ -238,7 +240,13 @@ export class HtmlOutputStandIn {
     return this;
   }
 
-  setWidth(): HtmlOutputStandIn {
+  setWidth(width: number): HtmlOutputStandIn {
+    this.width = Number(width);
+    return this;
+  }
+
+  setHeight(height: number): HtmlOutputStandIn {
+    this.height = Number(height);
     return this;
   }
 

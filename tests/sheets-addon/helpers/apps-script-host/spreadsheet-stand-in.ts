@@ -71,6 +71,7 @@ export class SpreadsheetData {
   activeRange: { sheet: string; row: number; column: number; rows: number; columns: number } | undefined;
   toasts: string[] = [];
   sidebar: { title: string; html: string } | undefined;
+  dialogs: Array<{ title: string; html: string; width?: number; height?: number }> = [];
   menus: Array<{ name: string; items: Array<[string, string]> }> = [];
 
   sheet(name: string): SheetData | undefined {
@@ -414,6 +415,10 @@ export class UiStandIn {
 
   showSidebar(output: { title: string; html: string }): void {
     this.data.sidebar = { title: output.title, html: output.html };
+  }
+
+  showModalDialog(output: { html: string; width?: number; height?: number }, title: string): void {
+    this.data.dialogs.push({ title: String(title), html: output.html, width: output.width, height: output.height });
   }
 
   alert(): void {}

@@ -49,6 +49,13 @@ export interface UrlFetchWorld {
   kills: number;
   /** Files the fake Drive API serves (`https://www.googleapis.com/drive/v3/files/<id>`). */
   driveFiles: Map<string, { name: string; mimeType: string; content: string }>;
+  /**
+   * What the add-on's Drive scope lets it open, from its manifest: every file the user can open
+   * (drive.readonly), only the files picked for it in the Google Picker (drive.file), or none.
+   */
+  driveScope: 'all' | 'picked' | 'none';
+  /** Files picked in the Google Picker (Add files from Drive): under drive.file, the only ones served. */
+  pickedFiles: Set<string>;
   timeoutMilliseconds: number;
   /** Set when a daily quota should run out: every further fetch throws the quota error. */
   quotaExhausted: boolean;
@@ -62,7 +69,7 @@ export interface UrlFetchWorld {
 }
 
 export function createUrlFetchWorld(): UrlFetchWorld {
-  return { sent: [], killAfter: [], kills: 0, driveFiles: new Map(), timeoutMilliseconds: 20_000, quotaExhausted: false, routes: new Map() };
+  return { sent: [], killAfter: [], kills: 0, driveFiles: new Map(), driveScope: 'picked', pickedFiles: new Set(), timeoutMilliseconds: 20_000, quotaExhausted: false, routes: new Map() };
 }
 
 /**
@@ -134,8 +141,10 @@ export class UrlFetchAppStandIn {
 
   private serveDrive(fileId: string, exported: boolean, query: string, headers: Record<string, string>): HttpResponseStandIn {
     if (headers.Authorization !== 'Bearer test-oauth-token') return new HttpResponseStandIn(401, {}, '{"error":{"message":"no token"}}');
+    if (this.world.driveScope === 'none') return new HttpResponseStandIn(403, {}, '{"error":{"message":"Request had insufficient authentication scopes."}}');
     const file = this.world.driveFiles.get(fileId);
-    if (!file) return new HttpResponseStandIn(404, {}, '{"error":{"message":"File not found"}}');
+    // Under drive.file a file nobody picked for the add-on is, to it, a file that does not exist.
+    if (!file || (this.world.driveScope === 'picked' && !this.world.pickedFiles.has(fileId))) return new HttpResponseStandIn(404, {}, `{"error":{"message":"File not found: ${fileId}."}}`);
     if (query.includes('fields=')) return new HttpResponseStandIn(200, { 'content-type': 'application/json' }, JSON.stringify({ name: file.name, mimeType: file.mimeType }));
     if (exported || query.includes('alt=media')) return new HttpResponseStandIn(200, {}, file.content);
     return new HttpResponseStandIn(400, {}, '{"error":{"message":"bad request"}}');
