@@ -50,7 +50,7 @@ export const globalFunctions: GlobalFunction[] = [
   {
     name: 'SRAG_ASK',
     parameters: [
-      { name: 'question', type: 'string', description: 'A question about the records, e.g. "How many hotels in Rome have a pool?"' },
+      { name: 'question', type: 'string', description: 'A question about the records, e.g. "How many hotels are in Spain?"' },
       { name: 'records_range', type: 'Array<Array<string>>', description: 'The records with their header row, e.g. Records!A1:R. With a _status column only done rows count.' },
       { name: 'with_query', type: 'boolean', description: 'Default TRUE: the query that was run goes in the next column. FALSE gives the bare answer.', optional: true },
     ],

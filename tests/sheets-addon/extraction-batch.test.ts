@@ -325,7 +325,7 @@ describe('the add-on menu and schema prediction', () => {
     expect((await host.run<{ intent: string }>('getSidebarState')).intent).toBe('none');
   });
 
-  it('predicts a schema from sample rows and questions into the Schema sheet (seed 000 §3.2.1, four rounds)', async () => {
+  it('predicts a schema from sample rows and questions into the Schema sheet (four rounds, as in the S-RAG paper)', async () => {
     await preparedSpreadsheet(host, { corpus: 'examples/hotels', documents: hotels.slice(0, 12), baseUrl: standIn.url });
     host.spreadsheet.sheet('Schema')!.values = [];
     const questions = readFileSync('examples/hotels/questions.jsonl', 'utf8').trim().split('\n').slice(0, 10).map((line) => (JSON.parse(line) as { question: string }).question);

@@ -69,7 +69,7 @@ describe.skipIf(skip)('the sidebar in headless Chromium, driving the built add-o
     // The Schema section open in the screenshots, and the formula hint naming this schema's ranges.
     await page.evaluate("document.getElementById('schema-section').open = true");
     expect(await page.textContent('#schema-state')).toBe('14 attributes');
-    expect(await page.textContent('.hint code')).toBe('=SRAG_ASK("How many hotels are in Rome?", Records!A1:R)');
+    expect(await page.textContent('.hint code')).toBe('=SRAG_ASK("How many hotels are in Spain?", Records!A1:R)');
     await page.click('#extract');
     await expect.poll(() => page.textContent('#progress-text'), { timeout: 20_000 }).toMatch(/^[1-9]\d? of 50 rows done/);
     expect(await page.isEnabled('#stop')).toBe(true);

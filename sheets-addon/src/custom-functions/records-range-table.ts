@@ -19,7 +19,7 @@ export interface RecordsRangeTable {
  */
 export function recordsRangeTable(values: unknown[][], known: Map<string, AttributeDefinition>, title: string, timeZone: string): RecordsRangeTable {
   if (!Array.isArray(values) || values.length === 0 || !Array.isArray(values[0])) {
-    throw new SragError({ code: 'INPUT_INVALID', message: 'records_range must be a table with its header row', hint: 'e.g. =SRAG_ASK("How many hotels are in Rome?", Records!A1:R)' });
+    throw new SragError({ code: 'INPUT_INVALID', message: 'records_range must be a table with its header row', hint: 'e.g. =SRAG_ASK("How many hotels are in Spain?", Records!A1:R)' });
   }
   const header = values[0]!.map((cell) => columnName(String(cell ?? '')));
   const statusColumn = header.indexOf(recordColumns.status);

@@ -34,7 +34,7 @@ export function sragAsk(question: unknown, recordsRange: unknown, withQuery: unk
     const questionText = String(Array.isArray(question) ? question[0]?.[0] ?? '' : question ?? '').trim();
     if (!questionText) return [['']];
     if (!Array.isArray(recordsRange)) {
-      throw new SragError({ code: 'INPUT_INVALID', message: 'records_range must be a range with its header row', hint: 'e.g. =SRAG_ASK("How many hotels are in Rome?", Records!A1:R)' });
+      throw new SragError({ code: 'INPUT_INVALID', message: 'records_range must be a range with its header row', hint: 'e.g. =SRAG_ASK("How many hotels are in Spain?", Records!A1:R)' });
     }
     const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
     const title = schemaTitle();

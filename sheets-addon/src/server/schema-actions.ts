@@ -10,7 +10,7 @@ import { schemaTableValues } from '../sheets/schema-table.ts';
 import { documentPropertyKeys, sheetNames } from '../sheets/sheet-layout.ts';
 
 export interface PredictSchemaRequest {
-  /** Questions the records should answer (seed 000 §3.2.1 uses about ten). */
+  /** Questions the records should answer (the S-RAG paper, §3.2.1, uses about ten). */
   questions: string[];
   /** Sample documents, from the top of the Documents sheet (the paper uses twelve). */
   sampleSize?: number;
