@@ -142,7 +142,7 @@ describe('=SRAG_ASK when the records change', () => {
       await runSidebarBatch(host);
       const full = rangeValues(host, 'Records');
       const answers = host.spreadsheet.addSheet('Answers');
-      answers.set('formulas', 2, 2, `=SRAG_ASK("${question.replace(/"/g, '""')}", Records!A1:S)`);
+      answers.set('formulas', 2, 2, `=SRAG_ASK("${question.replace(/"/g, '""')}", Records!A1:R)`);
       standIn.reset();
       await host.runCustomFunction('SRAG_ASK', [question, withRowsPending(full, 12), false]);
       await host.runCustomFunction('SRAG_ASK', [question, full, false]);
