@@ -16,6 +16,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as wait } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import {
@@ -70,7 +71,7 @@ function sourcesOf(documents: readonly GeneratedDocument[]): DocumentSource[] {
 async function timedIngest(options: { store: SragStore; table: string; schema: RecordSchema; languageModel: LanguageModel; concurrency: number; documents: DocumentSource[] }) {
   const { store, table, schema } = options;
   await store.registerTable(table, schema);
-  const client = new ModelClient({ languageModel: options.languageModel, cache: store.responseCache(), maxConcurrency: options.concurrency, retry: { maxRetries: 0 } });
+  const client = new ModelClient({ languageModel: options.languageModel, sleep: (milliseconds) => wait(milliseconds), cache: store.responseCache(), maxConcurrency: options.concurrency, retry: { maxRetries: 0 } });
   const started = performance.now();
   const summary = await ingestDocuments({
     client, prompts, schema, documents: options.documents, store: store.recordStore(table, schema),

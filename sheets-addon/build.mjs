@@ -36,14 +36,6 @@ const promptTextsPlugin = {
   },
 };
 
-/** Core's `import { z } from 'zod'` becomes the few schema builders it uses (see src/runtime/zod-subset.ts). */
-const zodSubsetPlugin = {
-  name: 'srag-zod-subset',
-  setup(builder) {
-    builder.onResolve({ filter: /^zod$/ }, () => ({ path: path.join(addonDirectory, 'src/runtime/zod-subset.ts') }));
-  },
-};
-
 /**
  * Google documents Apps Script's V8 runtime as "modern ECMAScript" without naming a version, so the
  * bundle relies on ES2020's built-ins and nothing newer (tests run it in a realm without them), and
@@ -111,7 +103,7 @@ export async function buildSheetsAddon({ distDirectory = defaultDistDirectory, u
       mainFields: ['module', 'main'],
       conditions: ['import', 'default'],
       loader: { '.md': 'text' },
-      plugins: [promptTextsPlugin, zodSubsetPlugin],
+      plugins: [promptTextsPlugin],
       ...appsScriptTarget,
       ...es2020BuiltIns,
       define: { ...es2020BuiltIns.define, SRAG_URL_FETCH_ALLOWLIST: JSON.stringify(allowlist) },

@@ -20,8 +20,11 @@ export interface ModelClientOptions {
   /** Requests in flight at once (SRAG_CONCURRENCY). */
   maxConcurrency?: number;
   retry?: Partial<RetryPolicy>;
-  /** Injected so that Apps Script (Utilities.sleep) and tests (no waiting) can supply their own. */
-  sleep?: (milliseconds: number) => Promise<void>;
+  /**
+   * Waits before a retry. The runtime's to give, as core has no timer: Node's timers, the Sheets
+   * request loop (Utilities.sleep between rounds), or no waiting at all in tests.
+   */
+  sleep: (milliseconds: number) => Promise<void>;
   random?: () => number;
   abortSignal?: CancellationSignal;
 }
@@ -29,10 +32,6 @@ export interface ModelClientOptions {
 const defaultRetry: RetryPolicy = { maxRetries: 6, baseDelayMs: 500, maxDelayMs: 30_000 };
 /** A server's own Retry-After is honoured up to this long; past it, the request is not worth holding. */
 const maximumRetryAfterMilliseconds = 300_000;
-
-function defaultSleep(milliseconds: number): Promise<void> {
-  return new Promise((resolve) => globalThis.setTimeout(resolve, milliseconds));
-}
 
 /**
  * Every model call core makes goes through here: bounded concurrency, retries with exponential
@@ -56,7 +55,7 @@ export class ModelClient {
     this.cache = options.cache;
     this.limit = pLimit(Math.max(1, options.maxConcurrency ?? 8));
     this.retry = { ...defaultRetry, ...options.retry };
-    this.sleep = options.sleep ?? defaultSleep;
+    this.sleep = options.sleep;
     this.random = options.random ?? Math.random;
     this.abortSignal = options.abortSignal;
   }

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import english from 'zod/v4/locales/en.js';
 import { SchemaInvalidError } from '../errors/schema-invalid-error.ts';
 import type { AttributeDefinition, AttributeKind, RecordSchema } from './attribute-definition.ts';
 
@@ -10,22 +11,27 @@ const scaleWords: Record<string, number> = {
 const propertyNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const reservedNames = new Set(['_source', '_content_hash', '_error', '_document']);
 
-let propertyModel: z.ZodType | undefined;
-/** Built on first use: Apps Script evaluates the whole bundle on every call. */
-function getPropertyModel() {
-  propertyModel ??= z.object({
+/**
+ * zod/mini, so that the Sheets bundle carries only the checks used here (about 45 KB, where zod's
+ * classic API brings 185 KB and its `z` object all of zod); its English messages are asked for per
+ * parse rather than set globally, so that loading core changes no one else's zod configuration.
+ */
+function buildPropertyModel() {
+  return z.object({
     type: z.union([
       z.enum(['string', 'number', 'integer', 'boolean']),
-      z.array(z.enum(['string', 'number', 'integer', 'boolean', 'null'])).min(1),
+      z.array(z.enum(['string', 'number', 'integer', 'boolean', 'null'])).check(z.minLength(1)),
     ]),
-    format: z.string().optional(),
-    description: z.string().trim().min(1, 'needs a description that fixes its meaning, unit and normal form'),
-    examples: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
-    unit: z.string().trim().min(1).optional(),
-    scale: z.union([z.number().positive(), z.enum(Object.keys(scaleWords) as [string, ...string[]])]).optional(),
+    format: z.optional(z.string()),
+    description: z.string().check(z.trim(), z.minLength(1, 'needs a description that fixes its meaning, unit and normal form')),
+    examples: z.optional(z.array(z.union([z.string(), z.number(), z.boolean(), z.null()]))),
+    unit: z.optional(z.string().check(z.trim(), z.minLength(1))),
+    scale: z.optional(z.union([z.number().check(z.positive()), z.enum(Object.keys(scaleWords) as [string, ...string[]])])),
   });
-  return propertyModel;
 }
+
+let propertyModel: ReturnType<typeof buildPropertyModel> | undefined;
+let messages: ReturnType<typeof english> | undefined;
 
 /**
  * Parse a JSON-Schema document into a `RecordSchema`, or throw `SchemaInvalidError` naming the
@@ -71,14 +77,16 @@ export function parseRecordSchema(input: unknown, source = 'schema'): RecordSche
       fail(`${where} is a list; lists are not supported`, name,
         `use one boolean property per possible value, e.g. "has_${name.replace(/s$/, '')}_pool"`);
     }
-    const parsed = getPropertyModel().safeParse(rawProperty);
+    propertyModel ??= buildPropertyModel();
+    messages ??= english();
+    const parsed = z.safeParse(propertyModel, rawProperty, { error: messages.localeError });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const field = issue.path.length ? ` field "${issue.path.join('.')}"` : '';
       fail(`${where}${field}: ${issue.message}`, name,
         'each property needs "type" (string, number, integer or boolean; a date is a string with "format": "date") and a "description"');
     }
-    const value = parsed.data as z.infer<ReturnType<typeof getPropertyModel>> & Record<string, unknown>;
+    const value = parsed.data as z.infer<typeof propertyModel> & Record<string, unknown>;
     const concreteTypes = (Array.isArray(value.type) ? value.type : [value.type]).filter((type: string) => type !== 'null');
     if (concreteTypes.length !== 1) fail(`${where} must have one type besides "null", found ${JSON.stringify(value.type)}`, name);
     let kind = concreteTypes[0] as AttributeKind;

@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import { ModelClient, type PromptLibrary } from '../../core/index.ts';
 import { DuckDbSqlEngine } from './duckdb-sql-engine.ts';
 import { loadPromptLibrary } from './load-prompt-library.ts';
@@ -37,6 +38,7 @@ export async function openSession(databasePath: string, { abortSignal, environme
         maxConcurrency: settings.concurrency,
         retry: { maxRetries: settings.maxRetries },
         abortSignal,
+        sleep: (milliseconds) => wait(milliseconds),
       });
       return client;
     },

@@ -6,6 +6,9 @@ import {
 import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
 import { createRecordingLanguageModel } from '../helpers/recording-language-model.ts';
 
+/** These tests retry nothing that needs a real wait. */
+const noWait = async () => {};
+
 const prompts = loadPromptLibrary();
 /** One token per word: sizes in these tests are easy to count. */
 const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
@@ -29,7 +32,7 @@ describe('BM25 keyword retrieval', () => {
 describe('the rag baseline', () => {
   it('cuts documents into chunks, retrieves the top k for the question and answers from them alone', async () => {
     const { languageModel, requests } = createRecordingLanguageModel('Lisbon.');
-    const rag = createRagSystem({ client: new ModelClient({ languageModel }), prompts, documents, countTokens: countWords, chunkTokens: 6, topK: 2 });
+    const rag = createRagSystem({ client: new ModelClient({ languageModel, sleep: noWait }), prompts, documents, countTokens: countWords, chunkTokens: 6, topK: 2 });
     const answer = await rag.answer('Which hotel in Lisbon has a pool?');
     expect(rag.describe()).toBe('BM25 top-2 of 7 chunks of ≤6 tokens');
     expect(answer).toMatchObject({ answer: 'Lisbon.', contextSources: ['docs/lisbon.md'], usage: { calls: 1 } });
@@ -45,7 +48,7 @@ describe('the rag baseline', () => {
       embed: async (texts) => texts.map((text) => [text.includes('Rome') ? 1 : 0, text.includes('Paris') ? 1 : 0, 0.1]),
     };
     const { languageModel, requests } = createRecordingLanguageModel('Opal Tower.');
-    const rag = createRagSystem({ client: new ModelClient({ languageModel }), prompts, documents, countTokens: countWords, topK: 1, embedder });
+    const rag = createRagSystem({ client: new ModelClient({ languageModel, sleep: noWait }), prompts, documents, countTokens: countWords, topK: 1, embedder });
     await rag.answer('Name the hotel in Rome');
     expect(rag.describe()).toBe('embeddings (fake-embedding) top-1 of 3 chunks of ≤500 tokens');
     expect(contextOf(requests[0]!)).toContain('docs/rome.md');
@@ -55,7 +58,7 @@ describe('the rag baseline', () => {
 describe('the full-corpus baseline', () => {
   it('concatenates document prefixes in order until the context budget is full', async () => {
     const { languageModel, requests } = createRecordingLanguageModel('Two.');
-    const fullCorpus = createFullCorpusSystem({ client: new ModelClient({ languageModel }), prompts, documents, countTokens: countWords, contextTokens: 14, documentTokens: 7 });
+    const fullCorpus = createFullCorpusSystem({ client: new ModelClient({ languageModel, sleep: noWait }), prompts, documents, countTokens: countWords, contextTokens: 14, documentTokens: 7 });
     const answer = await fullCorpus.answer('How many hotels have a pool?');
     expect(answer.contextSources).toEqual(['docs/lisbon.md', 'docs/paris.md']);
     expect(contextOf(requests[0]!)).toBe('<document source="docs/lisbon.md">\nHarbour Inn is a hotel in Lisbon.\n</document>\n\n<document source="docs/paris.md">\nAmber Court is a hotel in Paris.\n</document>');
@@ -112,7 +115,7 @@ describe('evaluating systems', () => {
     const reports = await evaluateQuestions({
       systems: [systemFrom('good', () => 'Amber Court')],
       questions: [questions[1]!],
-      judge: { client: new ModelClient({ languageModel }), prompts },
+      judge: { client: new ModelClient({ languageModel, sleep: noWait }), prompts },
     });
     expect(reports[0]!.verdicts).toEqual({
       deterministic: { correct: true, reason: 'names Amber Court' },

@@ -3,6 +3,9 @@ import { extractRecordBatch, LanguageModelError, ModelClient, parseRecordSchema,
 import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
 import { createRecordingLanguageModel, type ScriptedReply } from '../helpers/recording-language-model.ts';
 
+/** These tests retry nothing that needs a real wait. */
+const noWait = async () => {};
+
 const schema = parseRecordSchema({
   title: 'Hotel',
   properties: {
@@ -28,7 +31,7 @@ function answer(request: LanguageModelRequest, { omit = [] as string[], stars = 
 
 function run(replies: ScriptedReply | ScriptedReply[], options: { maxInputTokens?: number } = {}) {
   const { languageModel, requests } = createRecordingLanguageModel(replies);
-  const client = new ModelClient({ languageModel, retry: { maxRetries: 0 } });
+  const client = new ModelClient({ languageModel, sleep: noWait, retry: { maxRetries: 0 } });
   const calls: string[] = [];
   const outcome = extractRecordBatch({
     client, prompts, schema, documents, maxInputTokens: options.maxInputTokens,

@@ -12,6 +12,9 @@ import {
 import { createRecordingLanguageModel } from '../helpers/recording-language-model.ts';
 import { caught } from '../helpers/caught.ts';
 
+/** These tests retry nothing that needs a real wait. */
+const noWait = async () => {};
+
 /** A Map-backed cache that also counts writes. */
 class MemoryCache implements ResponseCache {
   readonly entries = new Map<string, CachedResponse>();
@@ -137,7 +140,7 @@ describe('ModelClient retries', () => {
     const controller = new AbortController();
     controller.abort();
     const { languageModel, requests } = createRecordingLanguageModel('fine');
-    const client = new ModelClient({ languageModel, abortSignal: controller.signal });
+    const client = new ModelClient({ languageModel, sleep: noWait, abortSignal: controller.signal });
     const error = await caught(client.generate(question, identity));
     expect(SragError.isInstance(error) && error.code).toBe('CANCELLED');
     expect(requests).toHaveLength(0);
@@ -146,7 +149,7 @@ describe('ModelClient retries', () => {
   it('hands the client abort signal to the model with each request', async () => {
     const controller = new AbortController();
     const { languageModel, requests } = createRecordingLanguageModel('fine');
-    const client = new ModelClient({ languageModel, abortSignal: controller.signal });
+    const client = new ModelClient({ languageModel, sleep: noWait, abortSignal: controller.signal });
     await client.generate(question, identity);
     expect(requests[0]!.abortSignal).toBe(controller.signal);
   });
@@ -168,7 +171,7 @@ describe('ModelClient concurrency', () => {
         return { text: request.messages[0]!.content, model: 'slow-model', usage: { promptTokens: 1, completionTokens: 1 } };
       },
     };
-    const client = new ModelClient({ languageModel, maxConcurrency: 3 });
+    const client = new ModelClient({ languageModel, sleep: noWait, maxConcurrency: 3 });
     const replies = await Promise.all(
       Array.from({ length: 10 }, (_, index) => client.generate({ messages: [{ role: 'user', content: `q${index}` }] }, (response) => response.text)),
     );
@@ -181,7 +184,7 @@ describe('ModelClient concurrency', () => {
 describe('ModelClient cache', () => {
   it('answers a second identical request from the cache without calling the model, marked cached', async () => {
     const { languageModel, requests } = createRecordingLanguageModel(['first reply', 'second reply']);
-    const client = new ModelClient({ languageModel, cache: new MemoryCache() });
+    const client = new ModelClient({ languageModel, sleep: noWait, cache: new MemoryCache() });
     const seen: Array<boolean | undefined> = [];
     const accept = (response: LanguageModelResponse) => {
       seen.push(response.cached);
@@ -197,7 +200,7 @@ describe('ModelClient cache', () => {
   it('does not cache a reply that accept rejected, and propagates the rejection', async () => {
     const { languageModel, requests } = createRecordingLanguageModel(['{"truncated', '{"ok": true}']);
     const cache = new MemoryCache();
-    const client = new ModelClient({ languageModel, cache });
+    const client = new ModelClient({ languageModel, sleep: noWait, cache });
     const parse = (response: LanguageModelResponse) => JSON.parse(response.text) as unknown;
     await expect(client.generate(question, parse)).rejects.toThrow(SyntaxError);
     expect(cache.entries.size).toBe(0);
@@ -208,7 +211,7 @@ describe('ModelClient cache', () => {
 
   it('refetches when a cached reply no longer passes accept', async () => {
     const { languageModel, requests } = createRecordingLanguageModel(['old', 'new']);
-    const client = new ModelClient({ languageModel, cache: new MemoryCache() });
+    const client = new ModelClient({ languageModel, sleep: noWait, cache: new MemoryCache() });
     await client.generate(question, identity);
     const text = await client.generate(question, (response) => {
       if (response.text === 'old') throw new Error('stale');
@@ -221,7 +224,7 @@ describe('ModelClient cache', () => {
 
   it('calls the model again when bypassCache is set', async () => {
     const { languageModel, requests } = createRecordingLanguageModel(['first', 'second']);
-    const client = new ModelClient({ languageModel, cache: new MemoryCache() });
+    const client = new ModelClient({ languageModel, sleep: noWait, cache: new MemoryCache() });
     await client.generate(question, identity);
     const again = await client.generate(question, identity, { bypassCache: true });
     expect(again.text).toBe('second');
@@ -230,7 +233,7 @@ describe('ModelClient cache', () => {
 
   it('keys the cache on model, messages and output schema', () => {
     const { languageModel } = createRecordingLanguageModel('x', 'default-model');
-    const client = new ModelClient({ languageModel });
+    const client = new ModelClient({ languageModel, sleep: noWait });
     const base: LanguageModelRequest = {
       messages: [{ role: 'system', content: 'rules' }, { role: 'user', content: 'doc' }],
       outputSchema: { name: 'record', schema: { type: 'object' } },
@@ -245,8 +248,8 @@ describe('ModelClient cache', () => {
 
   it('keeps the cache key independent of anything but model, messages and output schema', () => {
     const { languageModel } = createRecordingLanguageModel('x', 'default-model');
-    const client = new ModelClient({ languageModel });
-    const other = new ModelClient({ languageModel, maxConcurrency: 1, retry: { maxRetries: 0 } });
+    const client = new ModelClient({ languageModel, sleep: noWait });
+    const other = new ModelClient({ languageModel, sleep: noWait, maxConcurrency: 1, retry: { maxRetries: 0 } });
     const base: LanguageModelRequest = { messages: [{ role: 'user', content: 'doc' }] };
     const key = client.cacheKey(base);
     expect(client.cacheKey({ ...base, abortSignal: new AbortController().signal })).toBe(key);
@@ -274,7 +277,7 @@ describe('ModelClient usage totals', () => {
 
   it('sends the default model name with the request when the request names none', async () => {
     const { languageModel, requests } = createRecordingLanguageModel('ok', 'main-model');
-    const client = new ModelClient({ languageModel });
+    const client = new ModelClient({ languageModel, sleep: noWait });
     await client.generate(question, identity);
     expect(requests[0]!.model).toBe('main-model');
   });

@@ -3,6 +3,9 @@ import { ModelClient, predictSchema } from '../../core/index.ts';
 import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
 import { createRecordingLanguageModel } from '../helpers/recording-language-model.ts';
 
+/** These tests retry nothing that needs a real wait. */
+const noWait = async () => {};
+
 const prompts = loadPromptLibrary();
 const documents = [{ name: 'a.html', text: 'Hotel Lux, Paris. 4 stars. $120 a night.' }, { name: 'b.html', text: 'Hotel Ritz, Rome. 5 stars. $300 a night.' }];
 const questions = ['How many 5-star hotels are in Rome?', 'What is the average price?'];
@@ -17,7 +20,7 @@ describe('predictSchema (seed 000 §3.2.1)', () => {
       schemaReply({ hotel_name: name, price_per_night: price }),
       schemaReply({ hotel_name: name, price_per_night: price, star_rating: { type: 'integer', description: 'Stars, 1 to 5.', examples: [4] } }),
     ]);
-    const result = await predictSchema({ client: new ModelClient({ languageModel }), prompts, documents, questions, iterations: 3 });
+    const result = await predictSchema({ client: new ModelClient({ languageModel, sleep: noWait }), prompts, documents, questions, iterations: 3 });
     expect(requests).toHaveLength(3);
     expect(requests[0]!.messages[0]!.content).toBe(prompts['predict-schema-first']);
     expect(requests[0]!.messages[1]!.content).not.toContain(questions[0]);
@@ -38,7 +41,7 @@ describe('predictSchema (seed 000 §3.2.1)', () => {
       schemaReply({ hotel_name: name, price: { type: 'number', description: 'The price.', examples: [1] } }),
       schemaReply({ hotel_name: name, price_per_night: price }),
     ]);
-    const result = await predictSchema({ client: new ModelClient({ languageModel }), prompts, documents, questions, iterations: 1 });
+    const result = await predictSchema({ client: new ModelClient({ languageModel, sleep: noWait }), prompts, documents, questions, iterations: 1 });
     expect(requests).toHaveLength(2);
     const reAsk = requests[1]!.messages.at(-1)!.content;
     expect(reAsk).toContain('number property "price" needs a "unit"');
@@ -47,14 +50,14 @@ describe('predictSchema (seed 000 §3.2.1)', () => {
 
   it('renames properties to snake_case columns', async () => {
     const { languageModel } = createRecordingLanguageModel(schemaReply({ 'Hotel Name': name, pricePerNight: price }));
-    const result = await predictSchema({ client: new ModelClient({ languageModel }), prompts, documents, questions, iterations: 1 });
+    const result = await predictSchema({ client: new ModelClient({ languageModel, sleep: noWait }), prompts, documents, questions, iterations: 1 });
     expect(result.schema.attributes.map((attribute) => attribute.name)).toEqual(['hotel_name', 'price_per_night']);
   });
 
   it('fails with the raw model text as evidence when the re-asked schema is still invalid', async () => {
     const nested = schemaReply({ address: { type: 'object', properties: { city: name }, description: 'Address.' } });
     const { languageModel } = createRecordingLanguageModel(nested);
-    const error = await predictSchema({ client: new ModelClient({ languageModel }), prompts, documents, questions, iterations: 1 }).catch((caught) => caught);
+    const error = await predictSchema({ client: new ModelClient({ languageModel, sleep: noWait }), prompts, documents, questions, iterations: 1 }).catch((caught) => caught);
     expect(error.code).toBe('MODEL_OUTPUT_INVALID');
     expect(error.text).toBe(nested);
     expect(error.problems[0]).toContain('property "address" is a nested object');

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { setTimeout as wait } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import {
   extractDocuments, ModelClient, recordSchemaToJsonSchema, SragError,
@@ -129,6 +130,7 @@ export class LlmBridgeService {
         maxConcurrency: concurrency,
         retry: { maxRetries: this.settings.maxRetries },
         abortSignal: this.abort.signal,
+        sleep: (milliseconds) => wait(milliseconds),
       });
       this.clients.set(concurrency, client);
     }
