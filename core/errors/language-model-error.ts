@@ -8,14 +8,17 @@ export class LanguageModelError extends SragError {
   readonly retryAfterSeconds: number | undefined;
   /** True when no connection could be made at all: every further request would fail the same way. */
   readonly unreachable: boolean;
+  /** A word or two for a progress line, e.g. `429`, `timeout`, `connection lost`. */
+  readonly reason: string;
 
-  constructor({ message, status, retryable, retryAfterSeconds, unreachable = false, hint, cause }: { message: string; status?: number; retryable: boolean; retryAfterSeconds?: number; unreachable?: boolean; hint?: string; cause?: unknown }) {
+  constructor({ message, status, retryable, retryAfterSeconds, unreachable = false, hint, reason, cause }: { message: string; status?: number; retryable: boolean; retryAfterSeconds?: number; unreachable?: boolean; hint?: string; reason?: string; cause?: unknown }) {
     super({ code: 'LLM_REQUEST_FAILED', message, hint, cause });
     this.name = 'LanguageModelError';
     this.status = status;
     this.retryable = retryable;
     this.retryAfterSeconds = retryAfterSeconds;
     this.unreachable = unreachable;
+    this.reason = reason ?? (status !== undefined ? String(status) : 'request failed');
   }
 
   /** Narrower than `SragError.isInstance`: only errors of this class's code. */

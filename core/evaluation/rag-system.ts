@@ -55,10 +55,11 @@ export function createRagSystem(options: RagSystemOptions): AnsweringSystem {
       if (embedder) {
         const vectors: number[][] = [];
         for (let start = 0; start < chunks.length; start += embeddingBatchSize) {
-          vectors.push(...await embedder.embed(chunks.slice(start, start + embeddingBatchSize).map((chunk) => chunk.text), abortSignal));
+          const texts = chunks.slice(start, start + embeddingBatchSize).map((chunk) => chunk.text);
+          vectors.push(...await options.client.call(embedder.modelId, (signal) => embedder.embed(texts, signal), abortSignal));
         }
         search = async (question, signal) => {
-          const [query] = await embedder.embed([question], signal);
+          const [query] = await options.client.call(embedder.modelId, (callSignal) => embedder.embed([question], callSignal), signal);
           return vectors
             .map((vector, index) => ({ index, score: cosineSimilarity(query!, vector) }))
             .sort((left, right) => right.score - left.score || left.index - right.index)

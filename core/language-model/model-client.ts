@@ -14,6 +14,17 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
+/** A retry about to wait: what a progress line shows (`retry 2/6 in 4 s: 429`). */
+export interface RetryNotice {
+  model: string;
+  /** 1 for the first retry. */
+  attempt: number;
+  maxRetries: number;
+  delayMilliseconds: number;
+  /** Why, in a word or two: `429`, `timeout`, `connection lost`. */
+  reason: string;
+}
+
 export interface ModelClientOptions {
   languageModel: LanguageModel;
   cache?: ResponseCache;
@@ -49,6 +60,7 @@ export class ModelClient {
   private readonly sleep: (milliseconds: number) => Promise<void>;
   private readonly random: () => number;
   private readonly abortSignal: CancellationSignal | undefined;
+  private readonly retryListeners = new Set<(notice: RetryNotice) => void>();
 
   constructor(options: ModelClientOptions) {
     this.languageModel = options.languageModel;
@@ -90,25 +102,43 @@ export class ModelClient {
         }
       }
     }
-    const response = await this.limit(() => this.callWithRetries({ ...request, model }));
+    const response = await this.call(model, async (abortSignal) => {
+      const answer = await this.languageModel.doGenerate({ ...request, model, abortSignal });
+      this.usage.recordCall(model, answer.usage);
+      return answer;
+    }, request.abortSignal);
     const result = accept(response);
     if (this.cache) await this.cache.set(key, { text: response.text, model: response.model, usage: response.usage });
     return result;
   }
 
-  private async callWithRetries(request: LanguageModelRequest & { model: string }): Promise<LanguageModelResponse> {
+  /**
+   * One call to the endpoint that is not a chat reply (e.g. embeddings), under the same bound on
+   * requests in flight and the same retries as `generate`. `attempt` gets the signal to pass on.
+   */
+  call<T>(model: string, attempt: (abortSignal: CancellationSignal | undefined) => Promise<T>, requestSignal?: CancellationSignal): Promise<T> {
+    return this.limit(() => this.callWithRetries(model, attempt, requestSignal));
+  }
+
+  /** Calls `listener` before each retry's wait; returns a function that stops the calls. */
+  onRetry(listener: (notice: RetryNotice) => void): () => void {
+    this.retryListeners.add(listener);
+    return () => this.retryListeners.delete(listener);
+  }
+
+  private async callWithRetries<T>(model: string, call: (abortSignal: CancellationSignal | undefined) => Promise<T>, requestSignal: CancellationSignal | undefined): Promise<T> {
     for (let attempt = 0; ; attempt += 1) {
-      this.throwIfAborted(request.abortSignal);
+      this.throwIfAborted(requestSignal);
       try {
-        const response = await this.languageModel.doGenerate({ ...request, abortSignal: request.abortSignal ?? this.abortSignal });
-        this.usage.recordCall(request.model, response.usage);
-        return response;
+        return await call(requestSignal ?? this.abortSignal);
       } catch (error) {
-        this.throwIfAborted(request.abortSignal);
-        const retryable = LanguageModelError.isInstance(error) && (error as LanguageModelError).retryable;
-        if (!retryable || attempt >= this.retry.maxRetries) throw error;
-        this.usage.recordRetry(request.model);
-        await this.sleepUnlessAborted(this.delayBeforeRetry(attempt, (error as LanguageModelError).retryAfterSeconds), request.abortSignal);
+        this.throwIfAborted(requestSignal);
+        if (!LanguageModelError.isInstance(error) || !error.retryable || attempt >= this.retry.maxRetries) throw error;
+        this.usage.recordRetry(model);
+        const delayMilliseconds = this.delayBeforeRetry(attempt, error.retryAfterSeconds);
+        const notice: RetryNotice = { model, attempt: attempt + 1, maxRetries: this.retry.maxRetries, delayMilliseconds, reason: error.reason };
+        for (const listener of this.retryListeners) listener(notice);
+        await this.sleepUnlessAborted(delayMilliseconds, requestSignal);
       }
     }
   }

@@ -209,6 +209,16 @@ describe('custom-function limits, in the cell', () => {
     });
   });
 
+  it('waits and sends again when Apps Script says too many requests in a short time, which is no daily quota', async () => {
+    await withHost(async (host) => {
+      await preparedSpreadsheet(host, { corpus: 'examples/hotels', documents: hotels.slice(0, 1), baseUrl: standIn.url });
+      host.fetch.throttledCalls = 2;
+      const [row] = await host.runCustomFunction<unknown[][]>('SRAG_EXTRACT', [amberArch.text, rangeValues(host, 'Schema')]);
+      expect(row![0]).toBe('Amber Arch Hotel');
+      expect(host.fetch.throttledCalls).toBe(0);
+    });
+  });
+
   it('writes nothing to the spreadsheet: a custom function may only read', async () => {
     const before = JSON.stringify(extracted.spreadsheet.sheets.map((sheet) => sheet.values));
     await extracted.runCustomFunction('SRAG_ASK', ['How many hotels are in Spain?', rangeValues(extracted, 'Records')]);

@@ -22,7 +22,7 @@ beforeAll(async () => {
     request.resume();
     const key = String(request.headers.authorization).replace(/^Bearer /, '');
     response.writeHead(401, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ error: { message: `Incorrect API key provided: ${key}. You can find your API key at https://platform.example/account.`, type: 'invalid_request_error', code: 'invalid_api_key' } }));
+    response.end(JSON.stringify({ error: { message: `Incorrect API key provided: ${key}. You can find your API key at https://platform.example/account. (${key.slice(0, 4)}****${key.slice(-4)} on ${request.url})`, type: 'invalid_request_error', code: 'invalid_api_key' } }));
   });
   await new Promise<void>((resolve) => refusingEndpoint.listen(0, '127.0.0.1', resolve));
   refusingUrl = `http://127.0.0.1:${(refusingEndpoint.address() as AddressInfo).port}/v1`;
@@ -79,6 +79,28 @@ describe('the API key in the Sheets add-on', () => {
 
       expectNoKeyIn([...everythingVisible(host), JSON.stringify(answers), refusedCell, outcome.error ?? '']);
       expect(everythingVisible(host).length).toBeGreaterThan(100);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('keeps the credentials and query values of a base URL out of the cells, whether the endpoint echoes them or cannot be reached', async () => {
+    const host = new AppsScriptHost(distDirectory);
+    const urlSecrets = ['proxy-user', 'proxy-pass-99', 'QUERYSECRET42'];
+    try {
+      await preparedSpreadsheet(host, { corpus: 'examples/hotels', documents: hotels.slice(0, 2), baseUrl: standIn.url });
+      await host.run('saveSettings', [{ baseUrl: `${refusingUrl}?api-key=QUERYSECRET42`, apiKey: testApiKey, model: 'srag-stand-in' }]);
+      const echoed = firstCell(await host.runCustomFunction<string[][]>('SRAG_ASK', ['How many hotels are in Rome?', [['city'], ['Rome']]]));
+      expect(echoed).toMatch(/^⚠ srag: the model request failed: the model endpoint answered 401: .*on \/v1\/chat\/completions\?api-key=\[redacted\]/);
+
+      await host.run('saveSettings', [{ baseUrl: `${refusingUrl.replace('http://', 'http://proxy-user:proxy-pass-99@')}?api-key=QUERYSECRET42`, apiKey: testApiKey, model: 'srag-stand-in' }]);
+      const unreachable = firstCell(await host.runCustomFunction<string[][]>('SRAG_ASK', ['How many hotels are in Lisbon?', [['city'], ['Lisbon']]]));
+      expect(unreachable).toContain('cannot reach the model endpoint http://[redacted]@127.0.0.1:');
+      expect(unreachable).toContain('/v1?api-key=[redacted]');
+
+      const visible = [...everythingVisible(host), echoed, unreachable].join('\n');
+      expect(urlSecrets.filter((secret) => visible.includes(secret))).toEqual([]);
+      expectNoKeyIn([visible]);
     } finally {
       await host.close();
     }

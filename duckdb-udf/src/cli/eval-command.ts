@@ -6,7 +6,7 @@ import {
 } from '../../../core/index.ts';
 import { loadAggregativeDataset } from '../evaluation/load-aggregative-dataset.ts';
 import { formatSummaryTable } from '../evaluation/format-summary-table.ts';
-import { detectTextEmbedder } from '../evaluation/openai-text-embedder.ts';
+import { detectTextEmbedder } from '../evaluation/detect-text-embedder.ts';
 import { prepareDatasetTable } from '../evaluation/prepare-dataset-table.ts';
 import { readBaselineDocuments } from '../evaluation/read-baseline-documents.ts';
 import { openSession, type Session } from '../open-session.ts';

@@ -1,5 +1,6 @@
 import { SragError } from '../../../core/index.ts';
-import { isHttpFailure, type RequestLoop } from '../runtime/request-loop.ts';
+import { TransportFailure } from '../../../openai-wire/index.ts';
+import type { RequestLoop } from '../runtime/request-loop.ts';
 
 const googleDocumentTypes: Record<string, string> = {
   'application/vnd.google-apps.document': 'text/plain',
@@ -28,9 +29,9 @@ export async function readDriveFile(loop: RequestLoop, fileId: string, source: s
 async function get(loop: RequestLoop, url: string, headers: Record<string, string>, source: string): Promise<string> {
   let response;
   try {
-    response = await loop.send({ url, method: 'get', headers });
+    response = await loop.send({ url, method: 'GET', headers });
   } catch (error) {
-    if (isHttpFailure(error)) throw new SragError({ code: 'DOCUMENT_UNREADABLE', message: `${source}: cannot reach Google Drive: ${error.failure}` });
+    if (TransportFailure.isInstance(error)) throw new SragError({ code: 'DOCUMENT_UNREADABLE', message: `${source}: cannot reach Google Drive: ${error.message}` });
     throw error;
   }
   if (response.status === 200) return response.body;

@@ -1,29 +1,34 @@
 import { SragError } from '../../../core/index.ts';
-import type { HttpFailure, HttpRequest, HttpResponse, HttpTransport } from '../runtime/http-transport.ts';
+import { TransportFailure, type HttpRequest, type HttpResponse, type TransportFailureKind } from '../../../openai-wire/index.ts';
+import type { FetchAllTransport } from '../runtime/fetch-all-transport.ts';
 
-/** Messages UrlFetchApp throws when a daily quota is spent; nothing more will get through today. */
+/** Apps Script's short-term rate limit ("Service invoked too many times in a short time"): wait, then send again. */
+const throttledPattern = /in a short time/i;
+/** A daily quota spent ("… too many times for one day: urlfetch", bandwidth): nothing more gets through today. */
 const quotaPattern = /too many times|quota|limit exceeded/i;
+/** Nothing answers at the address (the stand-in and Apps Script say "Address unavailable", "DNS error"). */
+const unreachablePattern = /address unavailable|dns error|unknown host|refused|unreachable/i;
 
 /**
- * The HTTP transport over `UrlFetchApp.fetchAll`. HTTP errors come back as responses
+ * The request loop's transport over `UrlFetchApp.fetchAll`. HTTP errors come back as responses
  * (`muteHttpExceptions`); a request that gets no response makes `fetchAll` throw for the whole
  * batch, so the batch is then sent again one request at a time to find out which request failed and
- * keep the others' answers. A quota error ends the execution's work and is thrown.
+ * keep the others' answers. The short-term rate limit fails the batch's requests as `throttled`
+ * (the model client waits and retries them); a daily quota ends the execution's work and is thrown.
  */
-export function createUrlFetchTransport(): HttpTransport {
+export function createUrlFetchTransport(): FetchAllTransport {
   return {
-    sendAll(requests: HttpRequest[]): Array<HttpResponse | HttpFailure> {
+    sendAll(requests: HttpRequest[]): Array<HttpResponse | TransportFailure> {
       try {
         return UrlFetchApp.fetchAll(requests.map(toParameters)).map(toResponse);
       } catch (error) {
-        throwIfQuota(error);
-        if (requests.length === 1) return [{ failure: describe(error) }];
+        const failure = toFailure(error);
+        if (requests.length === 1 || failure.kind === 'throttled') return requests.map(() => failure);
         return requests.map((request) => {
           try {
             return toResponse(UrlFetchApp.fetch(request.url, toOptions(request)));
           } catch (single) {
-            throwIfQuota(single);
-            return { failure: describe(single) };
+            return toFailure(single);
           }
         });
       }
@@ -31,15 +36,22 @@ export function createUrlFetchTransport(): HttpTransport {
   };
 }
 
+/** The wire's request in UrlFetchApp's terms: a lower-case method, the content type and body as their own options. */
 function toOptions(request: HttpRequest): GoogleAppsScript.URL_Fetch.URLFetchRequestOptions {
+  const headers: Record<string, string> = {};
+  let contentType: string | undefined;
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name.toLowerCase() === 'content-type') contentType = value;
+    else headers[name] = value;
+  }
   const options: GoogleAppsScript.URL_Fetch.URLFetchRequestOptions = {
-    method: request.method,
-    headers: request.headers ?? {},
+    method: request.method === 'POST' ? 'post' : 'get',
+    headers,
     muteHttpExceptions: true,
     followRedirects: true,
   };
-  if (request.contentType) options.contentType = request.contentType;
-  if (request.payload !== undefined) options.payload = request.payload;
+  if (contentType) options.contentType = contentType;
+  if (request.body !== undefined) options.payload = request.body;
   return options;
 }
 
@@ -53,8 +65,10 @@ function toResponse(response: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResp
   return { status: response.getResponseCode(), headers, body: response.getContentText() };
 }
 
-function throwIfQuota(error: unknown): void {
+/** What UrlFetchApp threw, as a transport failure; a spent daily quota is thrown instead. */
+function toFailure(error: unknown): TransportFailure {
   const message = describe(error);
+  if (throttledPattern.test(message)) return new TransportFailure('throttled', message);
   if (quotaPattern.test(message)) {
     throw new SragError({
       code: 'QUOTA_EXCEEDED',
@@ -62,9 +76,11 @@ function throwIfQuota(error: unknown): void {
       hint: 'UrlFetchApp calls per day are limited (20,000 for consumer accounts); the rest can run tomorrow',
     });
   }
+  const kind: TransportFailureKind = unreachablePattern.test(message) ? 'unreachable' : /timeout|timed out/i.test(message) ? 'timeout' : 'interrupted';
+  return new TransportFailure(kind, message);
 }
 
-/** The error's message without the URL's query string (request URLs carry no key, but stay terse). */
+/** The error's first line without the URL's query string (request URLs carry no key, but stay terse). */
 function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0]!.replace(/\?[^\s"']*/g, '').slice(0, 300);

@@ -1,8 +1,8 @@
 import { ModelClient, type RetryPolicy } from '../../../core/index.ts';
+import { OpenAiChatModel, OpenAiWire, type EndpointHints } from '../../../openai-wire/index.ts';
 import { createResponseCache } from '../apps-script/cache-service-response-cache.ts';
 import type { ModelSettings } from '../apps-script/settings.ts';
 import type { RequestLoop } from '../runtime/request-loop.ts';
-import { UrlFetchLanguageModel } from './url-fetch-language-model.ts';
 
 export interface ModelClientChoices {
   /** Requests one execution keeps in flight: each `fetchAll` carries at most this many. */
@@ -12,13 +12,22 @@ export interface ModelClientChoices {
   keepRepliesLonger: boolean;
 }
 
+/** Fixes in the words of the add-on's settings dialog. */
+const settingsHints: EndpointHints = {
+  refusedKey: 'the endpoint refused the API key: save a new one in srag › Settings',
+  unknownModel: (model) => `the endpoint does not know model "${model}" (or the base URL is wrong): check srag › Settings`,
+  unreachable: 'check the base URL in srag › Settings; Apps Script reaches only public https addresses',
+};
+
 /**
- * Core's model client over UrlFetchApp: retries, Retry-After and caching are core's; the request
- * loop supplies the waiting (`sleep`) and the abort signal (deadline or Stop).
+ * Core's model client over the OpenAI-compatible wire, whose transport is the request loop (its
+ * requests go out together in the next `UrlFetchApp.fetchAll`). Retries, Retry-After and caching
+ * are core's; the loop supplies the waiting (`sleep`) and the abort signal (deadline or Stop).
  */
 export function createModelClient(settings: ModelSettings, loop: RequestLoop, choices: ModelClientChoices): ModelClient {
+  const wire = new OpenAiWire({ endpoint: { baseUrl: settings.baseUrl, apiKey: settings.apiKey, hints: settingsHints }, transport: loop.send });
   return new ModelClient({
-    languageModel: new UrlFetchLanguageModel({ baseUrl: settings.baseUrl, apiKey: settings.apiKey }, settings.model, loop),
+    languageModel: new OpenAiChatModel(wire, settings.model),
     cache: createResponseCache({ keepLonger: choices.keepRepliesLonger }),
     maxConcurrency: choices.maxConcurrency,
     retry: choices.retry,

@@ -1,10 +1,11 @@
 import { SragError } from '../../../core/index.ts';
+import { TransportFailure, type HttpRequest, type HttpResponse, type HttpTransport } from '../../../openai-wire/index.ts';
+import type { FetchAllTransport } from './fetch-all-transport.ts';
 import { LoopAbortSignal, type StopReason } from './loop-abort-signal.ts';
 import { settleNow } from './settle-now.ts';
-import type { HttpFailure, HttpRequest, HttpResponse, HttpTransport } from './http-transport.ts';
 
 export interface RequestLoopOptions {
-  transport: HttpTransport;
+  transport: FetchAllTransport;
   /** Blocks the execution (Utilities.sleep); only called when nothing else can make progress. */
   block(milliseconds: number): void;
   now(): number;
@@ -46,13 +47,16 @@ export class RequestLoop {
 
   constructor(private readonly options: RequestLoopOptions) {}
 
-  /** Queue a request; it is sent with the others in the next round. */
-  send(request: HttpRequest): Promise<HttpResponse> {
+  /**
+   * Queue a request; it is sent with the others in the next round. This is the wire's transport
+   * in Sheets; a request that got no response rejects with a `TransportFailure`.
+   */
+  readonly send: HttpTransport = (request: HttpRequest): Promise<HttpResponse> => {
     return new Promise<HttpResponse>((resolve, reject) => {
       if (this.abortSignal.aborted) reject(this.stoppedError());
       else this.queue.push({ request, resolve, reject });
     });
-  }
+  };
 
   /** The model client's `sleep`: a delay that ends early (and stops the work) past the deadline. */
   sleep(milliseconds: number): Promise<void> {
@@ -109,7 +113,7 @@ export class RequestLoop {
     batch.forEach((pending, index) => {
       const outcome = outcomes[index];
       if (!outcome) pending.reject(new SragError({ code: 'LLM_REQUEST_FAILED', message: 'the request got no response' }));
-      else if ('failure' in outcome) pending.reject(outcome as HttpFailure);
+      else if (TransportFailure.isInstance(outcome)) pending.reject(outcome);
       else pending.resolve(outcome);
     });
   }
@@ -137,7 +141,3 @@ export class RequestLoop {
   }
 }
 
-/** Whether a rejection from `RequestLoop.send` is a request that got no HTTP response. */
-export function isHttpFailure(reason: unknown): reason is HttpFailure {
-  return typeof reason === 'object' && reason !== null && typeof (reason as HttpFailure).failure === 'string';
-}

@@ -64,12 +64,14 @@ export interface UrlFetchWorld {
    * instead, so the settings can name a real provider (for the screenshots) while the stand-in answers.
    */
   routes: Map<string, string>;
+  /** How many further fetch calls hit Apps Script's short-term rate limit ("too many times in a short time") and throw. */
+  throttledCalls: number;
   /** Called as each request goes out, e.g. for a test to act at a given point of a batch. */
   onSend?: (request: { execution: string; url: string; body: string }) => void;
 }
 
 export function createUrlFetchWorld(): UrlFetchWorld {
-  return { sent: [], killAfter: [], kills: 0, driveFiles: new Map(), driveScope: 'picked', pickedFiles: new Set(), timeoutMilliseconds: 20_000, quotaExhausted: false, routes: new Map() };
+  return { sent: [], killAfter: [], kills: 0, driveFiles: new Map(), driveScope: 'picked', pickedFiles: new Set(), timeoutMilliseconds: 20_000, quotaExhausted: false, routes: new Map(), throttledCalls: 0 };
 }
 
 /**
@@ -94,6 +96,10 @@ export class UrlFetchAppStandIn {
 
   private beforeSending(count: number): void {
     if (this.world.quotaExhausted) throw new Error('Exception: Service invoked too many times for one day: urlfetch.');
+    if (this.world.throttledCalls > 0) {
+      this.world.throttledCalls -= 1;
+      throw new Error('Exception: Service invoked too many times in a short time: urlfetch. Try Utilities.sleep(1000) between calls.');
+    }
     const threshold = this.world.killAfter[0];
     if (threshold !== undefined && this.world.sent.length + count > threshold) {
       this.world.killAfter.shift();

@@ -1,0 +1,28 @@
+import { OpenAiWire, type EndpointHints } from '../../openai-wire/index.ts';
+import { createFetchTransport } from './fetch-transport.ts';
+
+/** OpenAI's own API, when OPENAI_BASE_URL names no other. */
+export const defaultBaseUrl = 'https://api.openai.com/v1';
+
+/** Fixes in the words of the CLI's and the SQL functions' settings: environment variables. */
+const environmentHints: EndpointHints = {
+  refusedKey: 'the endpoint refused the API key: check OPENAI_API_KEY',
+  unknownModel: (model) => `the endpoint does not know model "${model}": set SRAG_MODEL (and SRAG_EXTRACT_MODEL) to a model it serves`,
+  unreachable: 'check OPENAI_BASE_URL and that the server is running',
+};
+
+export interface OpenAiWireSettings {
+  /** Read late; never logged, stored or put in an error message. */
+  apiKey?: string;
+  baseURL?: string;
+  /** Per request, first byte to last; a hung request becomes a retryable timeout. */
+  timeoutMilliseconds: number;
+}
+
+/** The OpenAI-compatible wire under Node: Node's fetch as its transport. */
+export function createOpenAiWire({ apiKey, baseURL, timeoutMilliseconds }: OpenAiWireSettings): OpenAiWire {
+  return new OpenAiWire({
+    endpoint: { baseUrl: baseURL ?? defaultBaseUrl, apiKey, hints: environmentHints },
+    transport: createFetchTransport({ timeoutMilliseconds }),
+  });
+}

@@ -1,0 +1,14 @@
+/**
+ * The one OpenAI-compatible wire, for both runtimes: requests, replies and every failure of a call
+ * decided here (structured-output fallback, retryable statuses, Retry-After, quota, redaction).
+ * It speaks HTTP only through the `HttpTransport` it is handed: duckdb-udf gives Node's fetch, the
+ * Sheets add-on its request loop over UrlFetchApp. No runtime's globals are used here.
+ */
+export type { HttpRequest, HttpResponse, HttpTransport } from './http-transport.ts';
+export { TransportFailure, type TransportFailureKind } from './transport-failure.ts';
+export { endpointUrl, type EndpointHints, type OpenAiEndpoint } from './openai-endpoint.ts';
+export { EndpointFailures } from './endpoint-failures.ts';
+export { OpenAiWire, type OpenAiWireOptions } from './openai-wire.ts';
+export { OpenAiChatModel } from './openai-chat-model.ts';
+export { OpenAiTextEmbedder } from './openai-text-embedder.ts';
+export { parseRetryAfter } from './parse-retry-after.ts';

@@ -1,0 +1,29 @@
+/** How a user fixes what only they can fix, in the words of the runtime's settings. */
+export interface EndpointHints {
+  /** For a 401 or 403, e.g. `the endpoint refused the API key: check OPENAI_API_KEY`. */
+  refusedKey: string;
+  /** For a 404, e.g. `… set SRAG_MODEL to a model it serves`. */
+  unknownModel: (model: string) => string;
+  /** For an address where nothing answers, e.g. `check OPENAI_BASE_URL and that the server is running`. */
+  unreachable: string;
+}
+
+/** Where the OpenAI-compatible API is, who calls it, and how a user fixes a refusal. */
+export interface OpenAiEndpoint {
+  /**
+   * The base URL including `/v1`, e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1`
+   * (Ollama). Credentials or a query in it (`…/v1?api-key=…`) are sent and never shown.
+   */
+  baseUrl: string;
+  /** Read late, sent only in the Authorization header; local servers need none. */
+  apiKey?: string;
+  hints: EndpointHints;
+}
+
+/** `baseUrl` + `/path`, keeping the base URL's query (`…/v1?api-version=1` → `…/v1/chat/completions?api-version=1`). */
+export function endpointUrl(baseUrl: string, path: string): string {
+  const queryStart = baseUrl.search(/[?#]/);
+  const address = queryStart < 0 ? baseUrl : baseUrl.slice(0, queryStart);
+  const query = queryStart < 0 ? '' : baseUrl.slice(queryStart);
+  return `${address.replace(/\/+$/, '')}/${path}${query}`;
+}
