@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
-import { LanguageModelError } from '../errors/language-model-error.ts';
 import { SragError } from '../errors/srag-error.ts';
+import { failsEveryDocument } from '../extraction/fails-every-document.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
 import type { CancellationSignal } from '../ports/cancellation-signal.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
@@ -54,9 +54,6 @@ export interface EvaluateQuestionsOptions {
   abortSignal?: CancellationSignal;
 }
 
-/** Status codes after which every further question would fail the same way (as would an unreachable endpoint). */
-const fatalStatuses = new Set([401, 403, 404]);
-
 /**
  * Ask every system every question and judge each answer: the deterministic metric always, the
  * paper's two LLM-judge metrics when a judge is given. Systems run one after another, so their
@@ -78,7 +75,7 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
       try {
         answered = await system.answer(question.question, options.abortSignal);
       } catch (caught) {
-        if (isFatal(caught) || options.abortSignal?.aborted) throw caught;
+        if (failsEveryDocument(caught) || options.abortSignal?.aborted) throw caught;
         error = SragError.isInstance(caught) ? caught.message : caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);
       }
       const latencyMs = now() - started;
@@ -131,12 +128,6 @@ async function addJudgements(
     prompt: comparison.usage.promptTokens + recall.usage.promptTokens,
     completion: comparison.usage.completionTokens + recall.usage.completionTokens,
   };
-}
-
-function isFatal(error: unknown): boolean {
-  if (!SragError.isInstance(error)) return false;
-  if (error.code === 'CANCELLED' || error.code === 'LLM_NOT_CONFIGURED') return true;
-  return LanguageModelError.isInstance(error) && (error.unreachable || fatalStatuses.has(error.status ?? 0));
 }
 
 function throwIfAborted(abortSignal: CancellationSignal | undefined): void {

@@ -1,8 +1,8 @@
 import pLimit from 'p-limit';
 import { documentText } from '../documents/document-text.ts';
-import { LanguageModelError } from '../errors/language-model-error.ts';
 import { SragError } from '../errors/srag-error.ts';
 import { extractRecord } from '../extraction/extract-record.ts';
+import { failsEveryDocument } from '../extraction/fails-every-document.ts';
 import { contentHash } from '../hashing/content-hash.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
 import type { CancellationSignal } from '../ports/cancellation-signal.ts';
@@ -54,9 +54,6 @@ export interface IngestDocumentsOptions {
   onProgress?: (progress: IngestProgress) => void;
   abortSignal?: CancellationSignal;
 }
-
-/** Status codes after which every further document would fail the same way (as would an unreachable endpoint). */
-const fatalStatuses = new Set([401, 403, 404]);
 
 /**
  * Ingest documents into the store: unchanged documents (same content hash, done) are skipped with
@@ -112,7 +109,7 @@ export async function ingestDocuments(options: IngestDocumentsOptions): Promise<
       summary.completionTokens += record.usage.completionTokens;
       report(document.source, 'done');
     } catch (error) {
-      if (isFatal(error) || options.abortSignal?.aborted) {
+      if (failsEveryDocument(error) || options.abortSignal?.aborted) {
         fatal ??= error;
         return;
       }
@@ -128,12 +125,6 @@ export async function ingestDocuments(options: IngestDocumentsOptions): Promise<
   }
   if (fatal !== undefined) throw fatal;
   return summary;
-}
-
-function isFatal(error: unknown): boolean {
-  if (!SragError.isInstance(error)) return false;
-  if (error.code === 'CANCELLED' || error.code === 'LLM_NOT_CONFIGURED') return true;
-  return LanguageModelError.isInstance(error) && (error.unreachable || fatalStatuses.has(error.status ?? 0));
 }
 
 function describe(error: unknown): string {

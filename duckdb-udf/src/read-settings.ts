@@ -30,6 +30,14 @@ export function readSettings(environment: Record<string, string | undefined> = p
   };
 }
 
+/**
+ * What must never be shown of the settings: the key, and whatever the base URL carries
+ * (credentials, query values; `redactSecrets` keeps its address).
+ */
+export function secretSettings(environment: Record<string, string | undefined> = process.env): Array<string | undefined> {
+  return [environment.OPENAI_API_KEY, environment.OPENAI_BASE_URL];
+}
+
 /** Throws the one-line "no LLM configured" error naming every way to configure one. */
 export function requireModelConfigured(settings: SragSettings): void {
   if (settings.apiKey || settings.baseURL) return;

@@ -23,6 +23,7 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
     await session.store.registerTable(table, schema);
     const client = session.modelClient();
     const progress = createProgressReporter(documents.length);
+    const stopRetryNotices = client.onRetry(progress.retry);
     let summary;
     try {
       summary = await ingestDocuments({
@@ -41,6 +42,7 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
         abortSignal,
       });
     } finally {
+      stopRetryNotices();
       progress.stop();
       await session.store.refreshStatistics(table, schema);
     }

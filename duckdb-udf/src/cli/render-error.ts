@@ -1,4 +1,5 @@
 import { redactSecrets, SragError, type SragErrorCode } from '../../../core/index.ts';
+import { secretSettings } from '../read-settings.ts';
 
 /** The CLI's one table from error code to exit status. */
 const exitStatusForCode: Record<SragErrorCode, number> = {
@@ -21,8 +22,8 @@ const exitStatusForCode: Record<SragErrorCode, number> = {
 export function renderError(error: unknown): { line: string; exitStatus: number } {
   if (SragError.isInstance(error)) {
     const hint = error.hint ? ` — ${error.hint}` : '';
-    return { line: redactSecrets(`srag: ${error.message}${hint}`, [process.env.OPENAI_API_KEY]), exitStatus: exitStatusForCode[error.code] ?? 1 };
+    return { line: redactSecrets(`srag: ${error.message}${hint}`, secretSettings()), exitStatus: exitStatusForCode[error.code] ?? 1 };
   }
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  return { line: redactSecrets(`srag: unexpected error: ${message}`, [process.env.OPENAI_API_KEY]), exitStatus: 1 };
+  return { line: redactSecrets(`srag: unexpected error: ${message}`, secretSettings()), exitStatus: 1 };
 }

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { redactSecrets, SragError } from '../../../core/index.ts';
 import type { BridgeReply, BridgeRequest, BridgeWorkerData, SerializedError } from './bridge-protocol.ts';
+import { secretSettings } from '../read-settings.ts';
 import { controlSlots } from './control-buffer.ts';
 import { LlmBridgeService } from './llm-bridge-service.ts';
 
@@ -14,7 +15,7 @@ const control = new Int32Array(data.control);
 const service = new LlmBridgeService({ environment: data.environment, progress: data.progress });
 
 function serialize(error: unknown): SerializedError {
-  const secrets = [data.environment.OPENAI_API_KEY];
+  const secrets = secretSettings(data.environment);
   if (SragError.isInstance(error)) return { code: error.code, message: redactSecrets(error.message, secrets), hint: error.hint };
   const message = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
   return { code: 'INTERNAL', message: redactSecrets(`unexpected error in the LLM bridge: ${message}`, secrets) };
@@ -55,7 +56,7 @@ void (async () => {
 })();
 
 process.on('uncaughtException', (error) => {
-  process.stderr.write(`srag: the LLM bridge stopped: ${redactSecrets(String(error), [data.environment.OPENAI_API_KEY])}\n`);
+  process.stderr.write(`srag: the LLM bridge stopped: ${redactSecrets(String(error), secretSettings(data.environment))}\n`);
   Atomics.store(control, controlSlots.failed, 1);
   Atomics.notify(control, controlSlots.reply);
 });

@@ -132,6 +132,7 @@ export class LlmBridgeService {
         abortSignal: this.abort.signal,
         sleep: (milliseconds) => wait(milliseconds),
       });
+      client.onRetry((notice) => this.progress.retry(notice));
       this.clients.set(concurrency, client);
     }
     return client;

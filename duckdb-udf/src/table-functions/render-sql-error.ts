@@ -1,4 +1,5 @@
 import { redactSecrets, SragError, type SragErrorCode } from '../../../core/index.ts';
+import { secretSettings } from '../read-settings.ts';
 
 /** The SQL functions' one table from error code to what the message starts with. */
 const labelForCode: Record<SragErrorCode, string> = {
@@ -24,10 +25,10 @@ const labelForCode: Record<SragErrorCode, string> = {
 export function renderSqlError(functionName: string, error: unknown): string {
   if (SragError.isInstance(error)) {
     const message = error.message.replace(new RegExp(`^${functionName}: `), '');
-    return redactSecrets(`${functionName}: ${labelForCode[error.code] ?? error.code}: ${message}${error.hint ? ` — ${error.hint}` : ''}`, [process.env.OPENAI_API_KEY]);
+    return redactSecrets(`${functionName}: ${labelForCode[error.code] ?? error.code}: ${message}${error.hint ? ` — ${error.hint}` : ''}`, secretSettings());
   }
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  return redactSecrets(`${functionName}: unexpected error: ${message}`, [process.env.OPENAI_API_KEY]);
+  return redactSecrets(`${functionName}: unexpected error: ${message}`, secretSettings());
 }
 
 /**
