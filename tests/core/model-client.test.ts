@@ -53,6 +53,18 @@ describe('ModelClient retries', () => {
     expect(delays).toHaveLength(3);
   });
 
+  it('tells retry listeners the attempt, the wait and the reason before each wait, until they stop listening', async () => {
+    const { languageModel } = createRecordingLanguageModel([rateLimited(4), timedOut(), serverError(), 'fine']);
+    const client = new ModelClient({ languageModel, sleep: noWait, random: () => 1, retry: { maxRetries: 6, baseDelayMs: 500 } });
+    const notices: string[] = [];
+    const stop = client.onRetry((notice) => {
+      notices.push(`${notice.model} ${notice.attempt}/${notice.maxRetries} ${notice.delayMilliseconds} ${notice.reason}`);
+      if (notice.attempt === 2) stop();
+    });
+    await client.generate(question, identity);
+    expect(notices).toEqual(['stand-in-model 1/6 4000 429', 'stand-in-model 2/6 1000 request failed']);
+  });
+
   it('gives up after maxRetries further attempts and throws the last error', async () => {
     const { languageModel, requests } = createRecordingLanguageModel(serverError());
     const { sleep } = recordingSleep();
