@@ -1,4 +1,5 @@
 import { ElementType, parseDocument } from 'htmlparser2';
+import { expandTableSpans } from './expand-table-spans.ts';
 
 type HtmlDocument = ReturnType<typeof parseDocument>;
 type HtmlNode = HtmlDocument['children'][number];
@@ -158,8 +159,10 @@ function inlineText(nodes: readonly HtmlNode[]): string {
 }
 
 /**
- * One line per row, cells joined by ` | `. A row whose cells hold nested tables is a
- * layout row: its cells are rendered as blocks so that the nested rows keep their own lines.
+ * One line per row, cells joined by ` | `, with row and column spans expanded so that every row has
+ * every cell (see `expandTableSpans`); a row that is one cell spanning the whole table (a section
+ * title inside it) is written once. A row whose cells hold nested tables is a layout row: its cells
+ * are rendered as blocks so that the nested rows keep their own lines.
  */
 function renderTable(table: HtmlElement, writer: PlainTextWriter, context: RenderContext): void {
   writer.paragraphBreak();
@@ -169,36 +172,69 @@ function renderTable(table: HtmlElement, writer: PlainTextWriter, context: Rende
       writer.endLine();
     }
   }
-  for (const row of tableRows(table)) {
+  const rows = tableRows(table).map(({ row, group }) => {
     const cells = row.children.filter(
       (child): child is HtmlElement => 'attribs' in child && /^t[dh]$/i.test(child.name) && !isDropped(child),
     );
-    if (cells.some((cell) => containsTable(cell))) {
-      for (const cell of cells) {
+    const layout = cells.some((cell) => containsTable(cell));
+    const texts = cells.map((cell) => (layout ? '' : inlineText(cell.children)));
+    return { cells, layout, texts, group };
+  });
+  const grid = expandTableSpans(rows.map(({ cells, texts, group }) => ({
+    group,
+    cells: cells.map((cell, index) => ({
+      text: texts[index]!,
+      rowSpan: spanAttribute(cell.attribs.rowspan),
+      columnSpan: spanAttribute(cell.attribs.colspan),
+    })),
+  })));
+  rows.forEach((row, index) => {
+    if (row.layout) {
+      for (const cell of row.cells) {
         writer.endLine();
         renderChildren(cell.children, writer, context);
         writer.endLine();
       }
-      continue;
+      return;
     }
-    // Empty cells are kept so that values stay under their column; only all-empty rows are skipped.
-    const texts = cells.map((cell) => inlineText(cell.children));
-    if (texts.every((text) => text === '')) continue;
+    // Empty cells are kept so that values stay under their column; rows with no text of their own are skipped.
+    if (row.texts.every((text) => text === '')) return;
+    const { cells, wholeRowCell } = grid[index]!;
     writer.endLine();
-    writer.write(texts.join(' | '));
+    writer.write(wholeRowCell ? cells[0]! : cells.join(' | '));
     writer.endLine();
-  }
+  });
   writer.paragraphBreak();
 }
 
-/** Rows of this table only: through thead/tbody/tfoot, never into a nested table. */
-function tableRows(element: HtmlElement): HtmlElement[] {
-  const rows: HtmlElement[] = [];
-  for (const child of element.children) {
+/** A `rowspan`/`colspan` value as HTML parses it: leading digits; absent or unparsable means 1. */
+function spanAttribute(value: string | undefined): number {
+  const digits = value === undefined ? null : /^\s*(\d+)/.exec(value);
+  return digits ? Number(digits[1]) : 1;
+}
+
+/**
+ * Rows of this table only, through thead/tbody/tfoot, never into a nested table; each with its row
+ * group (each section, or each run of rows placed directly in the table).
+ */
+function tableRows(table: HtmlElement): { row: HtmlElement; group: number }[] {
+  const rows: { row: HtmlElement; group: number }[] = [];
+  let group = 0;
+  let directRun = false;
+  for (const child of table.children) {
     if (!('attribs' in child) || isDropped(child)) continue;
     const tag = child.name.toLowerCase();
-    if (tag === 'tr') rows.push(child);
-    else if (tag === 'thead' || tag === 'tbody' || tag === 'tfoot') rows.push(...tableRows(child));
+    if (tag === 'tr') {
+      if (!directRun) group += 1;
+      directRun = true;
+      rows.push({ row: child, group });
+    } else if (tag === 'thead' || tag === 'tbody' || tag === 'tfoot') {
+      group += 1;
+      directRun = false;
+      for (const row of child.children) {
+        if ('attribs' in row && !isDropped(row) && row.name.toLowerCase() === 'tr') rows.push({ row, group });
+      }
+    }
   }
   return rows;
 }

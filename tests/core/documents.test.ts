@@ -91,6 +91,74 @@ describe('reduceHtml on World Cup Wikipedia pages', () => {
   });
 });
 
+describe('reduceHtml on tables with rowspan and colspan', () => {
+  const readPage = (year: string) => reduceHtml(gunzipSync(readFileSync(new URL(`men-${year}-tournament.html.gz`, fixtures))).toString('utf8'));
+
+  it('gives both teams ranked 13th in the 1966 final standings their rank', () => {
+    const standings = lines(readPage('1966'));
+    expect(standings).toContain('13 | Chile | 4 | 3 | 0 | 1 | 2 | 2 | 5 | −3 | 1');
+    expect(standings).toContain('13 | France | 1 | 3 | 0 | 1 | 2 | 2 | 5 | −3 | 1');
+    expect(standings).toContain('Eliminated in the quarter-finals');
+    expect(standings.some((line) => line.startsWith('France | 1 | 3'))).toBe(false);
+  });
+
+  it('keeps every 2022 stadium in the row of its city, with its capacity in the capacity column', () => {
+    const text = readPage('2022');
+    const table = lines(text.slice(text.indexOf('City | Stadium | Capacity'))).slice(0, 9);
+    expect(table).toEqual([
+      'City | Stadium | Capacity',
+      'Lusail | Lusail Stadium | 88,966',
+      'Al Khor | Al Bayt Stadium | 68,895',
+      'Al Rayyan | Khalifa International Stadium | 45,857',
+      'Al Rayyan | Ahmad bin Ali Stadium | 45,032',
+      'Al Rayyan | Education City Stadium | 44,667',
+      'Doha | Al Thumama Stadium | 44,400',
+      'Doha | Stadium 974 | 44,089',
+      'Al Wakrah | Al Janoub Stadium | 44,325',
+    ]);
+  });
+
+  it('repeats a cell in every row and column it spans', () => {
+    const html =
+      '<table><tr><th rowspan="2">Team</th><th colspan="2">Goals</th></tr><tr><th>For</th><th>Against</th></tr>' +
+      '<tr><td>Brazil</td><td rowspan="2">3</td><td>1</td></tr><tr><td>Chile</td><td>2</td></tr></table>';
+    expect(reduceHtml(html)).toBe('Team | Goals | Goals\nTeam | For | Against\nBrazil | 3 | 1\nChile | 3 | 2');
+  });
+
+  it('places a cell after the columns that spans from above occupy, wherever they are', () => {
+    const html =
+      '<table><tr><td>a</td><td rowspan="2">b</td><td>c</td><td rowspan="2">d</td></tr><tr><td>e</td><td>f</td></tr></table>';
+    expect(reduceHtml(html)).toBe('a | b | c | d\ne | b | f | d');
+  });
+
+  it('writes a row that is one cell across the whole table once, and pads short rows with empty cells', () => {
+    const html =
+      '<table><tr><th>R</th><th>Team</th><th>Pts</th></tr><tr><td colspan="3">Group stage</td></tr>' +
+      '<tr><td>9</td><td>Italy</td></tr></table>';
+    expect(reduceHtml(html)).toBe('R | Team | Pts\nGroup stage\n9 | Italy |');
+  });
+
+  it('ends a row span at the end of its row group, and reads rowspan="0" as "to the end of the group"', () => {
+    const html =
+      '<table><thead><tr><th rowspan="5">H</th><th>x</th></tr></thead>' +
+      '<tbody><tr><td rowspan="0">z</td><td>1</td></tr><tr><td>2</td></tr><tr><td>3</td></tr></tbody>' +
+      '<tbody><tr><td>y</td><td>4</td></tr></tbody></table>';
+    expect(reduceHtml(html)).toBe('H | x\nz | 1\nz | 2\nz | 3\ny | 4');
+  });
+
+  it('treats unparsable or zero colspans as 1 and bounds huge ones by HTML\'s limit', () => {
+    expect(reduceHtml('<table><tr><td colspan="x">a</td><td colspan="0">b</td><td colspan=" 2;">c</td></tr><tr><td>1</td><td>2</td><td>3</td><td>4</td></tr></table>'))
+      .toBe('a | b | c | c\n1 | 2 | 3 | 4');
+    const huge = reduceHtml('<table><tr><td>a</td><td colspan="99999999">b</td></tr><tr><td>1</td></tr></table>');
+    expect(lines(huge)[0]!.split(' | ')).toHaveLength(1001);
+  });
+
+  it('keeps the first cell in a slot two spans overlap', () => {
+    const html = '<table><tr><td>a</td><td rowspan="2">b</td></tr><tr><td colspan="2">c</td><td>d</td></tr></table>';
+    expect(reduceHtml(html)).toBe('a | b |\nc | b | d');
+  });
+});
+
 describe('reduceHtml on small pages', () => {
   it('decodes entities', () => {
     expect(reduceHtml('<p>Fish &amp; chips&nbsp;for&#160;two &#8211; &lt;b&gt; &eacute;t&#xE9;</p>')).toBe(

@@ -1,0 +1,80 @@
+/** A table cell as written, before spans are expanded. */
+export interface SpanningCell {
+  text: string;
+  /** Rows the cell covers, from its own down; 0 means to the end of its row group (HTML's `rowspan="0"`). */
+  rowSpan: number;
+  /** Columns the cell covers, from its own rightwards. */
+  columnSpan: number;
+}
+
+export interface SpanningRow {
+  cells: SpanningCell[];
+  /** Row group (HTML's thead, each tbody, tfoot): a row span never reaches past the end of its group. */
+  group: number;
+}
+
+export interface GridRow {
+  /** One text per column of the table, '' where no cell covers the slot. */
+  cells: string[];
+  /** True when a single cell covers every column of this row (a section title row, say). */
+  wholeRowCell: boolean;
+}
+
+/** HTML's own limits; they also bound the work a hostile page can ask for. */
+const maximumColumnSpan = 1000;
+const maximumRowSpan = 65534;
+
+/**
+ * The table as a grid in which every row has every column: a cell spanning several rows or
+ * columns is repeated in each slot it covers, so values stay under their column (a rank shared by
+ * two teams appears on both teams' rows). Cells are placed as HTML's table model places them: each
+ * in the first column of its row that no span from above occupies. Rows shorter than the widest are
+ * padded with ''. Spans are clamped to HTML's limits and row spans to the end of their row group.
+ */
+export function expandTableSpans(rows: readonly SpanningRow[]): GridRow[] {
+  /** Per row, per column: the index of the cell covering it (cells numbered in reading order). */
+  const owners: number[][] = rows.map(() => []);
+  const texts: string[] = [];
+  const groupEnds = endsOfGroups(rows);
+  rows.forEach((row, rowIndex) => {
+    const groupEnd = groupEnds[rowIndex]!;
+    let column = 0;
+    for (const cell of row.cells) {
+      while (owners[rowIndex]![column] !== undefined) column += 1;
+      const cellIndex = texts.push(cell.text) - 1;
+      const columnSpan = clamp(cell.columnSpan, 1, maximumColumnSpan);
+      const rowSpan = cell.rowSpan === 0 ? groupEnd - rowIndex : clamp(cell.rowSpan, 1, maximumRowSpan);
+      const lastRow = Math.min(groupEnd, rowIndex + rowSpan) - 1;
+      for (let spanned = rowIndex; spanned <= lastRow; spanned += 1) {
+        for (let offset = 0; offset < columnSpan; offset += 1) {
+          // Overlapping spans are an authoring error; the cell placed first keeps the slot.
+          owners[spanned]![column + offset] ??= cellIndex;
+        }
+      }
+      column += columnSpan;
+    }
+  });
+  const width = Math.max(0, ...owners.map((row) => row.length));
+  return owners.map((row) => {
+    const cells = Array.from({ length: width }, (_, column) => (row[column] === undefined ? '' : texts[row[column]!]!));
+    let wholeRowCell = width > 1;
+    for (let column = 0; column < width && wholeRowCell; column += 1) wholeRowCell = row[column] !== undefined && row[column] === row[0];
+    return { cells, wholeRowCell };
+  });
+}
+
+/** For each row, the index just past the last row of its group. */
+function endsOfGroups(rows: readonly SpanningRow[]): number[] {
+  const ends: number[] = new Array(rows.length);
+  let end = rows.length;
+  for (let index = rows.length - 1; index >= 0; index -= 1) {
+    if (index + 1 < rows.length && rows[index + 1]!.group !== rows[index]!.group) end = index + 1;
+    ends[index] = end;
+  }
+  return ends;
+}
+
+function clamp(value: number, minimum: number, maximum: number): number {
+  if (!Number.isFinite(value)) return minimum;
+  return Math.min(maximum, Math.max(minimum, Math.trunc(value)));
+}
