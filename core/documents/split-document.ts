@@ -3,6 +3,8 @@
  * paragraph starts, line starts, sentence starts, word starts, and hard cuts inside a word.
  */
 const paragraphStrength = 3;
+/** Headings are 10 minus their level: 9 for `#` down to 4 for `######`. */
+const weakestHeadingStrength = 4;
 const lineStrength = 2;
 const sentenceStrength = 1;
 const wordStrength = 0;
@@ -21,15 +23,26 @@ interface Unit {
   readonly isHeading: boolean;
 }
 
+/** How far a part may stray from its share of the text to end before a section heading, or another boundary. */
+const headingTolerance = 0.25;
+const boundaryTolerance = 0.15;
+/** Strength points a cut loses per share it strays: an `##` heading 20% off ranks below a `###` one on target. */
+const strayPenalty = 12;
+
+/** Extra part counts tried when cuts at good boundaries leave more text than the planned parts hold. */
+const maximumExtraPartCounts = 8;
+
 /**
  * Splits `text` into parts of at most `maxTokens` tokens each (as `countTokens` counts them), or
  * returns `[text]` unchanged when it fits.
  *
- * Parts are packed greedily from units that are never cut: lines, or for over-long lines sentences,
- * words and, for a word longer than a part, hard cuts. When a part is full it ends at the strongest
- * boundary past its first quarter: before a markdown heading (higher levels first), else before a
- * paragraph, a line, a sentence, a word. A part never starts mid-word unless a single word exceeds
- * the limit.
+ * Parts are balanced: a text that needs k parts is cut into k parts of near-equal size rather than
+ * k − 1 full parts and a small tail. Each part ends at a strong boundary near an equal share of what
+ * is left: before a markdown heading (higher levels first) within 25% of the share, else before a
+ * paragraph, a line, a sentence, a word within 15%; strength is weighed against the distance from
+ * the share, so a slightly weaker boundary on target beats a stronger one far off. Parts are built from units that are
+ * never cut: lines, or for over-long lines sentences, words and, for a word longer than a part, hard
+ * cuts. A part never starts mid-word unless a single word exceeds the limit.
  *
  * A part that starts inside a section begins with the heading lines of the sections it continues, each
  * marked ` (continued)`, then a blank line (for instance `# 2014 FIFA World Cup (continued)` /
@@ -40,26 +53,76 @@ interface Unit {
  *
  * The only part that may exceed `maxTokens` is a single character that alone counts more (a
  * `maxTokens` of 1 with an emoji).
+ *
+ * With `balanced: false` parts are packed greedily instead (fixed-size chunks, and a first part that
+ * is the longest prefix that fits): each part is filled and ends at the strongest boundary past its
+ * first quarter.
  */
-export function splitDocument(text: string, maxTokens: number, countTokens: (text: string) => number): string[] {
+export function splitDocument(
+  text: string,
+  maxTokens: number,
+  countTokens: (text: string) => number,
+  { balanced = true }: SplitOptions = {},
+): string[] {
   if (!(maxTokens >= 1)) throw new RangeError(`maxTokens must be at least 1, got ${maxTokens}`);
   if (countTokens(text) <= maxTokens) return [text];
 
   const headingAllowance = Math.floor(maxTokens / 4);
-  const unitLimit = maxTokens - headingAllowance;
-  const units = textUnits(text, unitLimit, countTokens);
+  const units = textUnits(text, maxTokens - headingAllowance, countTokens);
   const cumulativeTokens = [0];
   for (const unit of units) cumulativeTokens.push(cumulativeTokens[cumulativeTokens.length - 1]! + countTokens(unit.text));
-  const estimate = (start: number, end: number): number => cumulativeTokens[end]! - cumulativeTokens[start]!;
+  const layout: Layout = {
+    units,
+    maxTokens,
+    headingAllowance,
+    countTokens,
+    estimate: (start, end) => cumulativeTokens[end]! - cumulativeTokens[start]!,
+  };
 
+  if (!balanced) return packParts(layout, undefined);
+  // Cuts at good boundaries may leave more than the planned parts can hold; then one more part is planned.
+  const fewest = Math.max(2, Math.ceil(layout.estimate(0, units.length) / maxTokens));
+  let best: string[] | undefined;
+  for (let partCount = fewest; partCount <= fewest + maximumExtraPartCounts; partCount += 1) {
+    const parts = packParts(layout, partCount);
+    if (!best || parts.length < best.length) best = parts;
+    if (parts.length <= partCount) break;
+  }
+  return best!;
+}
+
+export interface SplitOptions {
+  /** Near-equal parts (the default), or greedily filled ones. */
+  balanced?: boolean;
+}
+
+interface Layout {
+  readonly units: readonly Unit[];
+  readonly maxTokens: number;
+  readonly headingAllowance: number;
+  readonly countTokens: (text: string) => number;
+  /** Tokens of units `start` to `end - 1`, as the sum of their own counts. */
+  readonly estimate: (start: number, end: number) => number;
+}
+
+/**
+ * The parts when aiming for `partCount` of them, more when the text does not fit in that many;
+ * greedily filled parts when `partCount` is undefined.
+ */
+function packParts(layout: Layout, partCount: number | undefined): string[] {
+  const { units, maxTokens, countTokens, estimate } = layout;
   const parts: string[] = [];
   let start = 0;
   while (start < units.length) {
-    const heading = continuedHeadings(units[start]!, headingAllowance, countTokens);
+    const heading = continuedHeadings(units[start]!, layout.headingAllowance, countTokens);
     const budget = maxTokens - heading.tokens;
     let end = start + 1;
     while (end < units.length && estimate(start, end + 1) <= budget) end += 1;
-    if (end < units.length) end = preferredCut(units, start, end, budget, estimate);
+    if (end < units.length) {
+      end = partCount === undefined
+        ? greedyCut(layout, start, end, budget)
+        : balancedCut(layout, start, end, Math.max(2, partCount - parts.length), budget);
+    }
 
     // The estimate adds up unit counts; the part itself is counted before it is accepted.
     let part = assemblePart(heading.text, units, start, end);
@@ -75,17 +138,44 @@ export function splitDocument(text: string, maxTokens: number, countTokens: (tex
 }
 
 /**
- * Where to end a part that holds units `start` to `end - 1` and cannot take unit `end`: before the
- * unit with the strongest boundary (the latest among equals), looking only at cuts that leave the part
- * at least a quarter full when there are any, so that a heading near the top does not leave a stub.
+ * Where to end a part that starts at unit `start` and can hold at most the units before `latest`:
+ * aim at an equal share of what is left over `partsLeft` parts, and within the tolerance around it
+ * (wider for headings; never so early that the parts left could not hold the rest) take the boundary
+ * with the best strength less its stray penalty. Without a cut in that window, the cut closest to the
+ * share.
  */
-function preferredCut(
-  units: readonly Unit[],
-  start: number,
-  end: number,
-  budget: number,
-  estimate: (start: number, end: number) => number,
-): number {
+function balancedCut(layout: Layout, start: number, latest: number, partsLeft: number, budget: number): number {
+  const { units, estimate } = layout;
+  const remaining = estimate(start, units.length);
+  const share = remaining / partsLeft;
+  const earliest = remaining - (partsLeft - 1) * budget;
+  const distance = (cut: number) => Math.abs(estimate(start, cut) - share);
+  let best: number | undefined;
+  let bestScore = -Infinity;
+  let closest = latest;
+  for (let cut = latest; cut > start; cut -= 1) {
+    const size = estimate(start, cut);
+    if (distance(cut) < distance(closest)) closest = cut;
+    if (size < earliest || size < share * (1 - headingTolerance)) break;
+    const strength = units[cut]!.strength;
+    const tolerance = strength >= weakestHeadingStrength ? headingTolerance : boundaryTolerance;
+    if (distance(cut) > share * tolerance) continue;
+    const score = strength - (strayPenalty * distance(cut)) / share;
+    if (score > bestScore) {
+      best = cut;
+      bestScore = score;
+    }
+  }
+  return best ?? closest;
+}
+
+/**
+ * Where to end a filled part that holds units `start` to `end - 1` and cannot take unit `end`: before
+ * the unit with the strongest boundary (the latest among equals), looking only at cuts that leave the
+ * part at least a quarter full when there are any, so that a heading near the top does not leave a stub.
+ */
+function greedyCut(layout: Layout, start: number, end: number, budget: number): number {
+  const { units, estimate } = layout;
   const fullEnough = (cut: number): boolean => estimate(start, cut) >= budget / 4;
   const anyFullEnough = fullEnough(end);
   let best = end;

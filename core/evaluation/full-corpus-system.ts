@@ -36,7 +36,7 @@ export function createFullCorpusSystem(options: FullCorpusSystemOptions): Answer
       if (passages) return;
       passages = [];
       for (const document of options.documents) {
-        const prefix = splitDocument(document.text, documentTokens, countTokens)[0] ?? '';
+        const prefix = splitDocument(document.text, documentTokens, countTokens, { balanced: false })[0] ?? '';
         const size = countTokens(prefix);
         if (used + size > options.contextTokens) break;
         passages.push({ source: document.source, text: prefix });

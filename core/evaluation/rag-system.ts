@@ -49,7 +49,7 @@ export function createRagSystem(options: RagSystemOptions): AnsweringSystem {
     async prepare(abortSignal) {
       if (search) return;
       chunks = options.documents.flatMap((document) =>
-        splitDocument(document.text, chunkTokens, countTokens).map((text, index, parts) => ({ source: document.source, part: parts.length > 1 ? index + 1 : undefined, text })));
+        splitDocument(document.text, chunkTokens, countTokens, { balanced: false }).map((text, index, parts) => ({ source: document.source, part: parts.length > 1 ? index + 1 : undefined, text })));
       chunkSizes = chunks.map((chunk) => countTokens(chunk.text));
       const { embedder } = options;
       if (embedder) {

@@ -292,22 +292,64 @@ describe('splitDocument', () => {
     expect(() => splitDocument('text', 0, countTokens)).toThrow(RangeError);
   });
 
-  it.each(years)('splits the reduced %s page into parts of at most 2000 tokens, mostly at headings, losing nothing', (year) => {
+  it.each(years)('splits the reduced %s page into as few balanced parts of at most 2000 tokens as fit, often at headings, losing nothing', (year) => {
     const text = pageText[year];
     const parts = splitDocument(text, 2000, countTokens);
-    expect(parts.length).toBeGreaterThan(1);
-    for (const part of parts) expect(countTokens(part)).toBeLessThanOrEqual(2000);
+    const sizes = parts.map((part) => countTokens(part));
+    expect(parts.length).toBe(Math.ceil(countTokens(text) / 2000));
+    for (const size of sizes) expect(size).toBeLessThanOrEqual(2000);
+    expect(Math.min(...sizes) / Math.max(...sizes)).toBeGreaterThan(0.6);
     const startingAtHeading = parts.filter((part) => ownText(part).startsWith('#'));
-    expect(startingAtHeading.length / parts.length).toBeGreaterThan(0.5);
+    expect(startingAtHeading.length / parts.length).toBeGreaterThanOrEqual(0.5);
     expect(nonWhitespace(parts.map(ownText).join('\n'))).toBe(nonWhitespace(text));
+  });
+
+  it('cuts a document just over the limit into two halves, not a full part and a small tail', () => {
+    const paragraphs = Array.from({ length: 300 }, (_, index) => `Paragraph ${index} reports that the hotel has ${index + 3} rooms and a garden.`);
+    const text = paragraphs.join('\n\n');
+    const total = countTokens(text);
+    const limit = Math.floor(total * 0.97);
+    const parts = splitDocument(text, limit, countTokens);
+    expect(parts).toHaveLength(2);
+    for (const part of parts) expect(Math.abs(countTokens(part) - total / 2) / (total / 2)).toBeLessThan(0.15);
+    expect(nonWhitespace(parts.join(''))).toBe(nonWhitespace(text));
+  });
+
+  it('gives the last of several parts its share too', () => {
+    const paragraphs = Array.from({ length: 400 }, (_, index) => `Line ${index}: revenue rose by ${index % 17} percent in the quarter.`);
+    const text = paragraphs.join('\n');
+    const limit = Math.ceil(countTokens(text) / 4.1);
+    const sizes = splitDocument(text, limit, countTokens).map((part) => countTokens(part));
+    expect(sizes).toHaveLength(5);
+    const share = sizes.reduce((sum, size) => sum + size, 0) / sizes.length;
+    for (const size of sizes) expect(Math.abs(size - share) / share).toBeLessThan(0.2);
+  });
+
+  it('fills parts greedily when balance is turned off, for fixed-size chunks and prefixes', () => {
+    const paragraphs = Array.from({ length: 300 }, (_, index) => `Paragraph ${index} reports that the hotel has ${index + 3} rooms and a garden.`);
+    const text = paragraphs.join('\n\n');
+    const limit = Math.floor(countTokens(text) * 0.97);
+    const parts = splitDocument(text, limit, countTokens, { balanced: false });
+    expect(parts).toHaveLength(2);
+    expect(countTokens(parts[0]!)).toBeGreaterThan(limit * 0.98);
+    expect(nonWhitespace(parts.join(''))).toBe(nonWhitespace(text));
+  });
+
+  it('ends a part at a section heading near its share rather than at a line on it', () => {
+    const section = (name: string, lineCount: number) =>
+      `## ${name}\n\n${Array.from({ length: lineCount }, (_, index) => `${name} line ${index} with some words.`).join('\n')}\n\n`;
+    const text = `# Book\n\n${section('Alpha', 26)}${section('Beta', 24)}`;
+    const parts = splitDocument(text, Math.ceil(countTokens(text) * 0.6), countTokens);
+    expect(parts).toHaveLength(2);
+    expect(parts[1]).toMatch(/^# Book \(continued\)\n\n## Beta\n/);
   });
 
   it('starts a part cut inside a section with the headings it continues', () => {
     const section = (name: string, lineCount: number) =>
       `## ${name}\n\n${Array.from({ length: lineCount }, (_, index) => `${name} line ${index} with some words.`).join('\n')}\n\n`;
-    const text = `# Book\n\nIntro.\n\n${section('Alpha', 20)}${section('Beta', 30)}`;
-    const parts = splitDocument(text, 120, countTokens);
-    for (const part of parts) expect(countTokens(part)).toBeLessThanOrEqual(120);
+    const text = `# Book\n\nIntro.\n\n${section('Alpha', 40)}${section('Beta', 12)}`;
+    const parts = splitDocument(text, 130, countTokens);
+    for (const part of parts) expect(countTokens(part)).toBeLessThanOrEqual(130);
     const continuing = parts.filter((part) => part.startsWith('# Book (continued)\n## Alpha (continued)\n\nAlpha line'));
     expect(continuing.length).toBeGreaterThan(0);
     expect(parts.some((part) => part.startsWith('# Book (continued)\n\n## Beta\n'))).toBe(true);
