@@ -23,6 +23,15 @@ export async function readTextFile(path: string, unreadable: UnreadableFile = {}
   }
 }
 
+/** `readTextFile` for a binary file (a PDF, a Word document): its bytes, or the same one-line error. */
+export async function readFileBytes(path: string, unreadable: UnreadableFile = {}): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    throw unreadableFileError(path, error, unreadable);
+  }
+}
+
 /** `readTextFile` for a caller that cannot wait, such as DuckDB's bind callback. */
 export function readTextFileSync(path: string, unreadable: UnreadableFile = {}): string {
   try {

@@ -4,10 +4,16 @@ import { describe, expect, it } from 'vitest';
 import {
   approximateTokenCount,
   documentText,
+  pageMarker,
+  pageOfQuote,
+  pdfPagesText,
   reduceHtml,
   splitDocument,
   supportedDocumentExtensions,
+  withoutPageMarkers,
+  type PdfTextRun,
 } from '../../core/documents/index.ts';
+import { quoteOccursIn } from '../../core/extraction/quote-occurs-in.ts';
 import { countTokens } from '../../duckdb-udf/src/count-tokens.ts';
 
 const fixtures = new URL('../fixtures/worldcup-html/', import.meta.url);
@@ -218,6 +224,104 @@ describe('reduceHtml on small pages', () => {
 
   it('keeps the lines of preformatted text', () => {
     expect(reduceHtml('<p>Code:</p><pre>a  = 1\n  b = 2\n</pre>')).toBe('Code:\n\na  = 1\n  b = 2');
+  });
+});
+
+/** A text run as pdf.js reports it, about half an em wide per character. */
+const run = (text: string, x: number, y: number, fontSize = 10): PdfTextRun => ({ text, x, y, fontSize, width: text.length * fontSize * 0.5 });
+
+describe('pdfPagesText', () => {
+  it('opens every page with its marker and marks a page without text', () => {
+    const text = pdfPagesText([[run('First page.', 72, 700)], [], [run('Third page.', 72, 700)]]);
+    expect(text).toBe('--- page 1 ---\n\nFirst page.\n\n--- page 2 (no text layer) ---\n\n--- page 3 ---\n\nThird page.');
+  });
+
+  it('joins the runs of a line in left-to-right order, with a space only where the PDF leaves a gap', () => {
+    const text = pdfPagesText([[run('oors', 128, 700), run('on eight ', 72, 700), run('fl', 118, 700), run(' 2', 160, 703.5, 6)]]);
+    expect(text).toBe('--- page 1 ---\n\non eight floors 2');
+  });
+
+  it('separates paragraphs by their wider gaps and keeps wrapped lines together', () => {
+    const text = pdfPagesText([[
+      run('The hotel has 240 rooms', 72, 700), run('on eight floors.', 72, 688),
+      run('Breakfast is served', 72, 668), run('from seven.', 72, 656),
+    ]]);
+    expect(text).toBe('--- page 1 ---\n\nThe hotel has 240 rooms\non eight floors.\n\nBreakfast is served\nfrom seven.');
+  });
+
+  it('turns larger lines into headings ranked by size, and joins a heading set on two lines', () => {
+    const text = pdfPagesText([[
+      run('Annual report', 72, 740, 24), run('of the year', 72, 714, 24),
+      run('Body text that is long enough to be the body size.', 72, 690),
+      run('Revenue', 72, 660, 16), run('Revenue rose in every quarter of the year.', 72, 640),
+    ], [run('Costs', 72, 740, 16), run('Costs fell.', 72, 720)]]);
+    expect(text).toBe([
+      '--- page 1 ---', '', '# Annual report of the year', '', 'Body text that is long enough to be the body size.', '',
+      '## Revenue', '', 'Revenue rose in every quarter of the year.', '', '--- page 2 ---', '', '## Costs', '', 'Costs fell.',
+    ].join('\n'));
+  });
+
+  it('writes aligned columns as table rows, with empty cells where a row has no value', () => {
+    const text = pdfPagesText([[
+      run('Stadiums in use:', 72, 720),
+      run('City', 72, 700), run('Stadium', 180, 700), run('Capacity', 330, 700),
+      run('Lusail', 72, 686), run('Lusail Stadium', 180, 686), run('88,966', 345, 686),
+      run('Ahmad bin Ali Stadium', 180, 672), run('45,032', 345, 672),
+      run('Doha', 72, 658), run('Stadium 974', 180, 658), run('44,089', 345, 658),
+      run('All eight are air-conditioned.', 72, 630),
+    ]]);
+    expect(text).toBe([
+      '--- page 1 ---', '', 'Stadiums in use:', '', 'City | Stadium | Capacity', 'Lusail | Lusail Stadium | 88,966',
+      '| Ahmad bin Ali Stadium | 45,032', 'Doha | Stadium 974 | 44,089', '', 'All eight are air-conditioned.',
+    ].join('\n'));
+  });
+
+  it('keeps a one-value row inside its table, and right-aligned numbers under their column', () => {
+    const text = pdfPagesText([[
+      run('Team', 72, 700), run('Goals', 200, 700),
+      run('Italy', 72, 686), run('12', 210, 686),
+      run('Spain', 72, 672),
+      run('Brazil', 72, 658), run('7', 215, 658),
+    ]]);
+    expect(text).toBe('--- page 1 ---\n\nTeam | Goals\nItaly | 12\nSpain |\nBrazil | 7');
+  });
+
+  it('keeps the reading order of a two-column page as the PDF draws it, without making a table of it', () => {
+    const left = ['The left column starts here and', 'runs down the page to its end.'];
+    const right = ['The right column follows after', 'the left one, as readers expect.'];
+    const text = pdfPagesText([[
+      ...left.map((line, index) => run(line, 72, 700 - 12 * index)),
+      ...right.map((line, index) => run(line, 320, 700 - 12 * index)),
+    ]]);
+    expect(text).toBe(`--- page 1 ---\n\n${left.join('\n')}\n\n${right.join('\n')}`);
+  });
+
+  it('ignores runs that are only spaces, and lines far apart on one line are not a table alone', () => {
+    expect(pdfPagesText([[run('ACME Corp', 72, 760), run(' ', 130, 760), run('Annual report', 400, 760), run('Body.', 72, 700)]]))
+      .toBe('--- page 1 ---\n\nACME Corp Annual report\n\nBody.');
+  });
+});
+
+describe('page markers', () => {
+  const text = ['--- page 1 ---', '', 'The hotel opened in', '', '--- page 2 ---', '', '1998 and has a pool.', '', '--- page 3 (no text layer) ---'].join('\n');
+
+  it('are left out when a quote is checked, so a quote may run across a page break', () => {
+    expect(quoteOccursIn('The hotel opened in 1998', text)).toBe(true);
+    expect(quoteOccursIn('opened in --- page 2 --- 1998', text)).toBe(true);
+    expect(quoteOccursIn('The hotel opened in 1999', text)).toBe(false);
+    expect(withoutPageMarkers(text)).not.toContain('page');
+  });
+
+  it('name the page a quote is on, or the two pages it runs across', () => {
+    expect(pageOfQuote(text, '1998 and has a pool')).toEqual({ first: 2, last: 2 });
+    expect(pageOfQuote(text, 'The hotel opened in 1998')).toEqual({ first: 1, last: 2 });
+    expect(pageOfQuote(text, 'a pool in 1997')).toBeNull();
+    expect(pageOfQuote('No markers in this text.', 'No markers')).toBeNull();
+  });
+
+  it('are whole lines in a fixed format', () => {
+    expect(pageMarker(12)).toBe('--- page 12 ---');
+    expect(pageMarker(3, 'no text layer')).toBe('--- page 3 (no text layer) ---');
   });
 });
 

@@ -1,5 +1,6 @@
 import { extname } from 'node:path';
-import { SragError, supportedDocumentExtensions, type DocumentSource } from '../../../core/index.ts';
+import { SragError, type DocumentSource } from '../../../core/index.ts';
+import { readableDocumentExtensions } from '../documents/read-document.ts';
 import { expandDocumentPaths } from '../expand-document-paths.ts';
 import { readDocumentFile } from '../read-document-file.ts';
 
@@ -19,7 +20,7 @@ export async function resolveDocuments(patterns: string[]): Promise<{ documents:
   const skipped: string[] = [];
   const documents: DocumentSource[] = [];
   for (const path of paths) {
-    if (!supportedDocumentExtensions.includes(extname(path).toLowerCase())) {
+    if (!readableDocumentExtensions.includes(extname(path).toLowerCase())) {
       skipped.push(path);
       continue;
     }
@@ -29,7 +30,7 @@ export async function resolveDocuments(patterns: string[]): Promise<{ documents:
     throw new SragError({
       code: 'NO_DOCUMENTS',
       message: `none of the ${skipped.length} matching files is a supported document`,
-      hint: `srag reads ${supportedDocumentExtensions.join(', ')}`,
+      hint: `srag reads ${readableDocumentExtensions.join(', ')}`,
     });
   }
   return { documents, skipped };
