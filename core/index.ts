@@ -28,6 +28,7 @@ export { UsageTotals, type ModelUsage } from './language-model/usage-totals.ts';
 export * from './normalization/index.ts';
 export * from './documents/index.ts';
 export { extractRecord, renderExtractionInstructions, defaultMaxInputTokens, type ExtractRecordOptions, type ExtractedRecord } from './extraction/extract-record.ts';
+export { extractionParts, type ExtractionParts, type ExtractionPartsOptions } from './extraction/extraction-parts.ts';
 export type { AttributeEvidence, RecordIssue } from './extraction/record-issue.ts';
 export { quoteOccursIn } from './extraction/quote-occurs-in.ts';
 export { recordOutputSchema } from './extraction/record-output-schema.ts';

@@ -1,18 +1,14 @@
-import { approximateTokenCount } from '../documents/approximate-token-count.ts';
-import { splitDocument } from '../documents/split-document.ts';
 import { generateObject } from '../language-model/generate-object.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
 import type { NormalizedValue } from '../normalization/index.ts';
 import type { TokenUsage } from '../ports/language-model.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
-import { renderPrompt } from '../prompts/render-prompt.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
-import { recordSchemaToJsonSchema } from '../schema/record-schema-to-json-schema.ts';
-import { extractionPrefix } from './extraction-prefix.ts';
+import { extractionParts } from './extraction-parts.ts';
 import { mergePartRecords } from './merge-part-records.ts';
 import { readRecordReply, type PartRecord } from './read-record-reply.ts';
 import type { AttributeEvidence, RecordIssue } from './record-issue.ts';
-import { recordOutputExample, recordOutputSchema } from './record-output-schema.ts';
+import { recordOutputSchema } from './record-output-schema.ts';
 
 export interface ExtractRecordOptions {
   client: ModelClient;
@@ -42,31 +38,23 @@ export interface ExtractedRecord {
   parts: number;
 }
 
-export const defaultMaxInputTokens = 24_000;
-
-/** Room left for the reply and the message framing, out of the input budget. */
-const framingTokens = 200;
-const minimumPartTokens = 500;
+// Both moved to files of their own; exported here too for the modules that import them from here.
+export { defaultMaxInputTokens } from './extraction-parts.ts';
+export { renderExtractionInstructions } from './render-extraction-instructions.ts';
 
 /**
  * One record per document (seed 000 §3.2.2). The prompt puts the fixed instructions and schema in
  * the system message and the document last, so providers' prompt caching covers the prefix.
  */
 export async function extractRecord(options: ExtractRecordOptions): Promise<ExtractedRecord> {
-  const { client, prompts, schema, text, documentName } = options;
+  const { client, schema, documentName } = options;
   const withEvidence = options.withEvidence ?? true;
-  const countTokens = options.countTokens ?? approximateTokenCount;
-  const prefix = extractionPrefix(schema, prompts, `single:${withEvidence}`, countTokens, () => renderExtractionInstructions(prompts, schema, withEvidence));
-  const system = prefix.system;
-  const budget = Math.max(minimumPartTokens, (options.maxInputTokens ?? defaultMaxInputTokens) - prefix.tokens - framingTokens);
-  const parts = splitDocument(text, budget, countTokens);
+  const { system, parts, messages } = extractionParts({ ...options, withEvidence });
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
   let cached = true;
   const partRecords: PartRecord[] = [];
   for (const [index, part] of parts.entries()) {
-    const wrapped = parts.length === 1
-      ? `<document>\n${part}\n</document>`
-      : `<document part="${index + 1}" of="${parts.length}">\n${part}\n</document>`;
+    const wrapped = messages[index]!;
     const read = (strict: boolean) => (reply: unknown) => readRecordReply(reply, { schema, documentText: part, withEvidence, strict });
     const result = await generateObject({
       client,
@@ -86,15 +74,4 @@ export async function extractRecord(options: ExtractRecordOptions): Promise<Extr
   }
   const merged = mergePartRecords(schema, partRecords);
   return { ...merged, usage, cached, parts: parts.length };
-}
-
-export function renderExtractionInstructions(prompts: PromptLibrary, schema: RecordSchema, withEvidence: boolean): string {
-  return renderPrompt(prompts['extract-record'], {
-    entity: schema.title.toLowerCase(),
-    evidence_rules: withEvidence
-      ? '- For every property also give "quote": the shortest verbatim passage of the document (at most 200 characters, copied exactly, not paraphrased) that states the value; null when the value is null.'
-      : '',
-    schema: JSON.stringify(recordSchemaToJsonSchema(schema), null, 2),
-    output_example: recordOutputExample(schema, withEvidence),
-  });
 }

@@ -8,6 +8,7 @@ import { runCommand } from './run-command.ts';
 import { schemaCommand } from './schema-command.ts';
 import { sqlCommand } from './sql-command.ts';
 import { statsCommand } from './stats-command.ts';
+import { textCommand } from './text-command.ts';
 import { whyCommand } from './why-command.ts';
 
 const environmentHelp = `
@@ -67,7 +68,7 @@ ${environmentHelp}`);
 
   program.command('ingest')
     .description('extract one record per document into a table; unchanged documents cost nothing on reruns')
-    .argument('<documents...>', 'files, directories or quoted globs (.txt .md .html .json)')
+    .argument('<documents...>', 'files, directories or quoted globs (.pdf .docx .html .htm .md .txt .json)')
     .requiredOption('--schema <file>', 'JSON schema (from `srag schema` or written by hand)')
     .addOption(database())
     .option('--table <name>', 'table name (default: the schema title in snake_case)')
@@ -111,6 +112,16 @@ ${environmentHelp}`);
     .addOption(database())
     .option('--table <name>', 'table (needed when the database holds several)')
     .action(async (document: string, attribute: string, options) => { exitStatus = await whyCommand(document, attribute, options); });
+
+  program.command('text')
+    .description('print a document as the model reads it (PDF, Word, HTML reduced to text); --parts shows the parts ingest sends')
+    .argument('<document>', 'a document file (.pdf .docx .html .htm .md .txt .json)')
+    .option('--parts', 'print each part as sent to the model, with its token count')
+    .option('--schema <file>', 'the schema the document is extracted with (default: the table in --db)')
+    .addOption(database())
+    .option('--table <name>', 'table whose schema to use (needed when the database holds several)')
+    .option('--no-evidence', 'count the parts as ingest --no-evidence sends them')
+    .action(async (document: string, options) => { exitStatus = await textCommand(document, options); });
 
   registerEvalCommand(program, abort.signal, (status) => { exitStatus = status; });
 

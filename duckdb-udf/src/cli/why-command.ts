@@ -1,4 +1,5 @@
 import { SragError } from '../../../core/index.ts';
+import { quotePageNote } from '../documents/quote-page-note.ts';
 import { SragStore } from '../store/srag-store.ts';
 
 /** `srag why <document> <attribute>`: the value, its status and the quote it was read from. */
@@ -20,7 +21,7 @@ export async function whyCommand(document: string, attribute: string, options: {
     process.stdout.write([
       `${source} · ${attribute} = ${value ?? 'NULL'} (${status})`,
       raw !== null ? `model returned: ${raw}` : undefined,
-      quote !== null ? `quote: “${quote}”` : 'quote: none',
+      quote !== null ? `quote: “${quote}”${await quotePageNote(String(source), String(quote))}` : 'quote: none',
       reason !== null ? `reason: ${reason}` : undefined,
       rows.length > 1 ? `(${rows.length - 1} other document(s) also match "${document}")` : undefined,
       '',
