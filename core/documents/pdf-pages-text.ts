@@ -181,10 +181,9 @@ function typicalLeading(lines: readonly Line[]): number {
 
 /**
  * Table blocks by the index of their first line: runs of at least two consecutive lines with two
- * or more cells, whose cells line up in at least two columns. Columns are the stretches of the page
- * that the cells of those lines cover, overlapping stretches merged (left, right or centre aligned
- * alike). A one-cell line between rows stays in the table when it fits in one column (a row with a
- * single value). Each row is written with one entry per column.
+ * or more cells, whose cells line up in at least two columns (see `columnsOf`; left, right or centre
+ * aligned alike). A one-cell line between rows stays in the table when it fits in one column (a row
+ * with a single value). Each row is written with one entry per column.
  */
 function tableBlocks(lines: readonly Line[]): Map<number, { end: number; rows: string[] }> {
   const blocks = new Map<number, { end: number; rows: string[] }>();
@@ -213,23 +212,37 @@ function tableBlocks(lines: readonly Line[]): Map<number, { end: number; rows: s
   return blocks;
 }
 
+/**
+ * The columns of a table block: the stretches its fullest rows cover (every column has a cell
+ * there), widened by the cells of other rows that overlap exactly one of them. A cell across two
+ * columns (a header over sub-columns) does not merge them, and a cell between columns does not make
+ * one of its own; both go to the column they are nearest (see `tableRow`).
+ */
 function columnsOf(lines: readonly Line[]): { left: number; right: number }[] {
-  const stretches = lines.flatMap((line) => line.cells.map((cell) => ({ left: cell.left, right: cell.right })));
-  stretches.sort((first, second) => first.left - second.left);
-  const columns: { left: number; right: number }[] = [];
-  for (const stretch of stretches) {
-    const last = columns[columns.length - 1];
+  const fullest = Math.max(...lines.map((line) => line.cells.length));
+  const columns = mergedStretches(lines.filter((line) => line.cells.length === fullest).flatMap((line) => line.cells));
+  const others = lines.filter((line) => line.cells.length < fullest).flatMap((line) => line.cells)
+    .filter((cell) => columns.filter((column) => cell.left <= column.right && cell.right >= column.left).length === 1);
+  return mergedStretches([...columns, ...others]);
+}
+
+/** Stretches of the page covered by `stretches`, overlapping ones merged, left to right. */
+function mergedStretches(stretches: readonly { left: number; right: number }[]): { left: number; right: number }[] {
+  const sorted = [...stretches].sort((first, second) => first.left - second.left);
+  const merged: { left: number; right: number }[] = [];
+  for (const stretch of sorted) {
+    const last = merged[merged.length - 1];
     if (last && stretch.left <= last.right) last.right = Math.max(last.right, stretch.right);
-    else columns.push({ ...stretch });
+    else merged.push({ left: stretch.left, right: stretch.right });
   }
-  return columns;
+  return merged;
 }
 
 function fitsOneColumn(cell: Cell, columns: readonly { left: number; right: number }[]): boolean {
   return columns.some((column) => cell.left >= column.left - 1 && cell.right <= column.right + 1);
 }
 
-/** `cell | cell`: each cell under the column it overlaps most, '' for columns the row leaves empty. */
+/** `cell | cell`: each cell under the column it overlaps most (or is nearest), '' for columns the row leaves empty. */
 function tableRow(line: Line, columns: readonly { left: number; right: number }[]): string {
   const texts = columns.map(() => '');
   for (const cell of line.cells) {

@@ -286,6 +286,16 @@ describe('pdfPagesText', () => {
     expect(text).toBe('--- page 1 ---\n\nTeam | Goals\nItaly | 12\nSpain |\nBrazil | 7');
   });
 
+  it('keeps sub-columns apart under a header cell that spans them', () => {
+    const text = pdfPagesText([[
+      run('Team', 72, 714), run('Goals', 216, 714),
+      run('For', 200, 700), run('Against', 250, 700),
+      run('Brazil', 72, 686), run('3', 205, 686), run('1', 265, 686),
+      run('Chile', 72, 672), run('2', 205, 672), run('4', 265, 672),
+    ]]);
+    expect(lines(text).slice(2)).toEqual(['Team | Goals |', '| For | Against', 'Brazil | 3 | 1', 'Chile | 2 | 4']);
+  });
+
   it('keeps the reading order of a two-column page as the PDF draws it, without making a table of it', () => {
     const left = ['The left column starts here and', 'runs down the page to its end.'];
     const right = ['The right column follows after', 'the left one, as readers expect.'];
