@@ -3,9 +3,10 @@ import type { CancellationSignal } from './cancellation-signal.ts';
 /**
  * The language-model port: everything core asks of an LLM.
  *
- * Adapters (OpenAI SDK under Node, UrlFetchApp under Apps Script, the test stand-in) implement it;
- * core never knows which one it talks to. The method is prefixed `do` so that core code goes
- * through `callModel` (which adds caching and usage accounting) rather than calling it directly.
+ * openai-wire's OpenAiChatModel implements it for both runtimes (over Node's fetch, or the Sheets
+ * request loop over UrlFetchApp), test doubles too; core never knows which one it talks to. The
+ * method is prefixed `do` so that core code goes through `ModelClient.generate` (which adds retries,
+ * caching and usage accounting) rather than calling it directly.
  */
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';

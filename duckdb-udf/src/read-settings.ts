@@ -15,7 +15,7 @@ export const defaultModel = 'gpt-4o-mini';
 
 /**
  * Settings from the environment, read when a command needs the model (never at import time).
- * OPENAI_API_KEY and OPENAI_BASE_URL mean what they mean to the openai SDK.
+ * OPENAI_API_KEY and OPENAI_BASE_URL mean what they mean to the openai SDK (see create-openai-wire.ts).
  */
 export function readSettings(environment: Record<string, string | undefined> = process.env): SragSettings {
   return {
