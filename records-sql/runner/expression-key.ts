@@ -1,0 +1,18 @@
+import type { Expression } from '../syntax/sql-syntax.ts';
+import type { RelationColumn } from './relation.ts';
+
+/**
+ * A structural key for an expression, with columns replaced by their position in `columns`: two
+ * spellings of one column (`city`, `h.city`) give one key, so GROUP BY and ORDER BY recognise a
+ * select item written again.
+ */
+export function expressionKey(expression: Expression, columns: RelationColumn[]): string {
+  return JSON.stringify(expression, (_key, value: unknown) => {
+    if (value && typeof value === 'object' && (value as { type?: unknown }).type === 'column' && !('body' in value)) {
+      const reference = value as { table?: string; name: string };
+      const index = columns.findIndex((column) => column.name === reference.name && (reference.table ? column.table === reference.table : !column.hidden));
+      return index >= 0 ? { column: index } : value;
+    }
+    return value;
+  });
+}

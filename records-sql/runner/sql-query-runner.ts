@@ -1,0 +1,91 @@
+import { likePatternToRegularExpression } from '../functions/like-pattern.ts';
+import { sqlFailure } from '../sql-failure.ts';
+import type { Expression, SelectStatement, SqlType } from '../syntax/sql-syntax.ts';
+import type { RuntimeValue } from '../values/sql-runtime-value.ts';
+import type { EvaluationContext } from './evaluation-context.ts';
+import { evaluateExpression } from './evaluate-expression.ts';
+import { expressionType } from './expression-type.ts';
+import type { ColumnBinding, ColumnReference, QueryRun } from './query-run.ts';
+import type { Relation } from './relation.ts';
+import { resolveColumn } from './resolve-column.ts';
+import { runStatement } from './run-statement.ts';
+
+/** Rows a query may touch (joins, scans) before it is stopped as a runaway. */
+const workBudget = 20_000_000;
+
+/**
+ * Runs a parsed SELECT over in-memory relations with DuckDB's semantics where they show in
+ * answers: three-valued logic, NULLs skipped by aggregates and sorted last, `/` always dividing as
+ * DOUBLE, implicit casts of text in comparisons, strict GROUP BY, one-row scalar subqueries.
+ * Uncorrelated subqueries run once per statement. One runner serves one statement.
+ */
+export class SqlQueryRunner implements QueryRun {
+  private readonly subqueryFrames: Array<{ level: number; correlated: boolean }> = [];
+  private readonly subqueryResults = new WeakMap<SelectStatement, Relation>();
+  private readonly types = new WeakMap<Expression, SqlType>();
+  private readonly likePatterns = new Map<string, RegExp>();
+  private work = 0;
+
+  constructor(readonly tables: ReadonlyMap<string, Relation>) {}
+
+  run(statement: SelectStatement): Relation {
+    return this.runStatement(statement, undefined, new Map());
+  }
+
+  runStatement(statement: SelectStatement, outer: EvaluationContext | undefined, ctes: Map<string, Relation>): Relation {
+    return runStatement(this, statement, outer, ctes);
+  }
+
+  runSubquery(query: SelectStatement, context: EvaluationContext): Relation {
+    const cached = this.subqueryResults.get(query);
+    if (cached) return cached;
+    const frame = { level: context.level + 1, correlated: false };
+    this.subqueryFrames.push(frame);
+    let relation: Relation;
+    try {
+      relation = this.runStatement(query, context, context.ctes);
+    } finally {
+      this.subqueryFrames.pop();
+    }
+    if (frame.correlated) this.markCorrelated(context.level);
+    else this.subqueryResults.set(query, relation);
+    return relation;
+  }
+
+  evaluate(expression: Expression, context: EvaluationContext): RuntimeValue {
+    return evaluateExpression(this, expression, context);
+  }
+
+  typeOf(expression: Expression, context: EvaluationContext): SqlType {
+    let type = this.types.get(expression);
+    if (!type) {
+      type = expressionType(this, expression, context);
+      this.types.set(expression, type);
+    }
+    return type;
+  }
+
+  resolveColumn(reference: ColumnReference, context: EvaluationContext): ColumnBinding {
+    return resolveColumn(this, reference, context);
+  }
+
+  markCorrelated(level: number): void {
+    for (const frame of this.subqueryFrames) if (frame.level > level) frame.correlated = true;
+  }
+
+  likePattern(pattern: string, escape: string | undefined, caseInsensitive: boolean): RegExp {
+    const key = `${caseInsensitive ? 'i' : 's'}${escape ?? ''}\u0000${pattern}`;
+    let expression = this.likePatterns.get(key);
+    if (!expression) {
+      expression = likePatternToRegularExpression(caseInsensitive ? pattern.toLowerCase() : pattern, escape, false);
+      this.likePatterns.set(key, expression);
+    }
+    return expression;
+  }
+
+  countWork(rows: number): true {
+    this.work += rows;
+    if (this.work > workBudget) sqlFailure('Out of Memory Error: the query touches too many rows for the spreadsheet SQL engine; filter or aggregate before joining');
+    return true;
+  }
+}
