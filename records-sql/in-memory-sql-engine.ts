@@ -1,6 +1,7 @@
 import { SragError, type ParsedSelect, type SqlEngine, type SqlResult, type SqlValue } from './sql-engine-port.ts';
 import { collectSelectReferences } from './parser/collect-select-references.ts';
 import { parseSelectStatement } from './parser/parse-select-statement.ts';
+import { asSqlFailure } from './as-sql-failure.ts';
 import { recordsSqlDialect } from './records-sql-dialect.ts';
 import type { Relation } from './runner/relation.ts';
 import { SqlQueryRunner } from './runner/sql-query-runner.ts';
@@ -23,7 +24,8 @@ const runtimeTypes: Record<RecordColumnType, SqlType> = { VARCHAR: 'VARCHAR', DO
  * model) parsed and evaluated in plain JavaScript over tables handed in as rows. It serves the
  * Sheets add-on, where DuckDB cannot run. The grammar admits nothing but one SELECT, and the
  * evaluator can read only the tables given to `runReadOnlyQuery`: there is no file, network or
- * catalog function to refuse, so untrusted SQL cannot reach anything else.
+ * catalog function to refuse, so untrusted SQL cannot reach anything else. Every query is bounded
+ * (`queryLimits`: steps, memory, text length, nesting), and every failure is a `SragError`.
  */
 export class InMemorySqlEngine implements SqlEngine {
   readonly dialect = recordsSqlDialect;
@@ -38,7 +40,7 @@ export class InMemorySqlEngine implements SqlEngine {
   }
 
   async parseSelect(sql: string): Promise<ParsedSelect> {
-    return collectSelectReferences(parseSelectStatement(sql));
+    return asSqlFailure(() => collectSelectReferences(parseSelectStatement(sql)));
   }
 
   async runReadOnlyQuery(sql: string, tables: string[]): Promise<SqlResult> {
@@ -48,8 +50,10 @@ export class InMemorySqlEngine implements SqlEngine {
       if (!relation) throw new SragError({ code: 'TABLE_NOT_FOUND', message: `no table "${table}" was handed to the SQL engine` });
       visible.set(table.toLowerCase(), relation);
     }
-    const relation = new SqlQueryRunner(visible).run(parseSelectStatement(sql));
-    return { columns: relation.columns.map((column) => column.name), rows: relation.rows.map((row) => row.map(toSqlValue)) };
+    return asSqlFailure(() => {
+      const relation = new SqlQueryRunner(visible).run(parseSelectStatement(sql));
+      return { columns: relation.columns.map((column) => column.name), rows: relation.rows.map((row) => row.map(toSqlValue)) };
+    });
   }
 }
 

@@ -3,6 +3,7 @@ import type { SqlType } from '../syntax/sql-syntax.ts';
 import { compareSqlValues, groupingKey } from '../values/compare-sql-values.ts';
 import { formatSqlValue } from '../values/format-sql-value.ts';
 import type { RuntimeValue } from '../values/sql-runtime-value.ts';
+import { joinText } from './join-text.ts';
 
 export interface AggregateFunction {
   minimumArguments: number;
@@ -78,15 +79,15 @@ const firstType = (types: SqlType[]) => types[0] ?? 'UNKNOWN';
 const double = () => 'DOUBLE' as const;
 
 /** Aggregate functions of the subset, by lower-case name, with DuckDB's NULL and empty-input rules. */
-const aggregateFunctions: Record<string, AggregateFunction> = {};
+const aggregateFunctions = new Map<string, AggregateFunction>();
 
 /** The aggregate a query calls by `name` (lower-case; `count(*)` is `count_star`), if the subset has it. */
 export function findAggregateFunction(name: string): AggregateFunction | undefined {
-  return aggregateFunctions[name];
+  return aggregateFunctions.get(name);
 }
 
 function define(names: string[], definition: AggregateFunction): void {
-  for (const name of names) aggregateFunctions[name] = definition;
+  for (const name of names) aggregateFunctions.set(name, definition);
 }
 
 define(['count'], { minimumArguments: 0, maximumArguments: 1, returnType: () => 'INTEGER', aggregate: (rows) => rows.length });
@@ -137,7 +138,7 @@ define(['bool_or'], { minimumArguments: 1, maximumArguments: 1, returnType: () =
 define(['string_agg', 'group_concat', 'listagg'], {
   minimumArguments: 1, maximumArguments: 2, returnType: () => 'VARCHAR',
   aggregate: (rows, types) => (rows.length
-    ? rows.map(([value]) => formatSqlValue(value!, types[0] ?? 'UNKNOWN')).join(rows[0]![1] === undefined ? ',' : String(rows[0]![1]))
+    ? joinText(rows.map(([value]) => formatSqlValue(value!, types[0] ?? 'UNKNOWN')!), rows[0]![1] === undefined ? ',' : String(rows[0]![1]))
     : null),
 });
 define(['approx_count_distinct'], {

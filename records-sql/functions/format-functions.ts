@@ -20,6 +20,7 @@ export const formatFunctions: ScalarFunctionList = [
         index += 1;
         if (value === undefined) sqlFailure('Invalid Input Error: not enough arguments for format');
         const precision = spec ? /^\.(\d+)f$/.exec(spec) : null;
+        if (precision && Number(precision[1]) > 50) sqlFailure(`Invalid Input Error: the spreadsheet SQL engine prints at most 50 digits after the point (found {:${spec}})`);
         if (precision && typeof value === 'number') return value.toFixed(Number(precision[1]));
         if (spec === ',' && typeof value === 'number') return value.toLocaleString('en-US');
         return textArgument(value!, type);

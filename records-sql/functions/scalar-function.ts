@@ -1,3 +1,4 @@
+import type { QueryBudget } from '../query-budget.ts';
 import type { SqlType } from '../syntax/sql-syntax.ts';
 import type { RuntimeValue } from '../values/sql-runtime-value.ts';
 
@@ -8,7 +9,8 @@ export interface ScalarFunction {
   /** Most functions give NULL when an argument is NULL; the others see the NULLs. */
   seesNulls?: boolean;
   returnType(argumentTypes: SqlType[]): SqlType;
-  evaluate(args: RuntimeValue[], argumentTypes: SqlType[]): RuntimeValue;
+  /** `budget` is charged by functions whose work grows with their input (regular expressions). */
+  evaluate(args: RuntimeValue[], argumentTypes: SqlType[], budget: QueryBudget): RuntimeValue;
 }
 
 /** Definitions by the lower-case names (aliases first-class) a query may call them by. */

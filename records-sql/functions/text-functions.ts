@@ -1,5 +1,7 @@
+import { checkTextLength } from '../query-budget.ts';
 import { sqlFailure } from '../sql-failure.ts';
 import { numberArgument, textArgument } from './function-arguments.ts';
+import { joinText } from './join-text.ts';
 import { fixedType, type ScalarFunction, type ScalarFunctionList } from './scalar-function.ts';
 
 /** strlen(): the length in UTF-8 bytes, as DuckDB counts it. */
@@ -29,6 +31,15 @@ function trimFunction(name: 'trim' | 'ltrim' | 'rtrim'): ScalarFunction {
   };
 }
 
+/** replace(): every occurrence of `from`, none when `from` is empty (as in DuckDB); the length is checked first. */
+function replaceText(text: string, from: string, to: string): string {
+  if (from === '') return text;
+  let occurrences = 0;
+  for (let index = text.indexOf(from); index >= 0; index = text.indexOf(from, index + from.length)) occurrences += 1;
+  checkTextLength(text.length + occurrences * (to.length - from.length));
+  return text.split(from).join(to);
+}
+
 /** Functions over text: case, length, trimming, concatenation, search and replacement. */
 export const textFunctions: ScalarFunctionList = [
   [['lower', 'lcase'], { minimumArguments: 1, maximumArguments: 1, returnType: fixedType('VARCHAR'), evaluate: ([value], types) => textArgument(value!, types[0]!).toLowerCase() }],
@@ -38,14 +49,14 @@ export const textFunctions: ScalarFunctionList = [
   ...(['trim', 'ltrim', 'rtrim'] as const).map((name): [string[], ScalarFunction] => [[name], trimFunction(name)]),
   [['concat'], {
     minimumArguments: 1, maximumArguments: Infinity, seesNulls: true, returnType: fixedType('VARCHAR'),
-    evaluate: (args, types) => args.map((value, index) => (value === null ? '' : textArgument(value, types[index]!))).join(''),
+    evaluate: (args, types) => joinText(args.map((value, index) => (value === null ? '' : textArgument(value, types[index]!)))),
   }],
   [['concat_ws'], {
     minimumArguments: 2, maximumArguments: Infinity, seesNulls: true, returnType: fixedType('VARCHAR'),
     evaluate: ([separator, ...args], types) => (separator === null ? null
-      : args.flatMap((value, index) => (value === null ? [] : [textArgument(value, types[index + 1]!)])).join(textArgument(separator!, types[0]!))),
+      : joinText(args.flatMap((value, index) => (value === null ? [] : [textArgument(value, types[index + 1]!)])), textArgument(separator!, types[0]!))),
   }],
-  [['replace'], { minimumArguments: 3, maximumArguments: 3, returnType: fixedType('VARCHAR'), evaluate: ([value, from, to], types) => textArgument(value!, types[0]!).split(textArgument(from!, 'VARCHAR')).join(textArgument(to!, 'VARCHAR')) }],
+  [['replace'], { minimumArguments: 3, maximumArguments: 3, returnType: fixedType('VARCHAR'), evaluate: ([value, from, to], types) => replaceText(textArgument(value!, types[0]!), textArgument(from!, 'VARCHAR'), textArgument(to!, 'VARCHAR')) }],
   [['contains'], { minimumArguments: 2, maximumArguments: 2, returnType: fixedType('BOOLEAN'), evaluate: ([value, part], types) => textArgument(value!, types[0]!).includes(textArgument(part!, types[1]!)) }],
   [['starts_with', 'prefix'], { minimumArguments: 2, maximumArguments: 2, returnType: fixedType('BOOLEAN'), evaluate: ([value, part], types) => textArgument(value!, types[0]!).startsWith(textArgument(part!, types[1]!)) }],
   [['ends_with', 'suffix'], { minimumArguments: 2, maximumArguments: 2, returnType: fixedType('BOOLEAN'), evaluate: ([value, part], types) => textArgument(value!, types[0]!).endsWith(textArgument(part!, types[1]!)) }],
@@ -58,7 +69,15 @@ export const textFunctions: ScalarFunctionList = [
     },
   }],
   [['reverse'], { minimumArguments: 1, maximumArguments: 1, returnType: fixedType('VARCHAR'), evaluate: ([value], types) => [...textArgument(value!, types[0]!)].reverse().join('') }],
-  [['repeat'], { minimumArguments: 2, maximumArguments: 2, returnType: fixedType('VARCHAR'), evaluate: ([value, count], types) => textArgument(value!, types[0]!).repeat(Math.max(0, Math.min(10_000, numberArgument(count!, 'repeat')))) }],
+  [['repeat'], {
+    minimumArguments: 2, maximumArguments: 2, returnType: fixedType('VARCHAR'),
+    evaluate: ([value, count], types) => {
+      const text = textArgument(value!, types[0]!);
+      const times = Math.max(0, Math.trunc(numberArgument(count!, 'repeat'))) || 0;
+      checkTextLength(text.length * times);
+      return text.repeat(times);
+    },
+  }],
   [['lpad', 'rpad'], {
     minimumArguments: 3, maximumArguments: 3, returnType: fixedType('VARCHAR'),
     evaluate: () => sqlFailure('Not implemented Error: lpad/rpad are not supported by the spreadsheet SQL engine'),

@@ -1,6 +1,7 @@
 import { SqlRejectedError } from '../sql-engine-port.ts';
 import type { SelectStatement } from '../syntax/sql-syntax.ts';
 import { tokenizeSql } from '../syntax/tokenize-sql.ts';
+import { checkNestingDepth } from './check-nesting-depth.ts';
 import { parseExpression, parseNegation } from './parse-expression.ts';
 import { parseFromList } from './parse-from-clause.ts';
 import { parseOperand, parseUnary } from './parse-operand.ts';
@@ -11,6 +12,9 @@ import type { SqlGrammar } from './sql-grammar.ts';
 import { statementWords } from './sql-words.ts';
 import { TokenCursor } from './token-cursor.ts';
 
+/** Rule entries in progress at once; a parenthesis costs about three (expression, NOT, sign). */
+const maximumRuleDepth = 300;
+
 /**
  * Parse one read-only SELECT (WITH … SELECT, set operations, ORDER BY, LIMIT) into a syntax tree.
  * A statement of another kind, or more than one statement, is refused with `SqlRejectedError`;
@@ -19,18 +23,31 @@ import { TokenCursor } from './token-cursor.ts';
  */
 export function parseSelectStatement(sql: string): SelectStatement {
   const cursor = new TokenCursor(sql, tokenizeSql(sql));
+  let depth = 0;
+  /** The rules that recurse (parentheses, subqueries, NOT, signs) count their depth, so the call stack cannot overflow. */
+  const nested = <T>(rule: () => T): T => {
+    depth += 1;
+    if (depth > maximumRuleDepth) cursor.fail('the query nests parentheses, subqueries, NOTs or signs too deeply; write it flatter');
+    try {
+      return rule();
+    } finally {
+      depth -= 1;
+    }
+  };
   const grammar: SqlGrammar = {
     cursor,
-    query: () => parseQuery(grammar),
-    expression: () => parseExpression(grammar),
-    negation: () => parseNegation(grammar),
+    query: () => nested(() => parseQuery(grammar)),
+    expression: () => nested(() => parseExpression(grammar)),
+    negation: () => nested(() => parseNegation(grammar)),
     operand: () => parseOperand(grammar),
-    unary: () => parseUnary(grammar),
+    unary: () => nested(() => parseUnary(grammar)),
     primary: () => parsePrimary(grammar),
     fromList: () => parseFromList(grammar),
     typeName: () => parseTypeName(cursor),
   };
-  return parseStatement(grammar);
+  const statement = parseStatement(grammar);
+  checkNestingDepth(statement);
+  return statement;
 }
 
 function parseStatement(grammar: SqlGrammar): SelectStatement {

@@ -2,6 +2,7 @@ import { findAggregateFunction } from '../functions/aggregate-functions.ts';
 import { sqlFailure } from '../sql-failure.ts';
 import { groupingKey } from '../values/compare-sql-values.ts';
 import type { RuntimeValue } from '../values/sql-runtime-value.ts';
+import { chargeText } from './charge-text.ts';
 import { aggregateName, containsAggregate, type FunctionCall } from './contains-aggregate.ts';
 import type { EvaluationContext } from './evaluation-context.ts';
 import type { QueryRun } from './query-run.ts';
@@ -22,6 +23,7 @@ export function aggregateCall(run: QueryRun, call: FunctionCall, context: Evalua
   const rows: RuntimeValue[][] = [];
   const seen = new Set<string>();
   for (const row of context.group!.rows) {
+    run.budget.work(1);
     const rowContext: EvaluationContext = { ...context, row, group: undefined };
     if (call.filter && toBoolean(run.evaluate(call.filter, rowContext)) !== true) continue;
     const args = call.args.map((argument) => run.evaluate(argument, rowContext));
@@ -29,10 +31,14 @@ export function aggregateCall(run: QueryRun, call: FunctionCall, context: Evalua
     if (call.distinct) {
       const key = args.map(groupingKey).join('\u0001');
       if (seen.has(key)) continue;
+      run.budget.keptText(key.length);
       seen.add(key);
     }
+    run.budget.rows(1, args.length);
     rows.push(args);
   }
   const typeContext: EvaluationContext = { ...context, group: undefined };
-  return definition.aggregate(rows, call.args.map((argument) => run.typeOf(argument, typeContext)));
+  const result = definition.aggregate(rows, call.args.map((argument) => run.typeOf(argument, typeContext)));
+  if (typeof result === 'string') chargeText(run, result);
+  return result;
 }

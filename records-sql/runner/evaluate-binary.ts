@@ -38,7 +38,12 @@ export function evaluateBinary(run: QueryRun, expression: Extract<Expression, { 
   }
   if (left === null || right === null) return null;
   if (operator === '||') {
-    return `${formatSqlValue(left, run.typeOf(expression.left, context))}${formatSqlValue(right, run.typeOf(expression.right, context))}`;
+    const leftText = formatSqlValue(left, run.typeOf(expression.left, context))!;
+    const rightText = formatSqlValue(right, run.typeOf(expression.right, context))!;
+    run.budget.keptText(leftText.length + rightText.length);
+    const joined = leftText + rightText;
+    run.budget.text(joined.length);
+    return joined;
   }
   if (left instanceof SqlDate || right instanceof SqlDate || left instanceof SqlInterval || right instanceof SqlInterval) {
     return dateArithmetic(operator, left, right);

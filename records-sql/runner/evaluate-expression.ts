@@ -27,6 +27,7 @@ const intervalUnits: Record<string, (count: number) => SqlInterval> = {
  * grouping expressions reads the group's value, and an aggregate runs over the group's rows.
  */
 export function evaluateExpression(run: QueryRun, expression: Expression, context: EvaluationContext): RuntimeValue {
+  run.budget.work(1);
   if (context.group && expression.type !== 'literal' && expression.type !== 'dateLiteral') {
     const index = context.group.keys.indexOf(expressionKey(expression, context.columns));
     if (index >= 0) return context.group.values[index]!;

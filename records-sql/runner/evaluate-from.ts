@@ -15,7 +15,7 @@ export function evaluateFrom(run: QueryRun, reference: TableReference, outer: Ev
         return sqlFailure(`Catalog Error: Table with name ${reference.name} does not exist! Tables here: ${[...run.tables.keys(), ...ctes.keys()].join(', ')}`);
       }
       const qualifier = reference.alias ?? reference.name;
-      run.countWork(relation.rows.length);
+      run.budget.work(relation.rows.length);
       return { columns: relation.columns.map((column) => ({ name: column.name, type: column.type, table: qualifier })), rows: relation.rows };
     }
     case 'subquery': {

@@ -7,6 +7,11 @@ import type { EvaluationContext } from './evaluation-context.ts';
 import type { QueryRun } from './query-run.ts';
 import { and, not, toBoolean } from './three-valued-logic.ts';
 
+type Candidate = { value: RuntimeValue; type: SqlType };
+
+/** An IN list of literals is evaluated once, not once per row; each item is still a step per row. */
+const constantCandidates = new WeakMap<Expression[], Candidate[]>();
+
 export type Predicate = Extract<Expression, { type: 'isNull' | 'isBoolean' | 'isDistinctFrom' | 'between' | 'inList' | 'inSubquery' | 'like' | 'exists' }>;
 
 /** IS [NOT] NULL/TRUE/FALSE/DISTINCT FROM, BETWEEN, IN, LIKE and EXISTS, with SQL's NULL rules. */
@@ -37,8 +42,11 @@ export function evaluatePredicate(run: QueryRun, expression: Predicate, context:
       return expression.negated ? not(result) : result;
     }
     case 'inList': {
+      run.budget.work(expression.list.length);
       const operand = run.evaluate(expression.operand, context);
-      const candidates = expression.list.map((item) => ({ value: run.evaluate(item, context), type: run.typeOf(item, context) }));
+      const candidates = constantCandidates.get(expression.list)
+        ?? expression.list.map((item) => ({ value: run.evaluate(item, context), type: run.typeOf(item, context) }));
+      if (!constantCandidates.has(expression.list) && expression.list.every((item) => item.type === 'literal')) constantCandidates.set(expression.list, candidates);
       const result = membership(operand, run.typeOf(expression.operand, context), candidates);
       return expression.negated ? not(result) : result;
     }
@@ -47,6 +55,7 @@ export function evaluatePredicate(run: QueryRun, expression: Predicate, context:
       const relation = run.runSubquery(expression.query, context);
       if (relation.columns.length !== 1) sqlFailure(`Binder Error: Subquery returns ${relation.columns.length} columns - expected 1`);
       const type = relation.columns[0]!.type;
+      run.budget.work(relation.rows.length);
       const result = membership(operand, run.typeOf(expression.operand, context), relation.rows.map((row) => ({ value: row[0]!, type })));
       return expression.negated ? not(result) : result;
     }
@@ -68,7 +77,7 @@ export function evaluatePredicate(run: QueryRun, expression: Predicate, context:
 }
 
 /** `x IN (…)`: true on a match, else NULL if a comparison was NULL, else false. */
-function membership(operand: RuntimeValue, operandType: SqlType, candidates: Array<{ value: RuntimeValue; type: SqlType }>): boolean | null {
+function membership(operand: RuntimeValue, operandType: SqlType, candidates: Candidate[]): boolean | null {
   if (operand === null) return candidates.length === 0 ? false : null;
   let sawNull = false;
   for (const candidate of candidates) {

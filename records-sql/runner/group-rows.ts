@@ -9,6 +9,9 @@ import { expressionKey } from './expression-key.ts';
 import type { QueryRun } from './query-run.ts';
 import type { RelationColumn } from './relation.ts';
 
+/** A group holds its rows by reference: one pointer each. */
+const bytesPerReference = 8;
+
 /**
  * The groups of a grouped SELECT, each as the context its select items and HAVING are evaluated
  * in. Without GROUP BY there is exactly one group, even over no rows (`SELECT count(*)` is 0).
@@ -25,13 +28,17 @@ export function groupRows(
   const keys = groupExpressions.map((expression) => expressionKey(expression, columns));
   const groups = new Map<string, { rows: RuntimeValue[][]; values: RuntimeValue[] }>();
   for (const row of rows) {
+    run.budget.work(1);
     const values = groupExpressions.map((expression) => run.evaluate(expression, contextFor(row)));
     const key = values.map(groupingKey).join('\u0001');
     let group = groups.get(key);
     if (!group) {
+      run.budget.keptText(key.length);
+      run.budget.rows(1, values.length);
       group = { rows: [], values };
       groups.set(key, group);
     }
+    run.budget.memory(bytesPerReference);
     group.rows.push(row);
   }
   if (groupExpressions.length === 0 && groups.size === 0) groups.set('', { rows: [], values: [] });

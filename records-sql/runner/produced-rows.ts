@@ -1,3 +1,4 @@
+import type { QueryBudget } from '../query-budget.ts';
 import type { Expression } from '../syntax/sql-syntax.ts';
 import { groupingKey } from '../values/compare-sql-values.ts';
 import type { RuntimeValue } from '../values/sql-runtime-value.ts';
@@ -23,12 +24,14 @@ export function rowKey(row: OutputRow): string {
   return row.values.map(groupingKey).join('\u0001');
 }
 
-/** The rows without repeats (the first of each kept). */
-export function distinctRows(rows: OutputRow[]): OutputRow[] {
+/** The rows without repeats (the first of each kept); each key kept is charged to `budget`. */
+export function distinctRows(rows: OutputRow[], budget: QueryBudget): OutputRow[] {
   const seen = new Set<string>();
   return rows.filter((row) => {
     const key = rowKey(row);
+    budget.work(1);
     if (seen.has(key)) return false;
+    budget.keptText(key.length);
     seen.add(key);
     return true;
   });

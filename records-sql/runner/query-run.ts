@@ -1,3 +1,4 @@
+import type { QueryBudget } from '../query-budget.ts';
 import type { Expression, SelectStatement, SqlType } from '../syntax/sql-syntax.ts';
 import type { RuntimeValue } from '../values/sql-runtime-value.ts';
 import type { EvaluationContext } from './evaluation-context.ts';
@@ -26,6 +27,6 @@ export interface QueryRun {
   markCorrelated(level: number): void;
   /** The compiled LIKE pattern, cached for the statement. */
   likePattern(pattern: string, escape: string | undefined, caseInsensitive: boolean): RegExp;
-  /** Counts rows touched (scans, filters, joins); a runaway query is stopped. */
-  countWork(rows: number): true;
+  /** Every step charges its work and the memory it keeps here; a runaway query is stopped. */
+  readonly budget: QueryBudget;
 }

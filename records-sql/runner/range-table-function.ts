@@ -19,7 +19,8 @@ export function rangeTableFunction(run: QueryRun, reference: Extract<TableRefere
   const rows: RuntimeValue[][] = [];
   if (step === 0) sqlFailure('Invalid Input Error: interval cannot be 0!');
   for (let value = start; step > 0 ? (inclusive ? value <= stop : value < stop) : (inclusive ? value >= stop : value > stop); value += step) {
-    run.countWork(1);
+    run.budget.work(1);
+    run.budget.rows(1, 1);
     rows.push([value]);
   }
   return { columns: [{ name: reference.name, type: 'INTEGER', table: reference.alias ?? reference.name }], rows };

@@ -18,13 +18,14 @@ export function runQueryBody(run: QueryRun, body: QueryBody, outer: EvaluationCo
     sqlFailure(`Binder Error: Set operations can only apply to expressions with the same number of result columns (${left.columns.length} and ${right.columns.length})`);
   }
   let rows: OutputRow[];
+  run.budget.rows(left.rows.length + right.rows.length, left.columns.length);
   if (body.operator === 'UNION ALL') {
     rows = [...left.rows, ...right.rows];
   } else if (body.operator === 'UNION') {
-    rows = distinctRows([...left.rows, ...right.rows]);
+    rows = distinctRows([...left.rows, ...right.rows], run.budget);
   } else {
-    const rightKeys = new Set(right.rows.map(rowKey));
-    rows = distinctRows(left.rows.filter((row) => rightKeys.has(rowKey(row)) === (body.operator === 'INTERSECT')));
+    const rightKeys = new Set(distinctRows(right.rows, run.budget).map(rowKey));
+    rows = distinctRows(left.rows.filter((row) => rightKeys.has(rowKey(row)) === (body.operator === 'INTERSECT')), run.budget);
   }
   const columns = left.columns.map((column, index) => ({
     name: column.name,

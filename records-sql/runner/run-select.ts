@@ -22,7 +22,10 @@ export function runSelect(run: QueryRun, core: SelectCore, outer: EvaluationCont
   if (core.where) {
     const where = core.where;
     if (containsAggregate(where)) sqlFailure('Binder Error: WHERE clause cannot contain aggregates!');
-    rows = rows.filter((row) => run.countWork(1) && toBoolean(run.evaluate(where, contextFor(row))) === true);
+    rows = rows.filter((row) => {
+      run.budget.work(1);
+      return toBoolean(run.evaluate(where, contextFor(row))) === true;
+    });
   }
 
   const items = expandSelectItems(core, source.columns);
@@ -43,6 +46,7 @@ export function runSelect(run: QueryRun, core: SelectCore, outer: EvaluationCont
       return { values: expressions.map((expression) => run.evaluate(expression, context)), source: context };
     });
   }
-  if (core.distinct) output = distinctRows(output);
+  run.budget.rows(output.length, expressions.length);
+  if (core.distinct) output = distinctRows(output, run.budget);
   return { columns, rows: output, expressions };
 }

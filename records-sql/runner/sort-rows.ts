@@ -8,6 +8,8 @@ import type { QueryRun } from './query-run.ts';
 
 /** ORDER BY: NULLs last unless NULLS FIRST, ties kept in their order (a stable sort). */
 export function sortRows(run: QueryRun, rows: OutputRow[], orderBy: OrderItem[], produced: ProducedRows): OutputRow[] {
+  run.budget.rows(rows.length, orderBy.length + 2);
+  run.budget.work(rows.length * Math.ceil(Math.log2(rows.length + 1)));
   const keyed = rows.map((row, index) => ({ row, index, keys: orderBy.map((item) => orderValue(run, item, row, produced)) }));
   keyed.sort((left, right) => {
     for (const [position, item] of orderBy.entries()) {

@@ -1,5 +1,5 @@
 import { likePatternToRegularExpression } from '../functions/like-pattern.ts';
-import { sqlFailure } from '../sql-failure.ts';
+import { QueryBudget } from '../query-budget.ts';
 import type { Expression, SelectStatement, SqlType } from '../syntax/sql-syntax.ts';
 import type { RuntimeValue } from '../values/sql-runtime-value.ts';
 import type { EvaluationContext } from './evaluation-context.ts';
@@ -9,9 +9,6 @@ import type { ColumnBinding, ColumnReference, QueryRun } from './query-run.ts';
 import type { Relation } from './relation.ts';
 import { resolveColumn } from './resolve-column.ts';
 import { runStatement } from './run-statement.ts';
-
-/** Rows a query may touch (joins, scans) before it is stopped as a runaway. */
-const workBudget = 20_000_000;
 
 /**
  * Runs a parsed SELECT over in-memory relations with DuckDB's semantics where they show in
@@ -24,7 +21,7 @@ export class SqlQueryRunner implements QueryRun {
   private readonly subqueryResults = new WeakMap<SelectStatement, Relation>();
   private readonly types = new WeakMap<Expression, SqlType>();
   private readonly likePatterns = new Map<string, RegExp>();
-  private work = 0;
+  readonly budget = new QueryBudget();
 
   constructor(readonly tables: ReadonlyMap<string, Relation>) {}
 
@@ -81,11 +78,5 @@ export class SqlQueryRunner implements QueryRun {
       this.likePatterns.set(key, expression);
     }
     return expression;
-  }
-
-  countWork(rows: number): true {
-    this.work += rows;
-    if (this.work > workBudget) sqlFailure('Out of Memory Error: the query touches too many rows for the spreadsheet SQL engine; filter or aggregate before joining');
-    return true;
   }
 }

@@ -9,6 +9,9 @@ export type SqlToken =
   | { kind: 'end'; position: number };
 
 const symbols = ['::', '||', '<>', '!=', '<=', '>=', '==', '//', '(', ')', ',', '.', '*', '+', '-', '/', '%', '=', '<', '>', ';', '[', ']', '?', '$'];
+// Sticky expressions read at `lastIndex` without copying the rest of the text: tokenizing is linear.
+const numberPattern = /(?:[0-9][0-9_]*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/y;
+const wordPattern = /[A-Za-z_\u0080-\uFFFF][A-Za-z0-9_$\u0080-\uFFFF]*/y;
 
 /** Split SQL text into words, quoted names, string and number literals and symbols; comments are dropped. */
 export function tokenizeSql(sql: string): SqlToken[] {
@@ -16,6 +19,10 @@ export function tokenizeSql(sql: string): SqlToken[] {
   let index = 0;
   const fail = (message: string): never => {
     throw new SragError({ code: 'SQL_FAILED', message: `Parser Error: ${message} at position ${index + 1}` });
+  };
+  const read = (pattern: RegExp): string => {
+    pattern.lastIndex = index;
+    return pattern.exec(sql)![0];
   };
   while (index < sql.length) {
     const character = sql[index]!;
@@ -30,36 +37,31 @@ export function tokenizeSql(sql: string): SqlToken[] {
       index = end + 2;
     } else if (character === "'" || character === '"') {
       const start = index;
-      let text = '';
-      index += 1;
-      for (;;) {
-        if (index >= sql.length) fail(`unterminated ${character === "'" ? 'string literal' : 'quoted name'}`);
-        if (sql[index] === character) {
-          if (sql[index + 1] === character) {
-            text += character;
-            index += 2;
-            continue;
-          }
-          index += 1;
-          break;
-        }
-        text += sql[index];
+      const parts: string[] = [];
+      for (index += 1; ; ) {
+        const close = sql.indexOf(character, index);
+        if (close < 0) index = sql.length;
+        if (close < 0) fail(`unterminated ${character === "'" ? 'string literal' : 'quoted name'}`);
+        parts.push(sql.slice(index, close));
+        index = close + 1;
+        if (sql[index] !== character) break;
+        parts.push(character);
         index += 1;
       }
+      const text = parts.join('');
       tokens.push(character === "'" ? { kind: 'string', text, position: start } : { kind: 'quotedName', text, position: start });
     } else if (/[0-9]/.test(character) || (character === '.' && /[0-9]/.test(sql[index + 1] ?? ''))) {
-      const match = /^(?:[0-9][0-9_]*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/.exec(sql.slice(index))!;
-      tokens.push({ kind: 'number', text: match[0].replace(/_/g, ''), position: index });
-      index += match[0].length;
+      const text = read(numberPattern);
+      tokens.push({ kind: 'number', text: text.replace(/_/g, ''), position: index });
+      index += text.length;
     } else if (/[A-Za-z_\u0080-\uFFFF]/.test(character)) {
-      const match = /^[A-Za-z_\u0080-\uFFFF][A-Za-z0-9_$\u0080-\uFFFF]*/.exec(sql.slice(index))!;
-      tokens.push({ kind: 'word', text: match[0], upper: match[0].toUpperCase(), position: index });
-      index += match[0].length;
+      const text = read(wordPattern);
+      tokens.push({ kind: 'word', text, upper: text.toUpperCase(), position: index });
+      index += text.length;
     } else {
-      const symbol = symbols.find((candidate) => sql.startsWith(candidate, index));
-      if (!symbol) fail(`syntax error at or near "${character}"`);
-      tokens.push({ kind: 'symbol', text: symbol!, position: index });
-      index += symbol!.length;
+      const symbol = symbols.find((candidate) => sql.startsWith(candidate, index)) ?? fail(`syntax error at or near "${character}"`);
+      tokens.push({ kind: 'symbol', text: symbol, position: index });
+      index += symbol.length;
     }
   }
   tokens.push({ kind: 'end', position: sql.length });

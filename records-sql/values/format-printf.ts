@@ -1,7 +1,11 @@
 import { SragError } from '../sql-engine-port.ts';
+import { checkTextLength } from '../query-budget.ts';
 import { formatSqlValue, toFixedHalfEven } from './format-sql-value.ts';
 import type { RuntimeValue } from './sql-runtime-value.ts';
 import type { SqlType } from '../syntax/sql-syntax.ts';
+
+/** JavaScript's toFixed and toExponential stop at 100 digits; %g may ask for a few more than the precision. */
+const maximumPrecision = 50;
 
 const typeNames: Record<SqlType, string> = {
   INTEGER: 'int', DOUBLE: 'float', VARCHAR: 'string', BOOLEAN: 'bool', DATE: 'string', INTERVAL: 'string', NULL: 'string', UNKNOWN: 'string',
@@ -40,6 +44,7 @@ export function formatPrintf(format: string, args: Array<{ value: RuntimeValue; 
       body = signed(integer < 0, body, flags);
     } else if ('eEfFgG'.includes(specifier)) {
       if (type !== 'DOUBLE') throw badSpecifier(specifier, type);
+      if ((precision ?? 0) > maximumPrecision) throw invalid(`the spreadsheet SQL engine prints at most ${maximumPrecision} digits after the point (found %.${precision}${specifier})`);
       const number = argument.value as number;
       const magnitude = Math.abs(number);
       if (specifier === 'f' || specifier === 'F') body = toFixedHalfEven(magnitude, precision ?? 6);
@@ -53,9 +58,12 @@ export function formatPrintf(format: string, args: Array<{ value: RuntimeValue; 
       if (precision !== undefined) body = body.slice(0, precision);
     } else {
       if (type !== 'INTEGER') throw badSpecifier(specifier, type);
-      body = String.fromCodePoint(argument.value as number);
+      const codePoint = argument.value as number;
+      if (!(codePoint >= 0 && codePoint <= 0x10ffff)) throw invalid(`%c takes a character code from 0 to 1114111 (found ${codePoint})`);
+      body = String.fromCodePoint(codePoint);
     }
     const width = widthText ? Number(widthText) : 0;
+    checkTextLength(output.length + Math.max(width, body.length));
     if (body.length < width) {
       if (flags.includes('-')) body = body.padEnd(width, ' ');
       else if (flags.includes('0') && 'diouxXeEfFgG'.includes(specifier)) {

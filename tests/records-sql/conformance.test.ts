@@ -4,7 +4,7 @@ import type { SqlValue } from '../../core/index.ts';
 import { readSqlResult } from '../../duckdb-udf/src/read-sql-result.ts';
 import { InMemorySqlEngine } from '../../records-sql/index.ts';
 import { hasTopLevelOrderBy, sameRows } from '../helpers/compare-sql-rows.ts';
-import { createDuckDbTable, readGoldRecordTable } from './helpers/gold-record-tables.ts';
+import { createDuckDbTable, readGoldRecordTable, type GoldRecordTable } from './helpers/gold-record-tables.ts';
 
 /**
  * The conformance suite of records-sql: the same SQL over the same records, through DuckDB and
@@ -13,13 +13,23 @@ import { createDuckDbTable, readGoldRecordTable } from './helpers/gold-record-ta
  */
 const hotels = readGoldRecordTable('examples/hotels');
 const worldcup = readGoldRecordTable('examples/worldcup');
-const engine = new InMemorySqlEngine({ [hotels.table]: hotels.records, [worldcup.table]: worldcup.records });
+/** Text with line breaks, accents, wide characters and LIKE's own symbols, which the records lack. */
+const texts: GoldRecordTable = {
+  table: 'texts',
+  records: {
+    columns: [{ name: 'id', type: 'BIGINT' }, { name: 'body', type: 'VARCHAR' }],
+    rows: [[1, 'first line\nsecond line'], [2, 'Straße in Köln'], [3, 'été 🙂 ok'], [4, '50% off_now'], [5, ''], [6, 'Tab\tseparated\r\nCRLF']],
+  },
+  questions: [],
+};
+const engine = new InMemorySqlEngine({ [hotels.table]: hotels.records, [worldcup.table]: worldcup.records, texts: texts.records });
 let connection: DuckDBConnection;
 
 beforeAll(async () => {
   connection = await (await DuckDBInstance.create(':memory:')).connect();
   await createDuckDbTable(connection, hotels);
   await createDuckDbTable(connection, worldcup);
+  await createDuckDbTable(connection, texts);
 });
 
 afterAll(() => connection.closeSync());
@@ -81,6 +91,16 @@ describe('records-sql answers as DuckDB does (the conformance suite)', () => {
     'SELECT 1/0 IS NULL, 7 // 2, -7 % 3, 10 / 4, round(2.5), round(-2.5), round(guest_rating, 1) FROM hotels LIMIT 1',
   ])('runs %s as DuckDB does', async (sql) => {
     await expectSameAsDuckDb(sql);
+  });
+
+  it('repeats text as often as asked, as DuckDB does (no silent cap)', async () => {
+    await expectSameAsDuckDb("SELECT length(repeat('ab', 20000)), length(repeat('x', 0)), repeat('ab', 3)");
+  });
+
+  it.each([
+    "SELECT id, replace(body, '', 'x'), replace(body, 'l', ''), length(body), strlen(body), reverse(body), lower(body), split_part(body, ' ', 2) FROM texts ORDER BY id",
+  ])('handles line breaks, accents and wide characters as DuckDB does: %s', async (sql) => {
+    await expectSameAsDuckDb(sql, 'texts');
   });
 
   it.each([
