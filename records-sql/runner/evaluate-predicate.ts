@@ -65,8 +65,10 @@ export function evaluatePredicate(run: QueryRun, expression: Predicate, context:
       const escape = expression.escape ? run.evaluate(expression.escape, context) : undefined;
       if (operand === null || pattern === null || escape === null) return null;
       const text = formatSqlValue(operand, run.typeOf(expression.operand, context))!;
-      const matcher = run.likePattern(formatSqlValue(pattern, 'VARCHAR')!, escape === undefined ? undefined : String(escape), expression.caseInsensitive);
-      const matched = matcher.test(expression.caseInsensitive ? text.toLowerCase() : text);
+      const patternText = formatSqlValue(pattern, 'VARCHAR')!;
+      run.budget.text(text.length * (patternText.length + 1));
+      const matcher = run.likePattern(patternText, escape === undefined ? undefined : String(escape), expression.caseInsensitive);
+      const matched = matcher.matches(expression.caseInsensitive ? text.toLowerCase() : text);
       return expression.negated ? !matched : matched;
     }
     case 'exists': {

@@ -1,3 +1,4 @@
+import type { LikePattern } from '../functions/like-pattern.ts';
 import type { QueryBudget } from '../query-budget.ts';
 import type { Expression, SelectStatement, SqlType } from '../syntax/sql-syntax.ts';
 import type { RuntimeValue } from '../values/sql-runtime-value.ts';
@@ -25,8 +26,8 @@ export interface QueryRun {
   resolveColumn(reference: ColumnReference, context: EvaluationContext): ColumnBinding;
   /** A column of the query at `level` was read from inside deeper subqueries: they are correlated. */
   markCorrelated(level: number): void;
-  /** The compiled LIKE pattern, cached for the statement. */
-  likePattern(pattern: string, escape: string | undefined, caseInsensitive: boolean): RegExp;
+  /** The compiled LIKE pattern (lower-cased for ILIKE), cached for the statement. */
+  likePattern(pattern: string, escape: string | undefined, caseInsensitive: boolean): LikePattern;
   /** Every step charges its work and the memory it keeps here; a runaway query is stopped. */
   readonly budget: QueryBudget;
 }

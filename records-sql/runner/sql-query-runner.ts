@@ -1,4 +1,4 @@
-import { likePatternToRegularExpression } from '../functions/like-pattern.ts';
+import { LikePattern } from '../functions/like-pattern.ts';
 import { QueryBudget } from '../query-budget.ts';
 import type { Expression, SelectStatement, SqlType } from '../syntax/sql-syntax.ts';
 import type { RuntimeValue } from '../values/sql-runtime-value.ts';
@@ -20,7 +20,7 @@ export class SqlQueryRunner implements QueryRun {
   private readonly subqueryFrames: Array<{ level: number; correlated: boolean }> = [];
   private readonly subqueryResults = new WeakMap<SelectStatement, Relation>();
   private readonly types = new WeakMap<Expression, SqlType>();
-  private readonly likePatterns = new Map<string, RegExp>();
+  private readonly likePatterns = new Map<string, LikePattern>();
   readonly budget = new QueryBudget();
 
   constructor(readonly tables: ReadonlyMap<string, Relation>) {}
@@ -70,13 +70,13 @@ export class SqlQueryRunner implements QueryRun {
     for (const frame of this.subqueryFrames) if (frame.level > level) frame.correlated = true;
   }
 
-  likePattern(pattern: string, escape: string | undefined, caseInsensitive: boolean): RegExp {
+  likePattern(pattern: string, escape: string | undefined, caseInsensitive: boolean): LikePattern {
     const key = `${caseInsensitive ? 'i' : 's'}${escape ?? ''}\u0000${pattern}`;
-    let expression = this.likePatterns.get(key);
-    if (!expression) {
-      expression = likePatternToRegularExpression(caseInsensitive ? pattern.toLowerCase() : pattern, escape, false);
-      this.likePatterns.set(key, expression);
+    let compiled = this.likePatterns.get(key);
+    if (!compiled) {
+      compiled = new LikePattern(caseInsensitive ? pattern.toLowerCase() : pattern, escape);
+      this.likePatterns.set(key, compiled);
     }
-    return expression;
+    return compiled;
   }
 }

@@ -29,6 +29,11 @@ async function expectStopped(sql: string, message: RegExp): Promise<void> {
 }
 
 describe('records-sql under hostile generated SQL', () => {
+  it("matches LIKE '%a%a%a%a%a%a%b' over thousands of characters in linear time", async () => {
+    expect((await outcome("SELECT body LIKE '%a%a%a%a%a%a%b', body || 'b' LIKE '%a%a%a%a%a%a%b', body ILIKE '%A%A%A%A%A%A%_' FROM notes ORDER BY id") as SqlResult).rows)
+      .toEqual([[false, true, true], [true, true, true]]);
+  });
+
   it('stops a join of range(100000) with range(1000) on its memory, before it holds gigabytes of rows', async () => {
     await expectStopped('SELECT count(*) FROM range(100000) a, range(1000) b', /would take more than 64 MB.*filter or aggregate before joining/);
   });
