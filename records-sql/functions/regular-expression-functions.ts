@@ -1,41 +1,47 @@
+import { RegularExpression } from '../regular-expressions/regular-expression.ts';
+import { readRegularExpressionOptions } from '../regular-expressions/regular-expression-options.ts';
+import { replaceMatches } from '../regular-expressions/replace-matches.ts';
 import { sqlFailure } from '../sql-failure.ts';
 import type { RuntimeValue } from '../values/sql-runtime-value.ts';
-import { textArgument } from './function-arguments.ts';
+import { numberArgument, textArgument } from './function-arguments.ts';
 import { fixedType, type ScalarFunctionList } from './scalar-function.ts';
 
-/** A pattern with DuckDB's options: 'i' matches case-insensitively; `.` always matches a newline. */
-function regularExpression(pattern: string, options: RuntimeValue, global = false): RegExp {
-  const flags = `${global ? 'g' : ''}${options !== undefined && options !== null && String(options).includes('i') ? 'i' : ''}s`;
-  try {
-    return new RegExp(pattern, flags);
-  } catch {
-    return sqlFailure(`Invalid Input Error: invalid regular expression "${pattern}"`);
-  }
+/** The pattern argument with the options argument, read as DuckDB reads them. */
+function compile(pattern: RuntimeValue, options: RuntimeValue | undefined, functionName: string, anchored = false) {
+  const read = readRegularExpressionOptions(options === undefined ? undefined : textArgument(options, 'VARCHAR'), functionName);
+  return { expression: RegularExpression.compile(textArgument(pattern, 'VARCHAR'), read, anchored), global: read.global };
 }
 
-/** regexp_matches, regexp_full_match, regexp_replace and regexp_extract. */
+/**
+ * regexp_matches, regexp_full_match, regexp_replace and regexp_extract with RE2's syntax and
+ * DuckDB's options, matched in linear time (see parseRegularExpression).
+ */
 export const regularExpressionFunctions: ScalarFunctionList = [
   [['regexp_matches'], {
     minimumArguments: 2, maximumArguments: 3, returnType: fixedType('BOOLEAN'),
-    evaluate: ([value, pattern, options], types) => regularExpression(textArgument(pattern!, 'VARCHAR'), options ?? null).test(textArgument(value!, types[0]!)),
+    evaluate: ([value, pattern, options], types, budget) => compile(pattern!, options, 'regexp_matches').expression.search(textArgument(value!, types[0]!), 0, budget) !== null,
   }],
   [['regexp_full_match'], {
     minimumArguments: 2, maximumArguments: 3, returnType: fixedType('BOOLEAN'),
-    evaluate: ([value, pattern, options], types) => regularExpression(`^(?:${textArgument(pattern!, 'VARCHAR')})$`, options ?? null).test(textArgument(value!, types[0]!)),
+    evaluate: ([value, pattern, options], types, budget) => compile(pattern!, options, 'regexp_full_match', true).expression.search(textArgument(value!, types[0]!), 0, budget) !== null,
   }],
   [['regexp_replace'], {
     minimumArguments: 3, maximumArguments: 4, returnType: fixedType('VARCHAR'),
-    evaluate: ([value, pattern, replacement, options], types) => {
-      const global = options !== undefined && options !== null && String(options).includes('g');
-      const expression = regularExpression(textArgument(pattern!, 'VARCHAR'), options ?? null, global);
-      return textArgument(value!, types[0]!).replace(expression, textArgument(replacement!, 'VARCHAR').replace(/\\(\d)/g, '$$$1'));
+    evaluate: ([value, pattern, replacement, options], types, budget) => {
+      const { expression, global } = compile(pattern!, options, 'regexp_replace');
+      return replaceMatches(textArgument(value!, types[0]!), expression, textArgument(replacement!, 'VARCHAR'), global, budget);
     },
   }],
   [['regexp_extract'], {
-    minimumArguments: 2, maximumArguments: 3, returnType: fixedType('VARCHAR'),
-    evaluate: ([value, pattern, group], types) => {
-      const match = regularExpression(textArgument(pattern!, 'VARCHAR'), null).exec(textArgument(value!, types[0]!));
-      return match?.[group === undefined ? 0 : Number(group)] ?? '';
+    minimumArguments: 2, maximumArguments: 4, returnType: fixedType('VARCHAR'),
+    evaluate: ([value, pattern, group, options], types, budget) => {
+      const index = group === undefined ? 0 : numberArgument(group, 'regexp_extract');
+      if (!Number.isInteger(index) || index < 0 || index > 9) sqlFailure('Invalid Input Error: Group index must be between 0 and 9!');
+      const { expression } = compile(pattern!, options, 'regexp_extract');
+      const text = textArgument(value!, types[0]!);
+      const slots = expression.search(text, 0, budget);
+      const start = slots?.[2 * index] ?? -1;
+      return start < 0 ? '' : text.slice(start, slots![2 * index + 1]);
     },
   }],
 ];

@@ -4,6 +4,7 @@ import type { SqlValue } from '../../core/index.ts';
 import { readSqlResult } from '../../duckdb-udf/src/read-sql-result.ts';
 import { InMemorySqlEngine } from '../../records-sql/index.ts';
 import { hasTopLevelOrderBy, sameRows } from '../helpers/compare-sql-rows.ts';
+import { generatedPatterns } from './helpers/generated-patterns.ts';
 import { createDuckDbTable, readGoldRecordTable, type GoldRecordTable } from './helpers/gold-record-tables.ts';
 
 /**
@@ -22,7 +23,16 @@ const texts: GoldRecordTable = {
   },
   questions: [],
 };
-const engine = new InMemorySqlEngine({ [hotels.table]: hotels.records, [worldcup.table]: worldcup.records, texts: texts.records });
+/** Regular expressions where backtracking and leftmost-first choices show, with texts to match. */
+const patterns: GoldRecordTable = {
+  table: 'patterns',
+  records: {
+    columns: [{ name: 'id', type: 'BIGINT' }, { name: 'pattern', type: 'VARCHAR' }, { name: 'text', type: 'VARCHAR' }],
+    rows: generatedPatterns(7, 500).map(({ pattern, text }, index) => [index, pattern, text]),
+  },
+  questions: [],
+};
+const engine = new InMemorySqlEngine({ [hotels.table]: hotels.records, [worldcup.table]: worldcup.records, texts: texts.records, patterns: patterns.records });
 let connection: DuckDBConnection;
 
 beforeAll(async () => {
@@ -30,6 +40,7 @@ beforeAll(async () => {
   await createDuckDbTable(connection, hotels);
   await createDuckDbTable(connection, worldcup);
   await createDuckDbTable(connection, texts);
+  await createDuckDbTable(connection, patterns);
 });
 
 afterAll(() => connection.closeSync());
@@ -94,6 +105,24 @@ describe('records-sql answers as DuckDB does (the conformance suite)', () => {
   });
 
   it.each([
+    "SELECT hotel_name, regexp_matches(hotel_name, '^[A-C][a-z]+ (Arch|Gate)'), regexp_full_match(city, 'r.*', 'i') FROM hotels ORDER BY 1",
+    "SELECT hotel_name, regexp_extract(hotel_name, '(\\w+) (\\w+)$', 1), regexp_extract(hotel_name, '([aeiou]{2})', 0), regexp_extract(hotel_name, '(x)?y', 1) FROM hotels ORDER BY 1",
+    "SELECT regexp_replace(hotel_name, '([A-Z])[a-z]*', '\\1.', 'g'), regexp_replace(hotel_name, 'o', '0'), regexp_replace(city, '', '-', 'g'), regexp_replace(city, 'a*', 'X', 'g') FROM hotels ORDER BY _source",
+    "SELECT count(*) FILTER (WHERE regexp_matches(hotel_name, '(?i)HOTEL$')), count(*) FILTER (WHERE regexp_matches(hotel_name, 'hotel', 'i')), count(*) FILTER (WHERE regexp_matches(hotel_name, '\\bGate\\b')), count(*) FILTER (WHERE regexp_matches(hotel_name, 'e{2,}|o+?u')) FROM hotels",
+    "SELECT regexp_extract(hotel_name, '<.*?>|[A-Z]\\w*?e', 0), regexp_matches(hotel_name, 'Hotel', 'l'), regexp_matches(hotel_name, '[[:upper:]][[:lower:]]+ [^ ]+ Suites') FROM hotels ORDER BY _source",
+    "SELECT regexp_matches(repeat('a', 30), '(a+)+b'), regexp_matches(repeat('a', 3000), '(a|aa)*c'), regexp_matches(repeat('ab', 2000), '(.*)*x'), regexp_full_match(repeat('a', 40), '(a?){40}a{40}')",
+  ])('matches regular expressions as DuckDB (RE2) does: %s', async (sql) => {
+    await expectSameAsDuckDb(sql);
+  });
+
+  it('matches 500 generated patterns as DuckDB does (first match, whole match, first group, global replace)', async () => {
+    await expectSameAsDuckDb(
+      "SELECT id, regexp_matches(text, pattern), regexp_extract(text, pattern), regexp_extract(text, pattern, 1), regexp_replace(text, pattern, '<\\0>', 'g') FROM patterns ORDER BY id",
+      'patterns',
+    );
+  });
+
+  it.each([
     "SELECT repeat('a', 3000) LIKE '%a%a%a%a%a%a%b', repeat('a', 3000) || 'b' LIKE '%a%a%a%a%a%a%b', repeat('ab', 1500) ILIKE '%AB%ab%_B', length(repeat('ab', 20000))",
     "SELECT hotel_name FROM hotels WHERE hotel_name LIKE '%a%e%' AND hotel_name NOT LIKE '_o%' AND city ILIKE '%A%' AND hotel_name LIKE '%Hotel' ORDER BY 1",
     "SELECT 'a%b' LIKE 'a!%b' ESCAPE '!', 'axb' LIKE 'a!%b' ESCAPE '!', 'été' LIKE '_t_', 'abc' LIKE '%%c', 'abc' LIKE 'abc%', 'abc' LIKE '%abc', '' LIKE '%', 'ab' LIKE 'a_b'",
@@ -106,6 +135,8 @@ describe('records-sql answers as DuckDB does (the conformance suite)', () => {
   });
 
   it.each([
+    "SELECT id, regexp_matches(body, 'line.second'), regexp_matches(body, 'line.second', 's'), regexp_matches(body, '(?s)line.second'), regexp_matches(body, '^second'), regexp_matches(body, '(?m)^second'), regexp_matches(body, 'line$'), regexp_matches(body, '(?m)line$') FROM texts ORDER BY id",
+    "SELECT id, regexp_extract(body, '\\S+$'), regexp_replace(body, '\\s+', ' ', 'g'), regexp_matches(body, 'STRASSE', 'i'), regexp_matches(body, 'köln', 'i'), regexp_extract(body, '.(.)$', 1), regexp_replace(body, '.', '*', 'g') FROM texts ORDER BY id",
     "SELECT id, body LIKE '%line%line', body LIKE '_t_%', body ILIKE '%STRASSE%', body LIKE '%🙂%', body LIKE '__ 🙂 __', body LIKE '50!% off!_%' ESCAPE '!', body LIKE '%', body LIKE '' FROM texts ORDER BY id",
     "SELECT id, replace(body, '', 'x'), replace(body, 'l', ''), length(body), strlen(body), reverse(body), lower(body), split_part(body, ' ', 2) FROM texts ORDER BY id",
   ])('handles line breaks, accents and wide characters as DuckDB does: %s', async (sql) => {
@@ -114,6 +145,12 @@ describe('records-sql answers as DuckDB does (the conformance suite)', () => {
 
   it.each([
     ["SELECT printf('%d', AVG(price_per_night)) FROM hotels", 'Invalid type specifier "d"'],
+    ["SELECT regexp_matches(hotel_name, '(a)\\1') FROM hotels", 'invalid escape sequence'],
+    ["SELECT regexp_matches(hotel_name, 'a(?=b)') FROM hotels", '(DuckDB'],
+    ["SELECT regexp_matches(hotel_name, 'a{1001}') FROM hotels", 'invalid repetition size'],
+    ["SELECT regexp_matches(hotel_name, 'a', 'q') FROM hotels", 'Unrecognized Regex option q'],
+    ["SELECT regexp_matches(hotel_name, 'a', 'g') FROM hotels", "Option 'g' (global replace) is only valid for regexp_replace"],
+    ["SELECT regexp_extract(hotel_name, 'a', 12) FROM hotels", 'Group index must be between 0 and 9'],
     ['SELECT hotel_name, COUNT(*) FROM hotels GROUP BY city', 'must appear in the GROUP BY clause'],
     ['SELECT no_such_column FROM hotels', 'Referenced column "no_such_column" not found'],
     ['SELECT (SELECT hotel_name FROM hotels)', 'More than one row returned by a subquery'],

@@ -29,9 +29,20 @@ async function expectStopped(sql: string, message: RegExp): Promise<void> {
 }
 
 describe('records-sql under hostile generated SQL', () => {
+  it('answers a regular expression with nested repetition at once instead of backtracking (RE2 runs it in linear time)', async () => {
+    expect(await outcome("SELECT regexp_matches(repeat('a', 30), '(a+)+b'), regexp_matches(body, '(a|aa)*c'), regexp_matches(body, '(.*a){20}x') FROM notes ORDER BY id"))
+      .toEqual({ columns: expect.any(Array), rows: [[false, false, false], [false, false, false]] });
+  });
+
   it("matches LIKE '%a%a%a%a%a%a%b' over thousands of characters in linear time", async () => {
     expect((await outcome("SELECT body LIKE '%a%a%a%a%a%a%b', body || 'b' LIKE '%a%a%a%a%a%a%b', body ILIKE '%A%A%A%A%A%A%_' FROM notes ORDER BY id") as SqlResult).rows)
       .toEqual([[false, true, true], [true, true, true]]);
+  });
+
+  it('refuses the backreferences and lookaround that only a backtracking matcher could run, as DuckDB does', async () => {
+    await expectStopped("SELECT regexp_matches(body, '(a)\\1') FROM notes", /backreferences are not supported/);
+    await expectStopped("SELECT regexp_matches(body, 'a(?=b)') FROM notes", /lookaround/);
+    await expectStopped("SELECT regexp_matches(body, '(a{1000}){1000}') FROM notes", /too large/);
   });
 
   it('stops a join of range(100000) with range(1000) on its memory, before it holds gigabytes of rows', async () => {
