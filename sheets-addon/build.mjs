@@ -9,6 +9,9 @@
  *   Sheets reads a custom function's help from its JSDoc (which a bundler drops): the list in
  *   src/global-functions.ts, read from the built bundle, becomes one documented wrapper each.
  * - prompts/*.md are inlined with esbuild's text loader: the same texts `srag` reads from disk.
+ * - records-sql (the SQL engine behind =SRAG_ASK) is bundled on its own and minified: it is a fifth
+ *   of the add-on's code and Apps Script parses the whole file on every call. Its failures reach the
+ *   user as SragErrors whose messages need no stack; tests/records-sql runs its source.
  */
 import { build } from 'esbuild';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -21,6 +24,7 @@ const addonDirectory = path.dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = path.dirname(addonDirectory);
 const promptsDirectory = path.join(repositoryRoot, 'prompts');
 const defaultDistDirectory = path.join(addonDirectory, 'dist');
+const recordsSqlEntry = path.join(repositoryRoot, 'records-sql', 'index.ts');
 
 /** `import texts from 'srag:prompt-texts'`: every prompts/*.md (but the README) by file name. */
 const promptTextsPlugin = {
@@ -33,6 +37,18 @@ const promptTextsPlugin = {
       const entries = files.map((file, index) => `${JSON.stringify(file.slice(0, -3))}: prompt${index}`);
       return { contents: `${imports.join('\n')}\nexport default { ${entries.join(', ')} };`, loader: 'js', resolveDir: promptsDirectory, watchFiles: files.map((file) => path.join(promptsDirectory, file)) };
     });
+  },
+};
+
+/** Imports of records-sql/index.ts read the engine bundled before the add-on (`SragRecordsSql`). */
+const recordsSqlPlugin = {
+  name: 'srag-records-sql',
+  setup(builder) {
+    builder.onResolve({ filter: /records-sql[\\/]index\.ts$/ }, (request) => {
+      const resolved = path.resolve(request.resolveDir, request.path);
+      return resolved === recordsSqlEntry ? { path: 'records-sql', namespace: 'srag-records-sql' } : undefined;
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'srag-records-sql' }, () => ({ contents: 'module.exports = SragRecordsSql;', loader: 'js' }));
   },
 };
 
@@ -93,8 +109,9 @@ function checkedAllowlist(prefixes) {
  */
 export async function buildSheetsAddon({ distDirectory = defaultDistDirectory, urlFetchAllowlist = [] } = {}) {
   const allowlist = checkedAllowlist(urlFetchAllowlist);
-  const [syncPromise, main, batchDriver, sidebarTemplate, picker, manifest] = await Promise.all([
+  const [syncPromise, recordsSql, main, batchDriver, sidebarTemplate, picker, manifest] = await Promise.all([
     bundle({ entryPoints: [path.join(addonDirectory, 'src/runtime/sync-promise.ts')], format: 'iife', globalName: 'SragSyncPromise', platform: 'neutral', ...appsScriptTarget }),
+    bundle({ entryPoints: [recordsSqlEntry], format: 'iife', globalName: 'SragRecordsSql', platform: 'neutral', minify: true, ...appsScriptTarget, ...es2020BuiltIns }),
     bundle({
       entryPoints: [path.join(addonDirectory, 'src/main.ts')],
       format: 'iife',
@@ -103,7 +120,7 @@ export async function buildSheetsAddon({ distDirectory = defaultDistDirectory, u
       mainFields: ['module', 'main'],
       conditions: ['import', 'default'],
       loader: { '.md': 'text' },
-      plugins: [promptTextsPlugin],
+      plugins: [promptTextsPlugin, recordsSqlPlugin],
       ...appsScriptTarget,
       ...es2020BuiltIns,
       define: { ...es2020BuiltIns.define, SRAG_URL_FETCH_ALLOWLIST: JSON.stringify(allowlist) },
@@ -119,6 +136,7 @@ export async function buildSheetsAddon({ distDirectory = defaultDistDirectory, u
     syncPromise.trim(),
     '  // Everything below sees SyncPromise as Promise: core\'s async functions settle synchronously.',
     '  var Promise = SragSyncPromise.SyncPromise;',
+    recordsSql.trim(),
     main.trim(),
     '  return SragAddon;',
     '})();',

@@ -23,6 +23,12 @@ export interface ParsedSelect {
 
 export interface SqlEngine {
   /**
+   * The dialect notes the text-to-SQL prompt carries (its `{{dialect_notes}}`): the SQL this
+   * engine runs, described for the model, e.g. "DuckDB dialect notes: - Write exactly one SELECT
+   * …". Core names no engine; each engine describes itself.
+   */
+  readonly dialect: string;
+  /**
    * Parse `sql` with the engine's parser. Throws `SqlRejectedError` unless it is exactly one
    * SELECT statement.
    */

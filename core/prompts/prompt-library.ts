@@ -5,8 +5,6 @@ export const promptNames = [
   'extract-record',
   'extract-record-batch',
   'generate-sql',
-  'sql-dialect-duckdb',
-  'sql-dialect-records',
   'repair-sql',
   'answer',
   'answer-from-context',

@@ -23,19 +23,11 @@ export interface AskQuestionOptions {
   question: string;
   model?: string;
   /**
-   * Which dialect notes the SQL prompt carries: `duckdb` (default) for DuckDB, `records` for the
-   * subset `InMemorySqlEngine` runs (the Sheets add-on).
-   */
-  dialect?: SqlDialect;
-  /**
    * Default true. False skips the last model call that words the answer (`answer` is then empty):
    * callers that show the rows themselves, such as a spreadsheet cell, need no prose.
    */
   withAnswer?: boolean;
 }
-
-/** The SQL dialects a prompt can describe; each has its notes in `prompts/sql-dialect-<name>.md`. */
-export type SqlDialect = 'duckdb' | 'records';
 
 export interface AskResult {
   answer: string;
@@ -64,7 +56,7 @@ export async function askQuestion(options: AskQuestionOptions): Promise<AskResul
     if (!cached) usage.calls += 1;
   };
   const conversation: ChatMessage[] = [
-    { role: 'system', content: renderSqlInstructions(prompts, table, schema, statistics, options.dialect) },
+    { role: 'system', content: renderSqlInstructions(prompts, table, schema, statistics, sqlEngine.dialect) },
     { role: 'user', content: question },
   ];
   const requestSql = async (messages: ChatMessage[]) => {
@@ -125,7 +117,8 @@ async function runChecked(sqlEngine: SqlEngine, sql: string, table: string): Pro
   }
 }
 
-export function renderSqlInstructions(prompts: PromptLibrary, table: string, schema: RecordSchema, statistics: ColumnStatistics[], dialect: SqlDialect = 'duckdb'): string {
+/** The SQL prompt's system message; `dialect` is the engine's notes (`SqlEngine.dialect`). */
+export function renderSqlInstructions(prompts: PromptLibrary, table: string, schema: RecordSchema, statistics: ColumnStatistics[], dialect: string): string {
   const columns = schema.attributes.map((attribute) => {
     const type = sqlTypeForKind[attribute.kind];
     const unit = attribute.unit ? `, ${attribute.unit}${attribute.scale && attribute.scale !== 1 ? ` × ${attribute.scale}` : ''}` : '';
@@ -137,6 +130,6 @@ export function renderSqlInstructions(prompts: PromptLibrary, table: string, sch
     entity: schema.title.toLowerCase(),
     columns: columns.join('\n'),
     statistics: renderStatistics(statistics),
-    dialect_notes: prompts[`sql-dialect-${dialect}`].trimEnd(),
+    dialect_notes: dialect.trimEnd(),
   });
 }

@@ -1,5 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { SqlRejectedError, SragError, type ParsedSelect, type SqlEngine, type SqlResult } from '../../core/index.ts';
+import { duckDbSqlDialect } from './duckdb-sql-dialect.ts';
 import { readSqlResult } from './read-sql-result.ts';
 
 /** A runaway generated query (a cross join of a large table with itself) is interrupted. */
@@ -12,6 +13,7 @@ const queryTimeoutMilliseconds = 30_000;
  * tables are copied: the query cannot read files, reach the network, or see any other table.
  */
 export class DuckDbSqlEngine implements SqlEngine {
+  readonly dialect = duckDbSqlDialect;
   private parserConnection: Promise<DuckDBConnection> | undefined;
 
   constructor(private readonly source: DuckDBConnection) {}

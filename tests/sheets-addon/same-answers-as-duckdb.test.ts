@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqlValue } from '../../core/index.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { AppsScriptHost } from './helpers/apps-script-host/apps-script-host.ts';
-import { hasTopLevelOrderBy, sameRows } from './helpers/compare-sql-rows.ts';
+import { hasTopLevelOrderBy, sameRows } from '../helpers/compare-sql-rows.ts';
 import { buildBundleForTest, preparedSpreadsheet, rangeValues, runSidebarBatch } from './helpers/sheets-fixtures.ts';
 
 const run = promisify(execFile);

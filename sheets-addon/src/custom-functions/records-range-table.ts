@@ -1,4 +1,5 @@
-import { SragError, sqlTypeForKind, type AttributeDefinition, type AttributeKind, type InMemoryTable, type RecordSchema } from '../../../core/index.ts';
+import { SragError, sqlTypeForKind, type AttributeDefinition, type AttributeKind, type RecordSchema } from '../../../core/index.ts';
+import type { InMemoryTable } from '../../../records-sql/index.ts';
 import { fromCellValue, isDate } from '../sheets/cell-values.ts';
 import { recordColumns } from '../sheets/sheet-layout.ts';
 

@@ -1,4 +1,5 @@
-import { askQuestion, checkGeneratedSql, computeStatistics, InMemorySqlEngine, SragError, tableNameForSchema, type AttributeDefinition, type SqlEngine, type SqlResult, type SqlValue } from '../../../core/index.ts';
+import { askQuestion, checkGeneratedSql, computeStatistics, SragError, tableNameForSchema, type AttributeDefinition, type SqlEngine, type SqlResult, type SqlValue } from '../../../core/index.ts';
+import { InMemorySqlEngine } from '../../../records-sql/index.ts';
 import { createRequestLoop } from '../apps-script/create-request-loop.ts';
 import { readSettings, requireModelSettings } from '../apps-script/settings.ts';
 import { createModelClient } from '../model/create-model-client.ts';
@@ -61,7 +62,6 @@ export function sragAsk(question: unknown, recordsRange: unknown, withQuery: unk
       statistics: computeStatistics(records.schema, records.rows),
       question: questionText,
       model: settings.model,
-      dialect: 'records',
       withAnswer: false,
     }), 'SRAG_ASK');
     pinnedQueries.pin(identity, result.sql);

@@ -5,8 +5,8 @@ import { repositoryRoot } from './repository-root.ts';
 import { firstLine } from './text-matching.ts';
 import type { RequestKind } from './types.ts';
 
-/** Every prompt the pipeline sends as a request; the dialect notes are fragments of generate-sql. */
-const templateKinds = promptNames.filter((name) => !name.startsWith('sql-dialect-')) as RequestKind[];
+/** Every prompt the pipeline sends as a request. */
+const templateKinds = [...promptNames] as RequestKind[];
 
 /**
  * Maps each template's first line ("Task: ...") to its kind, read from `prompts/*.md`, so the

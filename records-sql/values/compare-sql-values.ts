@@ -1,0 +1,72 @@
+import { SragError } from '../sql-engine-port.ts';
+import { castSqlValue } from './cast-sql-value.ts';
+import { SqlDate, SqlInterval, type RuntimeValue } from './sql-runtime-value.ts';
+import type { SqlType } from '../syntax/sql-syntax.ts';
+
+/**
+ * Compare two non-NULL values of one column for ORDER BY, MIN and MAX: numbers by value, text by
+ * code point (DuckDB's binary collation: "B" < "a" < "é"), false < true, dates by day.
+ */
+export function compareSqlValues(left: RuntimeValue, right: RuntimeValue): number {
+  if (typeof left === 'number' && typeof right === 'number') return left < right ? -1 : left > right ? 1 : 0;
+  if (typeof left === 'string' && typeof right === 'string') return compareCodePoints(left, right);
+  if (typeof left === 'boolean' && typeof right === 'boolean') return Number(left) - Number(right);
+  if (left instanceof SqlDate && right instanceof SqlDate) return left.days - right.days;
+  if (left instanceof SqlInterval && right instanceof SqlInterval) return (left.months * 30 + left.days) - (right.months * 30 + right.days);
+  return compareCodePoints(String(left), String(right));
+}
+
+function compareCodePoints(left: string, right: string): number {
+  if (left === right) return 0;
+  const length = Math.min(left.length, right.length);
+  for (let index = 0; index < length; index += 1) {
+    const a = left.codePointAt(index)!;
+    const b = right.codePointAt(index)!;
+    if (a !== b) return a < b ? -1 : 1;
+    if (a > 0xffff) index += 1;
+  }
+  return left.length - right.length;
+}
+
+/**
+ * Compare for `=`, `<` and friends with DuckDB's implicit casts: text meets a number, date or
+ * boolean by being cast to that type (a failed cast is a conversion error, as in DuckDB); NULL on
+ * either side gives NULL.
+ */
+export function compareWithCoercion(left: RuntimeValue, leftType: SqlType, right: RuntimeValue, rightType: SqlType): number | null {
+  if (left === null || right === null) return null;
+  const [a, b] = coercePair(left, leftType, right, rightType);
+  return compareSqlValues(a, b);
+}
+
+function coercePair(left: RuntimeValue, leftType: SqlType, right: RuntimeValue, rightType: SqlType): [RuntimeValue, RuntimeValue] {
+  const kindOf = (value: RuntimeValue) => value instanceof SqlDate ? 'date' : value instanceof SqlInterval ? 'interval' : typeof value;
+  const leftKind = kindOf(left);
+  const rightKind = kindOf(right);
+  if (leftKind === rightKind) return [left, right];
+  if (leftKind === 'string') return [castSqlValue(left, leftType, targetTypeOf(right, rightType), false), right];
+  if (rightKind === 'string') return [left, castSqlValue(right, rightType, targetTypeOf(left, leftType), false)];
+  if (leftKind === 'number' && rightKind === 'boolean') return [left, Number(right)];
+  if (leftKind === 'boolean' && rightKind === 'number') return [Number(left), right];
+  throw new SragError({
+    code: 'SQL_FAILED',
+    message: `Binder Error: Cannot compare values of type ${leftType === 'UNKNOWN' ? leftKind : leftType} and type ${rightType === 'UNKNOWN' ? rightKind : rightType} - an explicit cast is required`,
+  });
+}
+
+function targetTypeOf(value: RuntimeValue, type: SqlType): SqlType {
+  if (typeof value === 'number') return type === 'DOUBLE' || !Number.isInteger(value) ? 'DOUBLE' : 'INTEGER';
+  if (typeof value === 'boolean') return 'BOOLEAN';
+  if (value instanceof SqlDate) return 'DATE';
+  return 'VARCHAR';
+}
+
+/** A key under which GROUP BY, DISTINCT and COUNT(DISTINCT) treat two values as one. */
+export function groupingKey(value: RuntimeValue): string {
+  if (value === null) return 'n';
+  if (typeof value === 'number') return `d${Object.is(value, -0) ? 0 : value}`;
+  if (typeof value === 'boolean') return value ? 'T' : 'F';
+  if (value instanceof SqlDate) return `D${value.days}`;
+  if (value instanceof SqlInterval) return `I${value.months}:${value.days}`;
+  return `s${value}`;
+}
