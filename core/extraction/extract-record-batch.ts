@@ -10,7 +10,8 @@ import { batchOutputExample, batchOutputSchema } from './batch-output-schema.ts'
 import { defaultMaxInputTokens, extractRecord, type ExtractedRecord } from './extract-record.ts';
 import { failsEveryDocument } from './fails-every-document.ts';
 import type { PartRecord } from './read-record-reply.ts';
-import { readBatchReply, type BatchEntry } from './read-batch-reply.ts';
+import { renderBatchDocuments, type BatchEntry } from './render-batch-documents.ts';
+import { readBatchReply } from './read-batch-reply.ts';
 import { extractionPrefix } from './extraction-prefix.ts';
 
 export interface BatchDocument {
@@ -77,7 +78,7 @@ export async function extractRecordBatch(options: ExtractRecordBatchOptions): Pr
       return [...await run(documents.slice(0, middle)), ...await run(documents.slice(middle))];
     };
     const entries: BatchEntry[] = documents.map((document, index) => ({ id: String(index + 1), text: document.text }));
-    const user = entries.map((entry) => `<document id="${entry.id}">\n${entry.text}\n</document>`).join('\n\n');
+    const user = renderBatchDocuments(entries);
     if (systemTokens + countTokens(user) > budget) return split();
     let result;
     try {

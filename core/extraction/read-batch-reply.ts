@@ -1,11 +1,6 @@
 import type { RecordSchema } from '../schema/attribute-definition.ts';
+import type { BatchEntry } from './render-batch-documents.ts';
 import { readRecordReply, type PartRecord } from './read-record-reply.ts';
-
-/** One document of a batch as the model was shown it. */
-export interface BatchEntry {
-  id: string;
-  text: string;
-}
 
 /**
  * What a batch reply said: either records for exactly the ids sent (each readable, or with the

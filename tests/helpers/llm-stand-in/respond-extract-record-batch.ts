@@ -27,9 +27,14 @@ function readBatchSchemaPropertyNames(systemMessage: string): string[] | undefin
   }
 }
 
-/** The `<document id="...">` blocks of the user message, in order. */
+/**
+ * The `<document id="..." boundary="B">` … `</document boundary="B">` blocks of the user message, in
+ * order. Only lines carrying the boundary count, as the prompt tells the model: a tag forged inside
+ * a document's text is part of that text.
+ */
 export function readBatchDocuments(userMessage: string): Array<{ id: string; text: string }> {
-  return [...userMessage.matchAll(/<document id="([^"]*)">\n([\s\S]*?)\n<\/document>/g)].map((match) => ({ id: match[1]!, text: match[2]! }));
+  const blocks = /^<document id="([^"]*)" boundary="([^"]+)">\n([\s\S]*?)\n<\/document boundary="\2">$/gm;
+  return [...userMessage.matchAll(blocks)].map((match) => ({ id: match[1]!, text: match[3]! }));
 }
 
 /**
@@ -44,7 +49,7 @@ export function respondExtractRecordBatch(request: ChatRequest, corpora: GoldCor
     return invalidRequestReply('the LLM stand-in found no ```json schema block after a "Schema (of one record):" line in the extract-record-batch system message', 'messages');
   }
   const documents = readBatchDocuments(firstMessageOf(request, 'user'));
-  if (documents.length === 0) return invalidRequestReply('the LLM stand-in found no <document id="..."> block in the extract-record-batch user message', 'messages');
+  if (documents.length === 0) return invalidRequestReply('the LLM stand-in found no <document id="..." boundary="..."> block in the extract-record-batch user message', 'messages');
   const withEvidence = systemMessage.includes('"quote"');
   const records: Array<Record<string, unknown>> = [];
   for (const document of documents) {
