@@ -1,6 +1,6 @@
 import { normalizeValue, type NormalizedValue } from '../normalization/index.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
-import { foldForQuoteMatching } from './quote-occurs-in.ts';
+import { quoteMatcher } from './quote-occurs-in.ts';
 import type { AttributeEvidence, RecordIssue } from './record-issue.ts';
 
 export interface PartRecord {
@@ -25,7 +25,7 @@ export function readRecordReply(
     return { problems: ['the reply must be one JSON object with one key per schema property'] };
   }
   const object = reply as Record<string, unknown>;
-  let foldedDocument: string | undefined;
+  const quoteIsInDocument = quoteMatcher(documentText);
   const problems: string[] = [];
   const record: PartRecord = { values: {}, evidence: [], issues: [] };
   for (const attribute of schema.attributes) {
@@ -54,7 +54,7 @@ export function readRecordReply(
     if (withEvidence) {
       const reason = quote === null
         ? 'the model gave no quote for this value'
-        : quoteIsIn(quote, (foldedDocument ??= foldForQuoteMatching(documentText))) ? null : 'the quote does not occur in the document';
+        : quoteIsInDocument(quote) ? null : 'the quote does not occur in the document';
       if (reason) {
         record.issues.push({ attribute: attribute.name, code: quote === null ? 'missing_quote' : 'unsupported_quote', message: `${attribute.name}: ${reason}; value ${JSON.stringify(raw)} dropped`, received: raw });
         Object.assign(evidence, { status: 'unsupported', reason });
@@ -66,9 +66,4 @@ export function readRecordReply(
     record.values[attribute.name] = normalized.value;
   }
   return problems.length ? { problems } : { value: record };
-}
-
-function quoteIsIn(quote: string, foldedDocument: string): boolean {
-  const needle = foldForQuoteMatching(quote);
-  return needle.length > 0 && foldedDocument.includes(needle);
 }
