@@ -1,6 +1,7 @@
 import { normalizeValue, type NormalizedValue } from '../normalization/index.ts';
-import type { RecordSchema } from '../schema/attribute-definition.ts';
+import type { AttributeDefinition, RecordSchema } from '../schema/attribute-definition.ts';
 import { quoteMatcher } from './quote-occurs-in.ts';
+import { quoteStatesValue } from './quote-states-value.ts';
 import type { AttributeEvidence, RecordIssue } from './record-issue.ts';
 
 export interface PartRecord {
@@ -52,12 +53,14 @@ export function readRecordReply(
       continue;
     }
     if (withEvidence) {
-      const reason = quote === null
-        ? 'the model gave no quote for this value'
-        : quoteIsInDocument(quote) ? null : 'the quote does not occur in the document';
-      if (reason) {
-        record.issues.push({ attribute: attribute.name, code: quote === null ? 'missing_quote' : 'unsupported_quote', message: `${attribute.name}: ${reason}; value ${JSON.stringify(raw)} dropped`, received: raw });
-        Object.assign(evidence, { status: 'unsupported', reason });
+      const refusal = quote === null
+        ? { code: 'missing_quote' as const, reason: 'the model gave no quote for this value' }
+        : !quoteIsInDocument(quote)
+          ? { code: 'unsupported_quote' as const, reason: 'the quote does not occur in the document' }
+          : valueNotInQuote(normalized.value, quote, attribute);
+      if (refusal) {
+        record.issues.push({ attribute: attribute.name, code: refusal.code, message: `${attribute.name}: ${refusal.reason}; value ${JSON.stringify(raw)} dropped`, received: raw });
+        Object.assign(evidence, { status: 'unsupported', reason: refusal.reason });
         record.values[attribute.name] = null;
         continue;
       }
@@ -66,4 +69,9 @@ export function readRecordReply(
     record.values[attribute.name] = normalized.value;
   }
   return problems.length ? { problems } : { value: record };
+}
+
+function valueNotInQuote(value: Exclude<NormalizedValue, null>, quote: string, attribute: AttributeDefinition) {
+  const reason = quoteStatesValue(value, quote, attribute);
+  return reason === null ? undefined : { code: 'value_not_in_quote' as const, reason };
 }

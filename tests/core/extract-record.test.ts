@@ -237,6 +237,25 @@ describe('extractRecord values and evidence', () => {
     expect(evidenceFor(result, 'price_per_night')).toMatchObject({ status: 'unsupported', value: null, quote: 'Rooms from $99 a night' });
   });
 
+  it('drops a value its true quote does not state, with a value_not_in_quote issue and the reason', async () => {
+    const { client } = setUp(reply({
+      hotel_name: { value: 'Totally Different Corp', quote: 'Welcome to the Grand Budapest Hotel.' },
+      price_per_night: { value: 999999, quote: 'Rooms start at $1,234 per night.' },
+      has_pool: { value: false, quote: 'Swimming pool: Yes' },
+      opened_on: { value: '2011-03-05', quote: 'The hotel opened on 5 March 2011.' },
+    }));
+    const result = await extractRecord({ client, prompts, schema, text: document, documentName: 'grand.html' });
+    expect(result.values).toEqual({ hotel_name: null, price_per_night: null, has_pool: null, opened_on: '2011-03-05' });
+    expect(result.issues.map((issue) => [issue.attribute, issue.code])).toEqual([
+      ['hotel_name', 'value_not_in_quote'], ['price_per_night', 'value_not_in_quote'], ['has_pool', 'value_not_in_quote'],
+    ]);
+    expect(evidenceFor(result, 'price_per_night')).toMatchObject({
+      status: 'unsupported', value: null, raw: 999999, reason: 'the quote states 1234 ("$1,234 per night"), not 999999',
+    });
+    expect(evidenceFor(result, 'hotel_name').reason).toBe('the quote does not contain "totally", "different", "corp"');
+    expect(result.issues[0]!.message).toBe('hotel_name: the quote does not contain "totally", "different", "corp"; value "Totally Different Corp" dropped');
+  });
+
   it('drops a value given without a quote, with a missing_quote issue', async () => {
     const { client } = setUp(reply({ has_pool: { value: true, quote: null }, opened_on: '2011-03-05' }));
     const result = await extractRecord({ client, prompts, schema, text: document, documentName: 'grand.html' });
