@@ -33,7 +33,8 @@ const prefixPattern = /[-−+]?\s*(?:(?:[a-z]{1,3})?\p{Sc}|\b[a-z]{2,3}\.?)?\s*[
 export function numbersInText(text: string, attribute: AttributeDefinition): { numbers: NumberInText[]; refused: RefusedNumberInText[] } {
   const numbers: NumberInText[] = [];
   const refused: RefusedNumberInText[] = [];
-  const written = text.normalize('NFKC');
+  // Quotation marks and markdown around a number are not part of it ("“2 km”", "**$45**").
+  const written = text.normalize('NFKC').replace(/[“”„‟"«»*_`~]|['‘’](?!(?<=\d['‘’])\d)/g, ' ');
   const lower = written.toLowerCase();
   let coveredUntil = 0;
   for (const start of numberStarts(lower)) {

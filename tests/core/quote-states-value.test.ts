@@ -22,6 +22,7 @@ const stated: Row[] = [
   ['a price with thousands separators', 1234, 'Rooms start at $1,234 per night.', usd],
   ['a magnitude word', 5100, 'Reviews: 5.1k', count],
   ['a unit converted to the column\'s', 2000, 'Distance to center: 2 km', metres],
+  ['a number inside quotation marks and markdown', 2000, '“Distance to center: **2 km**”', metres],
   ['a scale applied', 1.2, 'Revenue was $1.2 million in 2023.', millionsOfUsd],
   ['a number words', 12, 'The hotel has twelve rooms.', count],
   ['a number next to a hyphenated word', 4, 'This 4-star property is well known.', count],

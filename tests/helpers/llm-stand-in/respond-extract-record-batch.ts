@@ -1,11 +1,12 @@
 import type { ChatRequest } from './chat-request.ts';
 import { firstMessageOf } from './chat-request.ts';
-import { findQuote } from './find-quote.ts';
+import { answerProperty } from './answer-property.ts';
 import type { GoldCorpus } from './load-gold-corpus.ts';
 import { findBestRecord } from './match-gold.ts';
 import { contentReply, invalidRequestReply, jsonContent, type Reply } from './reply.ts';
 import { documentMarkers } from './respond-extract-record.ts';
 import { normalizeWhitespace } from './text-matching.ts';
+import type { ModelSlip } from './types.ts';
 
 /** Document markers that only batch requests react to. */
 export const batchDocumentMarkers = {
@@ -42,7 +43,7 @@ export function readBatchDocuments(userMessage: string): Array<{ id: string; tex
  * responder would (values only where the gold quote occurs in that very document). Documents with
  * the single-document fault markers fault the whole batch; `dropFromBatch` leaves its record out.
  */
-export function respondExtractRecordBatch(request: ChatRequest, corpora: GoldCorpus[]): Reply {
+export function respondExtractRecordBatch(request: ChatRequest, corpora: GoldCorpus[], slips: readonly ModelSlip[] = []): Reply {
   const systemMessage = firstMessageOf(request, 'system');
   const propertyNames = readBatchSchemaPropertyNames(systemMessage);
   if (!propertyNames) {
@@ -56,11 +57,9 @@ export function respondExtractRecordBatch(request: ChatRequest, corpora: GoldCor
     if (documents.length > 1 && document.text.includes(batchDocumentMarkers.dropFromBatch)) continue;
     const record = findBestRecord(corpora, normalizeWhitespace(document.text));
     const answer: Record<string, unknown> = { id: document.id };
-    for (const name of propertyNames) {
-      const goldValue = record?.values[name];
-      const quote = findQuote(document.text, goldValue?.quote);
-      const value = quote === undefined ? null : (goldValue?.raw ?? goldValue?.value ?? null);
-      answer[name] = withEvidence ? { value, quote: quote ?? null } : value;
+    for (const [position, name] of propertyNames.entries()) {
+      const property = answerProperty(name, record, document.text, slips, position);
+      answer[name] = withEvidence ? property : property.value;
     }
     records.push(answer);
   }

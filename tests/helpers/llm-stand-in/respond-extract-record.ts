@@ -1,10 +1,11 @@
 import type { ChatRequest } from './chat-request.ts';
 import { firstMessageOf } from './chat-request.ts';
-import { findQuote } from './find-quote.ts';
-import type { GoldCorpus, GoldValue } from './load-gold-corpus.ts';
+import { answerProperty } from './answer-property.ts';
+import type { GoldCorpus } from './load-gold-corpus.ts';
 import { findBestRecord } from './match-gold.ts';
 import { contentReply, invalidRequestReply, jsonContent, type Reply } from './reply.ts';
 import { normalizeWhitespace } from './text-matching.ts';
+import type { ModelSlip } from './types.ts';
 
 /** Document markers that make a test document misbehave on purpose. */
 export const documentMarkers = {
@@ -37,9 +38,9 @@ function isReask(request: ChatRequest): boolean {
 /**
  * Answers as a careful model would from the gold record the document matches: the value as the
  * document writes it (`raw`), and only for properties whose quote occurs in this very message
- * (one part of a split document sees only its own values).
+ * (one part of a split document sees only its own values); then the `slips` asked for.
  */
-export function respondExtractRecord(request: ChatRequest, corpora: GoldCorpus[]): Reply {
+export function respondExtractRecord(request: ChatRequest, corpora: GoldCorpus[], slips: readonly ModelSlip[] = []): Reply {
   const systemMessage = firstMessageOf(request, 'system');
   const documentText = firstMessageOf(request, 'user');
   const propertyNames = readSchemaPropertyNames(systemMessage);
@@ -51,13 +52,11 @@ export function respondExtractRecord(request: ChatRequest, corpora: GoldCorpus[]
   const record = findBestRecord(corpora, normalizeWhitespace(documentText));
 
   const answer: Record<string, unknown> = {};
-  for (const name of propertyNames) {
-    const goldValue: GoldValue | undefined = record?.values[name];
-    const quote = findQuote(documentText, goldValue?.quote);
-    let value: unknown = quote === undefined ? null : (goldValue?.raw ?? goldValue?.value ?? null);
+  for (const [position, name] of propertyNames.entries()) {
+    const property = answerProperty(name, record, documentText, slips, position);
     // An object is the wrong type for every flat property; the re-ask gets the right answer.
-    if (wrongTypes) value = { value, note: 'see document' };
-    answer[name] = withEvidence ? { value, quote: quote ?? null } : value;
+    const value = wrongTypes ? { value: property.value, note: 'see document' } : property.value;
+    answer[name] = withEvidence ? { value, quote: property.quote } : value;
   }
 
   const content = jsonContent(answer, request.responseFormat, 'Here is the record:');
