@@ -6,6 +6,7 @@ import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import { renderPrompt } from '../prompts/render-prompt.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
 import { recordSchemaToJsonSchema } from '../schema/record-schema-to-json-schema.ts';
+import { batchIdKey } from './batch-id-key.ts';
 import { batchOutputExample, batchOutputSchema } from './batch-output-schema.ts';
 import { defaultMaxInputTokens, extractRecord, type ExtractedRecord } from './extract-record.ts';
 import { failsEveryDocument } from './fails-every-document.ts';
@@ -123,6 +124,7 @@ function toExtractedRecord(record: PartRecord, usage: TokenUsage, cached: boolea
 export function renderBatchExtractionInstructions(prompts: PromptLibrary, schema: RecordSchema, withEvidence: boolean): string {
   return renderPrompt(prompts['extract-record-batch'], {
     entity: schema.title.toLowerCase(),
+    id_key: batchIdKey(schema),
     evidence_rules: withEvidence
       ? '- For every property also give "quote": the shortest verbatim passage of that document (at most 200 characters, copied exactly, not paraphrased) that states the value; null when the value is null.'
       : '',

@@ -1,5 +1,6 @@
 import { normalizeValue, type NormalizedValue } from '../normalization/index.ts';
 import type { AttributeDefinition, RecordSchema } from '../schema/attribute-definition.ts';
+import { boundedRaw } from './bounded-raw.ts';
 import { quoteMatcher } from './quote-occurs-in.ts';
 import { quoteStatesValue } from './quote-states-value.ts';
 import type { AttributeEvidence, RecordIssue } from './record-issue.ts';
@@ -28,16 +29,18 @@ export function readRecordReply(
   const object = reply as Record<string, unknown>;
   const quoteIsInDocument = quoteMatcher(documentText);
   const problems: string[] = [];
-  const record: PartRecord = { values: {}, evidence: [], issues: [] };
+  // A null prototype: property names such as "__proto__" or "constructor" are ordinary keys here.
+  const record: PartRecord = { values: Object.create(null) as PartRecord['values'], evidence: [], issues: [] };
   for (const attribute of schema.attributes) {
-    let raw: unknown = object[attribute.name] ?? null;
+    let received: unknown = Object.hasOwn(object, attribute.name) ? object[attribute.name] ?? null : null;
     let quote: string | null = null;
-    if (withEvidence && typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'value' in raw) {
-      const entry = raw as { value?: unknown; quote?: unknown };
-      raw = entry.value ?? null;
+    if (withEvidence && typeof received === 'object' && received !== null && !Array.isArray(received) && Object.hasOwn(received, 'value')) {
+      const entry = received as { value?: unknown; quote?: unknown };
+      received = entry.value ?? null;
       quote = typeof entry.quote === 'string' && entry.quote.trim() ? entry.quote : null;
     }
-    const normalized = normalizeValue(raw, attribute);
+    const normalized = normalizeValue(received, attribute);
+    const raw = boundedRaw(received);
     const evidence: AttributeEvidence = { attribute: attribute.name, value: null, raw, quote, status: 'missing', reason: null };
     record.evidence.push(evidence);
     if (normalized.issue) {

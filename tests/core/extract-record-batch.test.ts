@@ -135,4 +135,25 @@ describe('extractRecordBatch', () => {
     const boundaryOf = (user: string) => /boundary="([^"]+)"/.exec(user)![1];
     expect(boundaryOf(requests[0]!.messages[1]!.content)).not.toBe(boundaryOf(users[0]!));
   });
+
+  it('carries the document id under "_document" when the schema has a property named id, and property names such as __proto__ stay keys', async () => {
+    const withId = parseRecordSchema(JSON.parse(`{"title": "Row", "properties": {
+      "id": {"type": "string", "description": "The row id."},
+      "__proto__": {"type": "string", "description": "The prototype."}
+    }}`));
+    const rows = [{ text: 'Row id: R-1. Prototype: Alpha.', documentName: 'r1.txt' }, { text: 'Row id: R-2. Prototype: Beta.', documentName: 'r2.txt' }];
+    const { languageModel, requests } = createRecordingLanguageModel((request) => {
+      const user = request.messages.find((message) => message.role === 'user')!.content;
+      const ids = [...user.matchAll(/^<document id="(\d+)" boundary=/gm)].map((match) => match[1]!);
+      return `{"records": [${ids.map((id) => `{"_document": "${id}", "id": {"value": "R-${id}", "quote": "Row id: R-${id}"}, "__proto__": {"value": "${id === '1' ? 'Alpha' : 'Beta'}", "quote": "Prototype: ${id === '1' ? 'Alpha' : 'Beta'}"}}`).join(', ')}]}`;
+    });
+    const results = await extractRecordBatch({ client: new ModelClient({ languageModel, retry: { maxRetries: 0 } }), prompts, schema: withId, documents: rows });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.messages[0]!.content).toContain('with "_document" set to the document\'s id');
+    expect(Object.keys((requests[0]!.outputSchema!.schema as { properties: { records: { items: { properties: object } } } }).properties.records.items.properties)).toEqual(['_document', 'id', '__proto__']);
+    expect(results.map((result) => ('record' in result ? Object.entries(result.record.values) : result.error))).toEqual([
+      [['id', 'R-1'], ['__proto__', 'Alpha']],
+      [['id', 'R-2'], ['__proto__', 'Beta']],
+    ]);
+  });
 });

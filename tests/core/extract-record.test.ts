@@ -426,3 +426,39 @@ describe('extractRecord long documents', () => {
     expect(replayRequests).toHaveLength(0);
   });
 });
+
+describe('extractRecord with hostile replies and property names', () => {
+  // JSON text: in an object literal, `__proto__:` would set the prototype instead of naming a property.
+  const objectKeySchema = parseRecordSchema(JSON.parse(`{"title": "Row", "properties": {
+    "__proto__": {"type": "string", "description": "The prototype."},
+    "constructor": {"type": "string", "description": "The builder."},
+    "toString": {"type": "integer", "description": "The strings."}
+  }}`));
+  const text = 'Prototype: Alpha\nBuilt by: Ada\nStrings: 12';
+
+  it('keeps properties named __proto__, constructor and toString as ordinary keys, in the prompt and in the record', async () => {
+    // constructor is left out of the reply: it must read as missing, not as Object.prototype.constructor.
+    const { client, requests } = setUp('{"__proto__": {"value": "Alpha", "quote": "Prototype: Alpha"}, "toString": {"value": 12, "quote": "Strings: 12"}}');
+    const result = await extractRecord({ client, prompts, schema: objectKeySchema, text, documentName: 'row.txt' });
+    expect(Object.keys(result.values)).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(Object.entries(result.values)).toEqual([['__proto__', 'Alpha'], ['constructor', null], ['toString', 12]]);
+    expect(result.issues).toEqual([]);
+    expect(JSON.parse(JSON.stringify(result.values))).toEqual(JSON.parse('{"__proto__": "Alpha", "constructor": null, "toString": 12}'));
+    const outputSchema = requests[0]!.outputSchema!.schema as { properties: object; required: string[] };
+    expect(Object.keys(outputSchema.properties)).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(requests[0]!.messages[0]!.content).toContain('"__proto__": {');
+  });
+
+  it('turns an integer beyond 64 bits and a value nested 100,000 levels deep into NULL with an issue, keeping the rest', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const reply = `{"__proto__": {"value": ${deep}, "quote": "Prototype: Alpha"}, "constructor": {"value": "Ada", "quote": "Built by: Ada"}, "toString": {"value": 99999999999999999999, "quote": "Strings: 12"}}`;
+    const { client } = setUp([reply, reply]);
+    const result = await extractRecord({ client, prompts, schema: objectKeySchema, text, documentName: 'row.txt' });
+    expect(Object.entries(result.values)).toEqual([['__proto__', null], ['constructor', 'Ada'], ['toString', null]]);
+    expect(result.issues.map((issue) => [issue.attribute, issue.code])).toEqual([['__proto__', 'not_a_string'], ['toString', 'not_a_number']]);
+    expect(result.issues[1]!.message).toMatch(/is too large to hold exactly/);
+    expect(evidenceFor(result, '__proto__').raw).toBe('[a list nested more than 16 levels deep]');
+    // What the store writes must be writable.
+    expect(() => JSON.stringify(result)).not.toThrow();
+  });
+});

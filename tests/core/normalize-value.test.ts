@@ -157,6 +157,10 @@ const rows: Array<[unknown, AttributeDefinition, Expected]> = [
   ['1,000+ reviews', integer('reviews'), 1000],
   ['4.5/5', integer(), rejected('not_an_integer')],
   ['1.5 hours', integer('minutes'), 90],
+  [99999999999999999999, integer(), rejected('not_a_number')],
+  ['9223372036854775808', integer(), rejected('not_a_number')],
+  [2 ** 53 - 1, integer(), 2 ** 53 - 1],
+  [99999999999999999999, number(), 99999999999999999999],
   // booleans
   [true, boolean, true],
   ['Yes', boolean, true],

@@ -21,7 +21,7 @@ export function answerProperty(
   slips: readonly ModelSlip[],
   position: number,
 ): PropertyAnswer {
-  const gold: GoldValue | undefined = record?.values[name];
+  const gold: GoldValue | undefined = record && Object.hasOwn(record.values, name) ? record.values[name] : undefined;
   const quote = findQuote(documentText, gold?.quote);
   if (quote === undefined) return { value: null, quote: null };
   let answer: PropertyAnswer = { value: gold?.raw ?? gold?.value ?? null, quote };

@@ -56,12 +56,13 @@ export function respondExtractRecordBatch(request: ChatRequest, corpora: GoldCor
   for (const document of documents) {
     if (documents.length > 1 && document.text.includes(batchDocumentMarkers.dropFromBatch)) continue;
     const record = findBestRecord(corpora, normalizeWhitespace(document.text));
-    const answer: Record<string, unknown> = { id: document.id };
-    for (const [position, name] of propertyNames.entries()) {
+    // The id key the prompt names ("id", or "_document" when a property is called id); entries, not
+    // assignments, since a property may be named "__proto__".
+    const idKey = propertyNames.includes('id') ? '_document' : 'id';
+    records.push(Object.fromEntries([[idKey, document.id], ...propertyNames.map((name, position) => {
       const property = answerProperty(name, record, document.text, slips, position);
-      answer[name] = withEvidence ? property : property.value;
-    }
-    records.push(answer);
+      return [name, withEvidence ? property : property.value];
+    })]));
   }
   const content = jsonContent({ records }, request.responseFormat, 'Here are the records:');
   const allText = documents.map((document) => document.text).join('\n');

@@ -12,7 +12,12 @@ export const documentMarkers = {
   alwaysServerError: 'STAND-IN: ALWAYS-500',
   garbage: 'STAND-IN: GARBAGE',
   wrongTypes: 'STAND-IN: WRONG-TYPES',
+  /** The first property's value becomes a list nested 100,000 levels deep (no JSON.stringify can write it). */
+  deepValue: 'STAND-IN: DEEP-VALUE',
 } as const;
+
+/** Nesting of the `deepValue` reply: deeper than any recursive JSON writer's stack. */
+const deepNesting = 100_000;
 
 /** The property names of the record schema: the first ```json block after the line "Schema:". */
 export function readSchemaPropertyNames(systemMessage: string): string[] | undefined {
@@ -51,15 +56,20 @@ export function respondExtractRecord(request: ChatRequest, corpora: GoldCorpus[]
   const wrongTypes = documentText.includes(documentMarkers.wrongTypes) && !isReask(request);
   const record = findBestRecord(corpora, normalizeWhitespace(documentText));
 
-  const answer: Record<string, unknown> = {};
-  for (const [position, name] of propertyNames.entries()) {
+  // Entries, not assignments: a property may be named "__proto__".
+  const answer = Object.fromEntries(propertyNames.map((name, position) => {
     const property = answerProperty(name, record, documentText, slips, position);
     // An object is the wrong type for every flat property; the re-ask gets the right answer.
     const value = wrongTypes ? { value: property.value, note: 'see document' } : property.value;
-    answer[name] = withEvidence ? { value, quote: property.quote } : value;
-  }
+    return [name, withEvidence ? { value, quote: property.quote } : value];
+  }));
 
-  const content = jsonContent(answer, request.responseFormat, 'Here is the record:');
+  let content = jsonContent(answer, request.responseFormat, 'Here is the record:');
+  if (documentText.includes(documentMarkers.deepValue) && propertyNames[0] !== undefined) {
+    // Spliced into the text by hand: the value cannot be written by JSON.stringify, only read.
+    const first = JSON.stringify(propertyNames[0]);
+    content = content.replace(`{${first}:`, `{${first}:${'['.repeat(deepNesting)}${']'.repeat(deepNesting)},"_replaced":`);
+  }
   if (documentText.includes(documentMarkers.alwaysServerError)) return contentReply(content, { forcedFault: 'server_error' });
   if (documentText.includes(documentMarkers.garbage)) return contentReply(content, { forcedFault: 'malformed_json' });
   return contentReply(content);
