@@ -72,12 +72,12 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
     rest = rest.slice(score[0].length);
   }
   rest = rest.replace(/^\s*\+/, '');
-  const magnitudeWord = matchLeadingAlias(rest, [...magnitudes.keys()].filter((alias) => !isUnitHere(alias, dimension)));
+  const magnitudeWord = matchLeadingAlias(rest, magnitudeAliases(dimension));
   const magnitude = magnitudeWord ? magnitudes.get(magnitudeWord.alias) : undefined;
   if (magnitudeWord) rest = magnitudeWord.rest.replace(/^\s*\+/, '');
 
   let unit: MeasurementUnit | undefined;
-  const unitWord = matchLeadingAlias(rest, [...measurementUnits.keys(), ...currencyMentions.keys()]);
+  const unitWord = matchLeadingAlias(rest, unitAndCurrencyAliases);
   if (unitWord) {
     const asUnit = unitHere(unitWord.alias, dimension);
     const asCurrency = currencyMentions.get(unitWord.alias);
@@ -102,6 +102,20 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
 
   const signed = negative ? -amount : amount;
   return { quantity: { amount: signed === 0 ? 0 : signed, magnitude, currency: currencies[0], unit } };
+}
+
+/** Every unit and currency spelling, listed once (quotes are read many times per record). */
+const unitAndCurrencyAliases = [...measurementUnits.keys(), ...currencyMentions.keys()];
+const magnitudeAliasesByDimension = new Map<string | undefined, string[]>();
+
+/** The magnitude words of a column of this dimension: all but those that are units here. */
+function magnitudeAliases(dimension: string | undefined): string[] {
+  let aliases = magnitudeAliasesByDimension.get(dimension);
+  if (!aliases) {
+    aliases = [...magnitudes.keys()].filter((alias) => !isUnitHere(alias, dimension));
+    magnitudeAliasesByDimension.set(dimension, aliases);
+  }
+  return aliases;
 }
 
 /** Aliases that are units rather than magnitudes in a column of this dimension. */
