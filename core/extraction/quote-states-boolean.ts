@@ -9,7 +9,8 @@ import type { AttributeDefinition } from '../schema/attribute-definition.ts';
  * allowed: no", "Parking | ✗"). A quote whose answer disagrees is refused; any other quote stands.
  */
 export function quoteStatesBoolean(value: boolean, quote: string, attribute: AttributeDefinition): string | null {
-  const text = quote.trim().replace(/[.!]+$/, '');
+  // The answer is at the end; looking at the last 200 characters keeps a long quote linear.
+  const text = quote.trim().slice(-200).replace(/[.!]+$/, '');
   const answer = /(?:^|[:|=?]|\s[-–—]\s)\s*([^:|=?]*)$/.exec(text)?.[1]?.trim() ?? text;
   if (!answer) return null;
   const stated = normalizeBoolean(answer, attribute);
