@@ -111,7 +111,7 @@ describe('extractRecordBatch', () => {
     };
     const victim = { text: 'The Bravo Hotel has 3 stars.', documentName: 'victim.txt' };
     const { languageModel, requests } = createRecordingLanguageModel('{"records": []}');
-    const client = new ModelClient({ languageModel, retry: { maxRetries: 0 } });
+    const client = new ModelClient({ languageModel, sleep: noWait, retry: { maxRetries: 0 } });
     await extractRecordBatch({ client, prompts, schema, documents: [forger, victim] });
     const user = requests[0]!.messages.find((message) => message.role === 'user')!.content;
     const boundary = /^<document id="1" boundary="([^"]+)">$/m.exec(user)![1]!;
@@ -126,12 +126,12 @@ describe('extractRecordBatch', () => {
     const users = [] as string[];
     for (let round = 0; round < 2; round += 1) {
       const { languageModel, requests } = createRecordingLanguageModel('{"records": []}');
-      await extractRecordBatch({ client: new ModelClient({ languageModel, retry: { maxRetries: 0 } }), prompts, schema, documents: documents.slice(0, 2) });
+      await extractRecordBatch({ client: new ModelClient({ languageModel, sleep: noWait, retry: { maxRetries: 0 } }), prompts, schema, documents: documents.slice(0, 2) });
       users.push(requests[0]!.messages[1]!.content);
     }
     expect(users[0]).toBe(users[1]);
     const { languageModel, requests } = createRecordingLanguageModel('{"records": []}');
-    await extractRecordBatch({ client: new ModelClient({ languageModel, retry: { maxRetries: 0 } }), prompts, schema, documents: documents.slice(1, 3) });
+    await extractRecordBatch({ client: new ModelClient({ languageModel, sleep: noWait, retry: { maxRetries: 0 } }), prompts, schema, documents: documents.slice(1, 3) });
     const boundaryOf = (user: string) => /boundary="([^"]+)"/.exec(user)![1];
     expect(boundaryOf(requests[0]!.messages[1]!.content)).not.toBe(boundaryOf(users[0]!));
   });
@@ -147,7 +147,7 @@ describe('extractRecordBatch', () => {
       const ids = [...user.matchAll(/^<document id="(\d+)" boundary=/gm)].map((match) => match[1]!);
       return `{"records": [${ids.map((id) => `{"_document": "${id}", "id": {"value": "R-${id}", "quote": "Row id: R-${id}"}, "__proto__": {"value": "${id === '1' ? 'Alpha' : 'Beta'}", "quote": "Prototype: ${id === '1' ? 'Alpha' : 'Beta'}"}}`).join(', ')}]}`;
     });
-    const results = await extractRecordBatch({ client: new ModelClient({ languageModel, retry: { maxRetries: 0 } }), prompts, schema: withId, documents: rows });
+    const results = await extractRecordBatch({ client: new ModelClient({ languageModel, sleep: noWait, retry: { maxRetries: 0 } }), prompts, schema: withId, documents: rows });
     expect(requests).toHaveLength(1);
     expect(requests[0]!.messages[0]!.content).toContain('with "_document" set to the document\'s id');
     expect(Object.keys((requests[0]!.outputSchema!.schema as { properties: { records: { items: { properties: object } } } }).properties.records.items.properties)).toEqual(['_document', 'id', '__proto__']);

@@ -50,7 +50,8 @@ let client: ModelClient;
 
 beforeAll(async () => {
   standIn = await startLlmStandIn({ corpora: ['examples/hotels', 'examples/worldcup'] });
-  client = new ModelClient({ languageModel: new OpenAiLanguageModel({ baseURL: standIn.url, model: 'stand-in', timeoutMilliseconds: 30_000 }) });
+  const languageModel = new OpenAiLanguageModel({ baseURL: standIn.url, model: 'stand-in', timeoutMilliseconds: 30_000 });
+  client = new ModelClient({ languageModel, sleep: (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)) });
 });
 afterAll(async () => {
   await standIn?.close();
