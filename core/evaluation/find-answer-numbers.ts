@@ -61,6 +61,6 @@ function readValues(written: string): number[] | undefined {
 }
 
 function plainValue(literal: string, negative: string): number[] {
-  const value = readDecimalLiteral(literal, false);
+  const value = readDecimalLiteral(literal, { money: false });
   return value === undefined ? [] : [negative ? -value : value];
 }

@@ -6,11 +6,13 @@ import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import { renderPrompt } from '../prompts/render-prompt.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
 import { recordSchemaToJsonSchema } from '../schema/record-schema-to-json-schema.ts';
+import { batchIdKey } from './batch-id-key.ts';
 import { batchOutputExample, batchOutputSchema } from './batch-output-schema.ts';
 import { defaultMaxInputTokens, extractRecord, type ExtractedRecord } from './extract-record.ts';
 import { failsEveryDocument } from './fails-every-document.ts';
 import type { PartRecord } from './read-record-reply.ts';
-import { readBatchReply, type BatchEntry } from './read-batch-reply.ts';
+import { renderBatchDocuments, type BatchEntry } from './render-batch-documents.ts';
+import { readBatchReply } from './read-batch-reply.ts';
 import { extractionPrefix } from './extraction-prefix.ts';
 
 export interface BatchDocument {
@@ -77,7 +79,7 @@ export async function extractRecordBatch(options: ExtractRecordBatchOptions): Pr
       return [...await run(documents.slice(0, middle)), ...await run(documents.slice(middle))];
     };
     const entries: BatchEntry[] = documents.map((document, index) => ({ id: String(index + 1), text: document.text }));
-    const user = entries.map((entry) => `<document id="${entry.id}">\n${entry.text}\n</document>`).join('\n\n');
+    const user = renderBatchDocuments(entries);
     if (systemTokens + countTokens(user) > budget) return split();
     let result;
     try {
@@ -122,6 +124,7 @@ function toExtractedRecord(record: PartRecord, usage: TokenUsage, cached: boolea
 export function renderBatchExtractionInstructions(prompts: PromptLibrary, schema: RecordSchema, withEvidence: boolean): string {
   return renderPrompt(prompts['extract-record-batch'], {
     entity: schema.title.toLowerCase(),
+    id_key: batchIdKey(schema),
     evidence_rules: withEvidence
       ? '- For every property also give "quote": the shortest verbatim passage of that document (at most 200 characters, copied exactly, not paraphrased) that states the value; null when the value is null.'
       : '',

@@ -13,7 +13,7 @@ const statusRank: Record<AttributeEvidence['status'], number> = {
  */
 export function mergePartRecords(schema: RecordSchema, parts: PartRecord[]): PartRecord {
   if (parts.length === 1) return parts[0]!;
-  const merged: PartRecord = { values: {}, evidence: [], issues: [] };
+  const merged: PartRecord = { values: Object.create(null) as PartRecord['values'], evidence: [], issues: [] };
   for (const attribute of schema.attributes) {
     const name = attribute.name;
     const candidates = parts.map((part, index) => ({ index, evidence: part.evidence.find((entry) => entry.attribute === name)! }));

@@ -1,23 +1,99 @@
-import { withoutPageMarkers } from '../documents/page-marker.ts';
+import { foldQuoteText } from './fold-quote-text.ts';
+import { quoteParts } from './quote-parts.ts';
+
+/** The most characters of folded document text an elision may stand for between two passages. */
+export const longestElision = 600;
+
+/** Quotes cut into more passages than this are not a quote any more; they are refused. */
+const mostPassages = 12;
 
 /**
- * Whether a model's quote occurs in the document after whitespace normalization. Typographic
- * quotes and dashes are folded too, since models often "fix" them when copying; nothing else is,
- * so an invented value does not pass as supported.
+ * Whether a model's quote occurs in the document, allowing the ways models re-type what they copy
+ * (case, punctuation, spacing and line breaks, quotation marks, markdown and list markers; see
+ * `foldQuoteText` and `quoteParts`) while refusing text that is not there. An elided quote
+ * ("Revenue … 100") matches when its passages occur in order, each at most `longestElision`
+ * characters after the previous one. Every passage must start and end on a word boundary, and a
+ * number must be whole: "1" does not match inside "1,000" or "-1".
  */
 export function quoteOccursIn(quote: string, documentText: string): boolean {
-  const needle = foldForQuoteMatching(quote);
-  if (!needle) return false;
-  return foldForQuoteMatching(documentText).includes(needle);
+  return quoteMatcher(documentText)(quote);
 }
 
-/** Page markers (`--- page 2 ---`) are left out on both sides, so a quote may run across a page break. */
-export function foldForQuoteMatching(text: string): string {
-  return withoutPageMarkers(text)
-    .replace(/[\u2018\u2019\u201A\u2032]/g, "'")
-    .replace(/[\u201C\u201D\u201E\u2033]/g, '"')
-    .replace(/[\u2010-\u2015\u2212]/g, '-')
-    .replace(/\u00A0/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+/**
+ * `quoteOccursIn` for many quotes of one document: the document is folded once, on the first call.
+ * Each check costs one scan of the folded document per passage (`indexOf`), plus a linear pass over
+ * a passage's occurrences, however often it occurs.
+ */
+export function quoteMatcher(documentText: string): (quote: string) => boolean {
+  let folded: string | undefined;
+  return (quote) => {
+    const passages = quoteParts(quote).map(foldQuoteText).filter(Boolean);
+    if (passages.length === 0 || passages.length > mostPassages) return false;
+    folded ??= foldQuoteText(documentText);
+    if (passages.length === 1) return firstOccurrence(folded, passages[0]!) >= 0;
+    return passagesOccurInOrder(folded, passages);
+  };
+}
+
+function firstOccurrence(haystack: string, needle: string): number {
+  for (let start = haystack.indexOf(needle); start >= 0; start = haystack.indexOf(needle, start + 1)) {
+    if (isWholeMatch(haystack, start, needle.length)) return start;
+  }
+  return -1;
+}
+
+/**
+ * Whether every passage occurs after the previous one within `longestElision` characters. The ends
+ * reachable after passage k are kept sorted; an occurrence of passage k + 1 is reachable when the
+ * latest reachable end before it is close enough, so each passage costs one sweep.
+ */
+function passagesOccurInOrder(haystack: string, passages: string[]): boolean {
+  let reachableEnds: number[] = [];
+  for (const [index, passage] of passages.entries()) {
+    const next: number[] = [];
+    let pointer = 0;
+    let latestEnd = -Infinity;
+    for (let start = haystack.indexOf(passage); start >= 0; start = haystack.indexOf(passage, start + 1)) {
+      if (!isWholeMatch(haystack, start, passage.length)) continue;
+      if (index > 0) {
+        while (pointer < reachableEnds.length && reachableEnds[pointer]! <= start) latestEnd = reachableEnds[pointer++]!;
+        if (start - latestEnd > longestElision) continue;
+      }
+      next.push(start + passage.length);
+    }
+    if (next.length === 0) return false;
+    reachableEnds = next;
+  }
+  return true;
+}
+
+/**
+ * A match must not begin or end inside a word or a number: not after a letter or digit, a minus
+ * sign or a mark of the same number ("000" of "1,000"), nor end before a mark followed by a digit.
+ * A dash between two numbers is a range ("2010-2014"), whose ends may be quoted alone.
+ */
+function isWholeMatch(haystack: string, start: number, length: number): boolean {
+  const end = start + length;
+  const before = haystack[start - 1];
+  const after = haystack[end];
+  if (isWordCharacter(before) && isWordCharacter(haystack[start])) return false;
+  if (isWordCharacter(after) && isWordCharacter(haystack[end - 1])) return false;
+  // Folding keeps a mark next to a digit only inside a number ("1,000", "9.4/10") or as a sign.
+  if (isDigit(haystack[start]) && before !== undefined && before !== ' ') {
+    const isRangeDash = before === '-' && isDigit(haystack[start - 2]);
+    if (!isRangeDash) return false;
+  }
+  if (isDigit(haystack[end - 1]) && after !== undefined && after !== ' ' && after !== '-' && isDigit(haystack[end + 1])) return false;
+  return true;
+}
+
+function isWordCharacter(character: string | undefined): boolean {
+  if (character === undefined) return false;
+  const code = character.charCodeAt(0);
+  if (code < 128) return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
+  return /[\p{L}\p{N}]/u.test(character);
+}
+
+function isDigit(character: string | undefined): boolean {
+  return character !== undefined && character >= '0' && character <= '9';
 }

@@ -1,6 +1,8 @@
 import { normalizeValue, type NormalizedValue } from '../normalization/index.ts';
-import type { RecordSchema } from '../schema/attribute-definition.ts';
-import { foldForQuoteMatching } from './quote-occurs-in.ts';
+import type { AttributeDefinition, RecordSchema } from '../schema/attribute-definition.ts';
+import { boundedRaw } from './bounded-raw.ts';
+import { quoteMatcher } from './quote-occurs-in.ts';
+import { quoteStatesValue } from './quote-states-value.ts';
 import type { AttributeEvidence, RecordIssue } from './record-issue.ts';
 
 export interface PartRecord {
@@ -25,18 +27,20 @@ export function readRecordReply(
     return { problems: ['the reply must be one JSON object with one key per schema property'] };
   }
   const object = reply as Record<string, unknown>;
-  let foldedDocument: string | undefined;
+  const quoteIsInDocument = quoteMatcher(documentText);
   const problems: string[] = [];
-  const record: PartRecord = { values: {}, evidence: [], issues: [] };
+  // A null prototype: property names such as "__proto__" or "constructor" are ordinary keys here.
+  const record: PartRecord = { values: Object.create(null) as PartRecord['values'], evidence: [], issues: [] };
   for (const attribute of schema.attributes) {
-    let raw: unknown = object[attribute.name] ?? null;
+    let received: unknown = Object.hasOwn(object, attribute.name) ? object[attribute.name] ?? null : null;
     let quote: string | null = null;
-    if (withEvidence && typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'value' in raw) {
-      const entry = raw as { value?: unknown; quote?: unknown };
-      raw = entry.value ?? null;
+    if (withEvidence && typeof received === 'object' && received !== null && !Array.isArray(received) && Object.hasOwn(received, 'value')) {
+      const entry = received as { value?: unknown; quote?: unknown };
+      received = entry.value ?? null;
       quote = typeof entry.quote === 'string' && entry.quote.trim() ? entry.quote : null;
     }
-    const normalized = normalizeValue(raw, attribute);
+    const normalized = normalizeValue(received, attribute);
+    const raw = boundedRaw(received);
     const evidence: AttributeEvidence = { attribute: attribute.name, value: null, raw, quote, status: 'missing', reason: null };
     record.evidence.push(evidence);
     if (normalized.issue) {
@@ -52,12 +56,14 @@ export function readRecordReply(
       continue;
     }
     if (withEvidence) {
-      const reason = quote === null
-        ? 'the model gave no quote for this value'
-        : quoteIsIn(quote, (foldedDocument ??= foldForQuoteMatching(documentText))) ? null : 'the quote does not occur in the document';
-      if (reason) {
-        record.issues.push({ attribute: attribute.name, code: quote === null ? 'missing_quote' : 'unsupported_quote', message: `${attribute.name}: ${reason}; value ${JSON.stringify(raw)} dropped`, received: raw });
-        Object.assign(evidence, { status: 'unsupported', reason });
+      const refusal = quote === null
+        ? { code: 'missing_quote' as const, reason: 'the model gave no quote for this value' }
+        : !quoteIsInDocument(quote)
+          ? { code: 'unsupported_quote' as const, reason: 'the quote does not occur in the document' }
+          : valueNotInQuote(normalized.value, quote, attribute);
+      if (refusal) {
+        record.issues.push({ attribute: attribute.name, code: refusal.code, message: `${attribute.name}: ${refusal.reason}; value ${JSON.stringify(raw)} dropped`, received: raw });
+        Object.assign(evidence, { status: 'unsupported', reason: refusal.reason });
         record.values[attribute.name] = null;
         continue;
       }
@@ -68,7 +74,7 @@ export function readRecordReply(
   return problems.length ? { problems } : { value: record };
 }
 
-function quoteIsIn(quote: string, foldedDocument: string): boolean {
-  const needle = foldForQuoteMatching(quote);
-  return needle.length > 0 && foldedDocument.includes(needle);
+function valueNotInQuote(value: Exclude<NormalizedValue, null>, quote: string, attribute: AttributeDefinition) {
+  const reason = quoteStatesValue(value, quote, attribute);
+  return reason === null ? undefined : { code: 'value_not_in_quote' as const, reason };
 }

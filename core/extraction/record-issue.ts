@@ -7,7 +7,7 @@ export interface RecordIssue {
   code:
     | 'not_a_number' | 'not_an_integer' | 'not_a_boolean' | 'not_a_date' | 'not_a_string'
     | 'unit_mismatch' | 'currency_mismatch' | 'ambiguous'
-    | 'unsupported_quote' | 'missing_quote' | 'conflicting_values';
+    | 'unsupported_quote' | 'missing_quote' | 'value_not_in_quote' | 'conflicting_values';
   message: string;
   received?: unknown;
 }

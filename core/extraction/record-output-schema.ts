@@ -7,10 +7,10 @@ import type { OutputSchema } from '../ports/language-model.ts';
  * strings ("$1.2M") because normalization happens in code, not only in the prompt.
  */
 export function recordOutputSchema(schema: RecordSchema, withEvidence: boolean): OutputSchema {
-  const properties: Record<string, unknown> = {};
-  for (const attribute of schema.attributes) {
+  // Built from entries, as everywhere a record is keyed by property name: "__proto__" must stay a key.
+  const properties = Object.fromEntries(schema.attributes.map((attribute) => {
     const value = { type: valueTypes(attribute), description: attribute.description };
-    properties[attribute.name] = withEvidence
+    return [attribute.name, withEvidence
       ? {
           type: 'object',
           additionalProperties: false,
@@ -20,8 +20,8 @@ export function recordOutputSchema(schema: RecordSchema, withEvidence: boolean):
             quote: { type: ['string', 'null'], description: 'Verbatim passage of the document stating the value; null when the value is null.' },
           },
         }
-      : value;
-  }
+      : value];
+  }));
   return {
     name: 'record',
     schema: {
@@ -47,10 +47,9 @@ function valueTypes(attribute: AttributeDefinition): string[] {
 
 /** The output form shown in the prompt, for endpoints without structured output. */
 export function recordOutputExample(schema: RecordSchema, withEvidence: boolean): string {
-  const example: Record<string, unknown> = {};
-  for (const attribute of schema.attributes) {
+  const example = Object.fromEntries(schema.attributes.map((attribute) => {
     const sample = attribute.examples[0] ?? null;
-    example[attribute.name] = withEvidence ? { value: sample, quote: 'verbatim passage of the document' } : sample;
-  }
+    return [attribute.name, withEvidence ? { value: sample, quote: 'verbatim passage of the document' } : sample];
+  }));
   return JSON.stringify(example, null, 2);
 }

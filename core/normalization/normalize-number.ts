@@ -23,8 +23,13 @@ export function normalizeNumber(raw: unknown, attribute: AttributeDefinition): N
   const scale = attribute.scale !== undefined && attribute.scale > 0 && Number.isFinite(attribute.scale) ? attribute.scale : 1;
   const expected = `${wantsInteger ? 'a whole number' : 'a number'}${attribute.unit ? ` in ${attribute.unit}` : ''}${scale === 1 ? '' : ` at scale ${scale}`}`;
   const reject = (code: Parameters<typeof rejectValue>[1], reason: string) => rejectValue(attribute, code, raw, expected, reason);
-  const finish = (value: number): NormalizationResult =>
-    wantsInteger && !Number.isInteger(value) ? reject('not_an_integer', 'is not a whole number') : { value };
+  // An integer column is BIGINT; past 2^53 a JavaScript number no longer holds every integer, so a
+  // larger one (a model's "99999999999999999999") is refused rather than stored rounded or overflowing.
+  const finish = (value: number): NormalizationResult => {
+    if (!wantsInteger) return { value };
+    if (!Number.isInteger(value)) return reject('not_an_integer', 'is not a whole number');
+    return Number.isSafeInteger(value) ? { value } : reject('not_a_number', 'is too large to hold exactly');
+  };
 
   if (typeof raw === 'number') return Number.isFinite(raw) ? finish(raw) : reject('not_a_number', 'is not a finite number');
   if (typeof raw === 'bigint') return Number.isSafeInteger(Number(raw)) ? finish(Number(raw)) : reject('not_a_number', 'is too large to hold exactly');

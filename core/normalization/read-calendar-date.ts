@@ -1,8 +1,5 @@
-const monthNumbers: Record<string, number> = {
-  january: 1, jan: 1, february: 2, feb: 2, march: 3, mar: 3, april: 4, apr: 4, may: 5, june: 6, jun: 6,
-  july: 7, jul: 7, august: 8, aug: 8, september: 9, sep: 9, sept: 9, october: 10, oct: 10,
-  november: 11, nov: 11, december: 12, dec: 12,
-};
+import { monthNumbers } from './month-numbers.ts';
+
 const weekdayPattern = /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday)?\b[,.]?\s*/;
 
 export type CalendarDateReading = { date: string } | { failure: 'ambiguous' | 'not_a_date'; reason: string };
@@ -37,11 +34,11 @@ export function readCalendarDate(written: string): CalendarDateReading {
     .replace(/\b(?:of|the)\b/g, ' ')
     .split(/[\s,./-]+/)
     .filter(Boolean);
-  const month = words.filter((word) => word in monthNumbers);
+  const month = words.filter((word) => monthNumbers.has(word));
   const year = words.filter((word) => /^\d{4}$/.test(word));
   const day = words.filter((word) => /^\d{1,2}$/.test(word));
   if (month.length === 1 && year.length === 1 && day.length === 1 && words.length === 3) {
-    return calendarDate(Number(year[0]), monthNumbers[month[0] ?? ''] ?? 0, Number(day[0]));
+    return calendarDate(Number(year[0]), monthNumbers.get(month[0] ?? '') ?? 0, Number(day[0]));
   }
   if (/^\d{4}$/.test(text) || (month.length === 1 && year.length === 1 && words.length === 2)) {
     return { failure: 'not_a_date', reason: 'has no day' };

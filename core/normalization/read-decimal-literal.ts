@@ -13,18 +13,23 @@ export const decimalLiteralPattern = /^(?:\d{1,3}(?:[ '’]\d{3}(?!\d))+(?:[.,]\
  * - one mark used several times: thousands ("1.234.567" → 1234567);
  * - one mark used once, followed by exactly three digits after a 1–3 digit whole part not starting
  *   with 0 ("1,234", "1.234"): a comma is thousands (English reading); a dot is thousands only for
- *   money (`isMoney`), since no currency accepted here has three decimal places, and a decimal
- *   point otherwise ("1.234 km" → 1.234);
- * - any other single mark is the decimal mark ("3,5" → 3.5, "1234,567" → 1234.567).
+ *   money (`money`), since no currency accepted here has three decimal places, and a decimal
+ *   point otherwise ("1.234 km" → 1.234) and before a magnitude word ("$1.055 million");
+ * - any other single mark is the decimal mark ("3,5" → 3.5, "1234,567" → 1234.567);
+ * - with an exponent the mantissa is one plain decimal ("1.055e5", "1,055e5" → 105500): a single
+ *   mark is the decimal mark, and grouped digits are refused (nobody groups a mantissa).
  */
-export function readDecimalLiteral(literal: string, isMoney: boolean): number | undefined {
+export function readDecimalLiteral(literal: string, reading: { money: boolean; magnitude?: boolean }): number | undefined {
   const [writtenMantissa = '', exponent = ''] = literal.split(/(?=e)/);
   const spaced = /[ '’]/.test(writtenMantissa);
   const mantissa = writtenMantissa.replace(/[ '’]/g, '');
   const lastDot = mantissa.lastIndexOf('.');
   const lastComma = mantissa.lastIndexOf(',');
   let digits: string | undefined;
-  if (lastDot >= 0 && lastComma >= 0) {
+  if (exponent) {
+    const parts = mantissa.split(/[.,]/);
+    if (!spaced && parts.length <= 2) digits = parts.length === 2 ? `${parts[0] || '0'}.${parts[1]}` : mantissa;
+  } else if (lastDot >= 0 && lastComma >= 0) {
     const decimalMark = lastDot > lastComma ? '.' : ',';
     const groupMark = decimalMark === '.' ? ',' : '.';
     const [whole = '', fraction, ...extra] = mantissa.split(decimalMark);
@@ -38,7 +43,8 @@ export function readDecimalLiteral(literal: string, isMoney: boolean): number | 
     else if (spaced) digits = `${whole}.${fraction}`;
     else {
       const looksGrouped = fraction.length === 3 && /^[1-9]\d{0,2}$/.test(whole);
-      digits = looksGrouped && (lastComma >= 0 || isMoney) ? whole + fraction : `${whole || '0'}.${fraction}`;
+      const groupsThousands = lastComma >= 0 || (reading.money && !reading.magnitude);
+      digits = looksGrouped && groupsThousands ? whole + fraction : `${whole || '0'}.${fraction}`;
     }
   } else digits = mantissa;
   if (digits === undefined) return undefined;

@@ -29,7 +29,7 @@ const magnitudes: ReadonlyMap<string, number> = new Map([
 const scoreDenominators = new Set([5, 10, 20, 100]);
 
 /**
- * Read a numeric text such as "USD 1.2m", "(1,234)", "€ 3.400,50", "2 hours 30 minutes", "4.5/5",
+ * Read a numeric text such as "USD 1.2m", "(1,234)", "$(1,234)", "€ 3.400,50", "2 hours 30 minutes", "4.5/5",
  * "1.2k reviews" or "twelve". The column's unit settles what the text cannot: "m" is metres in a
  * length or area column, minutes in a duration column and millions elsewhere; "mm" is millimetres
  * in a length column and millions elsewhere; "pounds" is mass in a mass column and GBP elsewhere;
@@ -54,6 +54,8 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
   if (prefix) {
     currencies.push(currencyMentions.get(prefix.alias) as CurrencyMention);
     text = prefix.rest.trimStart();
+    const inner = negative ? null : /^\((.+)\)$/.exec(text);
+    if (inner?.[1]) [negative, text] = [true, inner[1].trim()];
     readSign();
   }
   text = replaceNumberWords(text);
@@ -65,17 +67,17 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
   if (isRange) return fail('ambiguous', 'is a range, not one number');
   const score = /^\s*(?:\/|out of)\s*(\d+)(?![\d.,])/.exec(rest);
   if (score) {
-    const numerator = readDecimalLiteral(literal, column.kind === 'currency' || currencies.length > 0) ?? Infinity;
+    const numerator = readDecimalLiteral(literal, { money: column.kind === 'currency' || currencies.length > 0 }) ?? Infinity;
     if (!scoreDenominators.has(Number(score[1])) || numerator > Number(score[1])) return fail('not_a_number', 'is a fraction, not one number');
     rest = rest.slice(score[0].length);
   }
   rest = rest.replace(/^\s*\+/, '');
-  const magnitudeWord = matchLeadingAlias(rest, [...magnitudes.keys()].filter((alias) => !isUnitHere(alias, dimension)));
+  const magnitudeWord = matchLeadingAlias(rest, magnitudeAliases(dimension));
   const magnitude = magnitudeWord ? magnitudes.get(magnitudeWord.alias) : undefined;
   if (magnitudeWord) rest = magnitudeWord.rest.replace(/^\s*\+/, '');
 
   let unit: MeasurementUnit | undefined;
-  const unitWord = matchLeadingAlias(rest, [...measurementUnits.keys(), ...currencyMentions.keys()]);
+  const unitWord = matchLeadingAlias(rest, unitAndCurrencyAliases);
   if (unitWord) {
     const asUnit = unitHere(unitWord.alias, dimension);
     const asCurrency = currencyMentions.get(unitWord.alias);
@@ -84,7 +86,7 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
     if (asCurrency || asUnit) rest = unitWord.rest;
   }
   const isMoney = column.kind === 'currency' || currencies.length > 0;
-  let amount = readDecimalLiteral(literal, isMoney);
+  let amount = readDecimalLiteral(literal, { money: isMoney, magnitude: magnitude !== undefined });
   if (amount === undefined) return fail('not_a_number', 'is not a number');
 
   for (let part = compoundPart(rest, unit, dimension); part && unit; part = compoundPart(rest, unit, dimension)) {
@@ -100,6 +102,20 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
 
   const signed = negative ? -amount : amount;
   return { quantity: { amount: signed === 0 ? 0 : signed, magnitude, currency: currencies[0], unit } };
+}
+
+/** Every unit and currency spelling, listed once (quotes are read many times per record). */
+const unitAndCurrencyAliases = [...measurementUnits.keys(), ...currencyMentions.keys()];
+const magnitudeAliasesByDimension = new Map<string | undefined, string[]>();
+
+/** The magnitude words of a column of this dimension: all but those that are units here. */
+function magnitudeAliases(dimension: string | undefined): string[] {
+  let aliases = magnitudeAliasesByDimension.get(dimension);
+  if (!aliases) {
+    aliases = [...magnitudes.keys()].filter((alias) => !isUnitHere(alias, dimension));
+    magnitudeAliasesByDimension.set(dimension, aliases);
+  }
+  return aliases;
 }
 
 /** Aliases that are units rather than magnitudes in a column of this dimension. */

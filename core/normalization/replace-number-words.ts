@@ -1,11 +1,12 @@
-const ones: Record<string, number> = {
+// Maps, not object literals: "constructor" must not be found on a prototype.
+const ones = new Map(Object.entries({
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
   eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17,
   eighteen: 18, nineteen: 19,
-};
-const tens: Record<string, number> = {
+}));
+const tens = new Map(Object.entries({
   twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
-};
+}));
 /** Words after which "a" means one: "a dozen", "a hundred", "a million". */
 const countedByA = new Set(['dozen', 'hundred', 'thousand', 'million', 'billion']);
 
@@ -29,16 +30,16 @@ export function replaceNumberWords(text: string): string {
     const [whole, word = ''] = match;
     const next = /^[a-z]+/.exec(text.slice(position + whole.length))?.[0] ?? '';
     if (word === 'a' && previous === 'start' && countedByA.has(next)) value = 1;
-    else if (word in ones && (previous === 'start' || previous === 'hundred' || previous === 'and' || (previous === 'ten' && (ones[word] ?? 10) < 10))) value += ones[word] ?? 0;
-    else if (word in tens && (previous === 'start' || previous === 'hundred' || previous === 'and')) value += tens[word] ?? 0;
+    else if (ones.has(word) && (previous === 'start' || previous === 'hundred' || previous === 'and' || (previous === 'ten' && (ones.get(word) ?? 10) < 10))) value += ones.get(word) ?? 0;
+    else if (tens.has(word) && (previous === 'start' || previous === 'hundred' || previous === 'and')) value += tens.get(word) ?? 0;
     else if (word === 'hundred' && previous === 'one') value *= 100;
     else if (word === 'dozen' && previous === 'one') value *= 12;
-    else if (word === 'and' && previous === 'hundred' && (next in ones || next in tens)) {
+    else if (word === 'and' && previous === 'hundred' && (ones.has(next) || tens.has(next))) {
       previous = 'and';
       position += whole.length;
       continue;
     } else break;
-    previous = word in tens ? 'ten' : word === 'hundred' || word === 'dozen' ? 'hundred' : 'one';
+    previous = tens.has(word) ? 'ten' : word === 'hundred' || word === 'dozen' ? 'hundred' : 'one';
     position += whole.length;
     consumedTo = position - (whole.length - word.length);
   }

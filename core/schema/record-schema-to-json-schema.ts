@@ -4,7 +4,8 @@ const scaleNames = new Map<number, string>([[1e3, 'thousands'], [1e6, 'millions'
 
 /** The JSON-Schema document a `RecordSchema` is saved as; `parseRecordSchema` reads it back unchanged. */
 export function recordSchemaToJsonSchema(schema: RecordSchema): Record<string, unknown> {
-  const properties: Record<string, unknown> = {};
+  // Built from entries: an assignment would drop a property named "__proto__" (a real column name in some data sets).
+  const properties: Array<[string, unknown]> = [];
   for (const attribute of schema.attributes) {
     const property: Record<string, unknown> = {
       type: attribute.kind === 'date' ? 'string' : attribute.kind,
@@ -14,7 +15,7 @@ export function recordSchemaToJsonSchema(schema: RecordSchema): Record<string, u
     property.examples = attribute.examples;
     if (attribute.unit !== undefined) property.unit = attribute.unit;
     if (attribute.scale !== undefined && attribute.scale !== 1) property.scale = scaleNames.get(attribute.scale) ?? attribute.scale;
-    properties[attribute.name] = property;
+    properties.push([attribute.name, property]);
   }
-  return { title: schema.title, type: 'object', properties, required: schema.attributes.map((attribute) => attribute.name) };
+  return { title: schema.title, type: 'object', properties: Object.fromEntries(properties), required: schema.attributes.map((attribute) => attribute.name) };
 }

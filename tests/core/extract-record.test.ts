@@ -237,6 +237,25 @@ describe('extractRecord values and evidence', () => {
     expect(evidenceFor(result, 'price_per_night')).toMatchObject({ status: 'unsupported', value: null, quote: 'Rooms from $99 a night' });
   });
 
+  it('drops a value its true quote does not state, with a value_not_in_quote issue and the reason', async () => {
+    const { client } = setUp(reply({
+      hotel_name: { value: 'Totally Different Corp', quote: 'Welcome to the Grand Budapest Hotel.' },
+      price_per_night: { value: 999999, quote: 'Rooms start at $1,234 per night.' },
+      has_pool: { value: false, quote: 'Swimming pool: Yes' },
+      opened_on: { value: '2011-03-05', quote: 'The hotel opened on 5 March 2011.' },
+    }));
+    const result = await extractRecord({ client, prompts, schema, text: document, documentName: 'grand.html' });
+    expect(result.values).toEqual({ hotel_name: null, price_per_night: null, has_pool: null, opened_on: '2011-03-05' });
+    expect(result.issues.map((issue) => [issue.attribute, issue.code])).toEqual([
+      ['hotel_name', 'value_not_in_quote'], ['price_per_night', 'value_not_in_quote'], ['has_pool', 'value_not_in_quote'],
+    ]);
+    expect(evidenceFor(result, 'price_per_night')).toMatchObject({
+      status: 'unsupported', value: null, raw: 999999, reason: 'the quote states 1234 ("$1,234 per night"), not 999999',
+    });
+    expect(evidenceFor(result, 'hotel_name').reason).toBe('the quote does not contain "totally", "different", "corp"');
+    expect(result.issues[0]!.message).toBe('hotel_name: the quote does not contain "totally", "different", "corp"; value "Totally Different Corp" dropped');
+  });
+
   it('drops a value given without a quote, with a missing_quote issue', async () => {
     const { client } = setUp(reply({ has_pool: { value: true, quote: null }, opened_on: '2011-03-05' }));
     const result = await extractRecord({ client, prompts, schema, text: document, documentName: 'grand.html' });
@@ -405,5 +424,41 @@ describe('extractRecord long documents', () => {
     const replay = await extractLong(replayClient);
     expect(replay.cached).toBe(true);
     expect(replayRequests).toHaveLength(0);
+  });
+});
+
+describe('extractRecord with hostile replies and property names', () => {
+  // JSON text: in an object literal, `__proto__:` would set the prototype instead of naming a property.
+  const objectKeySchema = parseRecordSchema(JSON.parse(`{"title": "Row", "properties": {
+    "__proto__": {"type": "string", "description": "The prototype."},
+    "constructor": {"type": "string", "description": "The builder."},
+    "toString": {"type": "integer", "description": "The strings."}
+  }}`));
+  const text = 'Prototype: Alpha\nBuilt by: Ada\nStrings: 12';
+
+  it('keeps properties named __proto__, constructor and toString as ordinary keys, in the prompt and in the record', async () => {
+    // constructor is left out of the reply: it must read as missing, not as Object.prototype.constructor.
+    const { client, requests } = setUp('{"__proto__": {"value": "Alpha", "quote": "Prototype: Alpha"}, "toString": {"value": 12, "quote": "Strings: 12"}}');
+    const result = await extractRecord({ client, prompts, schema: objectKeySchema, text, documentName: 'row.txt' });
+    expect(Object.keys(result.values)).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(Object.entries(result.values)).toEqual([['__proto__', 'Alpha'], ['constructor', null], ['toString', 12]]);
+    expect(result.issues).toEqual([]);
+    expect(JSON.parse(JSON.stringify(result.values))).toEqual(JSON.parse('{"__proto__": "Alpha", "constructor": null, "toString": 12}'));
+    const outputSchema = requests[0]!.outputSchema!.schema as { properties: object; required: string[] };
+    expect(Object.keys(outputSchema.properties)).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(requests[0]!.messages[0]!.content).toContain('"__proto__": {');
+  });
+
+  it('turns an integer beyond 64 bits and a value nested 100,000 levels deep into NULL with an issue, keeping the rest', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const reply = `{"__proto__": {"value": ${deep}, "quote": "Prototype: Alpha"}, "constructor": {"value": "Ada", "quote": "Built by: Ada"}, "toString": {"value": 99999999999999999999, "quote": "Strings: 12"}}`;
+    const { client } = setUp([reply, reply]);
+    const result = await extractRecord({ client, prompts, schema: objectKeySchema, text, documentName: 'row.txt' });
+    expect(Object.entries(result.values)).toEqual([['__proto__', null], ['constructor', 'Ada'], ['toString', null]]);
+    expect(result.issues.map((issue) => [issue.attribute, issue.code])).toEqual([['__proto__', 'not_a_string'], ['toString', 'not_a_number']]);
+    expect(result.issues[1]!.message).toMatch(/is too large to hold exactly/);
+    expect(evidenceFor(result, '__proto__').raw).toBe('[a list nested more than 16 levels deep]');
+    // What the store writes must be writable.
+    expect(() => JSON.stringify(result)).not.toThrow();
   });
 });

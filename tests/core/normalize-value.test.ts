@@ -68,7 +68,16 @@ const rows: Array<[unknown, AttributeDefinition, Expected]> = [
   ['($1,234.50)', number('USD'), -1234.5],
   ['-$5', number('USD'), -5],
   ['+3.5', number(), 3.5],
+  ['$(1,234.50)', number('USD'), -1234.5],
   ['1e3', number(), 1000],
+  // scientific notation: the mantissa is one plain decimal, never thousands (1.055e5 was 105,500,000)
+  ['1.055e5', number('USD'), 105_500],
+  ['1,055e5', number(), 105_500],
+  ['$1.055e5', number(), 105_500],
+  ['1,234.5e3', number(), rejected('not_a_number')],
+  // a dot before a magnitude word is a decimal point, even for money
+  ['$1.055 million', number('USD'), 1_055_000],
+  ['1,234 million', number('USD'), 1_234_000_000],
   ['1.5E-3', number(), 0.0015],
   ['approx. 45', number(), 45],
   ['about 45', number(), 45],
@@ -148,6 +157,10 @@ const rows: Array<[unknown, AttributeDefinition, Expected]> = [
   ['1,000+ reviews', integer('reviews'), 1000],
   ['4.5/5', integer(), rejected('not_an_integer')],
   ['1.5 hours', integer('minutes'), 90],
+  [99999999999999999999, integer(), rejected('not_a_number')],
+  ['9223372036854775808', integer(), rejected('not_a_number')],
+  [2 ** 53 - 1, integer(), 2 ** 53 - 1],
+  [99999999999999999999, number(), 99999999999999999999],
   // booleans
   [true, boolean, true],
   ['Yes', boolean, true],

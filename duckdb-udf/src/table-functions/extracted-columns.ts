@@ -29,18 +29,15 @@ export function extractedColumnValues(schema: RecordSchema, rows: ExtractedRow[]
 
 /** A JSON-safe record for the scalar `srag_extract`: dates stay 'YYYY-MM-DD' for json_transform. */
 export function extractedRecordJson(schema: RecordSchema, row: ExtractedRow): string {
-  const record: Record<string, NormalizedValue> = {};
-  for (const attribute of schema.attributes) record[attribute.name] = row.values?.[attribute.name] ?? null;
-  record._error = row.error;
-  return JSON.stringify(record);
+  // From entries: an assignment would drop a property named "__proto__".
+  const values = schema.attributes.map((attribute): [string, NormalizedValue] => [attribute.name, row.values?.[attribute.name] ?? null]);
+  return JSON.stringify(Object.fromEntries([...values, ['_error', row.error]]));
 }
 
 /** The `json_transform` structure that turns `extractedRecordJson` into a typed STRUCT. */
 export function extractedRecordStructure(schema: RecordSchema): string {
-  const structure: Record<string, string> = {};
-  for (const attribute of schema.attributes) structure[attribute.name] = sqlTypeForKind[attribute.kind];
-  structure._error = 'VARCHAR';
-  return JSON.stringify(structure);
+  const columns = schema.attributes.map((attribute): [string, string] => [attribute.name, sqlTypeForKind[attribute.kind]]);
+  return JSON.stringify(Object.fromEntries([...columns, ['_error', 'VARCHAR']]));
 }
 
 function toDuckDbValue(kind: AttributeKind, value: NormalizedValue): DuckDBValue {

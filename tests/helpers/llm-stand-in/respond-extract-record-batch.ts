@@ -1,11 +1,12 @@
 import type { ChatRequest } from './chat-request.ts';
 import { firstMessageOf } from './chat-request.ts';
-import { findQuote } from './find-quote.ts';
+import { answerProperty } from './answer-property.ts';
 import type { GoldCorpus } from './load-gold-corpus.ts';
 import { findBestRecord } from './match-gold.ts';
 import { contentReply, invalidRequestReply, jsonContent, type Reply } from './reply.ts';
 import { documentMarkers } from './respond-extract-record.ts';
 import { normalizeWhitespace } from './text-matching.ts';
+import type { ModelSlip } from './types.ts';
 
 /** Document markers that only batch requests react to. */
 export const batchDocumentMarkers = {
@@ -27,9 +28,14 @@ function readBatchSchemaPropertyNames(systemMessage: string): string[] | undefin
   }
 }
 
-/** The `<document id="...">` blocks of the user message, in order. */
+/**
+ * The `<document id="..." boundary="B">` … `</document boundary="B">` blocks of the user message, in
+ * order. Only lines carrying the boundary count, as the prompt tells the model: a tag forged inside
+ * a document's text is part of that text.
+ */
 export function readBatchDocuments(userMessage: string): Array<{ id: string; text: string }> {
-  return [...userMessage.matchAll(/<document id="([^"]*)">\n([\s\S]*?)\n<\/document>/g)].map((match) => ({ id: match[1]!, text: match[2]! }));
+  const blocks = /^<document id="([^"]*)" boundary="([^"]+)">\n([\s\S]*?)\n<\/document boundary="\2">$/gm;
+  return [...userMessage.matchAll(blocks)].map((match) => ({ id: match[1]!, text: match[3]! }));
 }
 
 /**
@@ -37,27 +43,26 @@ export function readBatchDocuments(userMessage: string): Array<{ id: string; tex
  * responder would (values only where the gold quote occurs in that very document). Documents with
  * the single-document fault markers fault the whole batch; `dropFromBatch` leaves its record out.
  */
-export function respondExtractRecordBatch(request: ChatRequest, corpora: GoldCorpus[]): Reply {
+export function respondExtractRecordBatch(request: ChatRequest, corpora: GoldCorpus[], slips: readonly ModelSlip[] = []): Reply {
   const systemMessage = firstMessageOf(request, 'system');
   const propertyNames = readBatchSchemaPropertyNames(systemMessage);
   if (!propertyNames) {
     return invalidRequestReply('the LLM stand-in found no ```json schema block after a "Schema (of one record):" line in the extract-record-batch system message', 'messages');
   }
   const documents = readBatchDocuments(firstMessageOf(request, 'user'));
-  if (documents.length === 0) return invalidRequestReply('the LLM stand-in found no <document id="..."> block in the extract-record-batch user message', 'messages');
+  if (documents.length === 0) return invalidRequestReply('the LLM stand-in found no <document id="..." boundary="..."> block in the extract-record-batch user message', 'messages');
   const withEvidence = systemMessage.includes('"quote"');
   const records: Array<Record<string, unknown>> = [];
   for (const document of documents) {
     if (documents.length > 1 && document.text.includes(batchDocumentMarkers.dropFromBatch)) continue;
     const record = findBestRecord(corpora, normalizeWhitespace(document.text));
-    const answer: Record<string, unknown> = { id: document.id };
-    for (const name of propertyNames) {
-      const goldValue = record?.values[name];
-      const quote = findQuote(document.text, goldValue?.quote);
-      const value = quote === undefined ? null : (goldValue?.raw ?? goldValue?.value ?? null);
-      answer[name] = withEvidence ? { value, quote: quote ?? null } : value;
-    }
-    records.push(answer);
+    // The id key the prompt names ("id", or "_document" when a property is called id); entries, not
+    // assignments, since a property may be named "__proto__".
+    const idKey = propertyNames.includes('id') ? '_document' : 'id';
+    records.push(Object.fromEntries([[idKey, document.id], ...propertyNames.map((name, position) => {
+      const property = answerProperty(name, record, document.text, slips, position);
+      return [name, withEvidence ? property : property.value];
+    })]));
   }
   const content = jsonContent({ records }, request.responseFormat, 'Here are the records:');
   const allText = documents.map((document) => document.text).join('\n');

@@ -1,17 +1,23 @@
 import type { ChatRequest } from './chat-request.ts';
 import { firstMessageOf } from './chat-request.ts';
-import { findQuote } from './find-quote.ts';
-import type { GoldCorpus, GoldValue } from './load-gold-corpus.ts';
+import { answerProperty } from './answer-property.ts';
+import type { GoldCorpus } from './load-gold-corpus.ts';
 import { findBestRecord } from './match-gold.ts';
 import { contentReply, invalidRequestReply, jsonContent, type Reply } from './reply.ts';
 import { normalizeWhitespace } from './text-matching.ts';
+import type { ModelSlip } from './types.ts';
 
 /** Document markers that make a test document misbehave on purpose. */
 export const documentMarkers = {
   alwaysServerError: 'STAND-IN: ALWAYS-500',
   garbage: 'STAND-IN: GARBAGE',
   wrongTypes: 'STAND-IN: WRONG-TYPES',
+  /** The first property's value becomes a list nested 100,000 levels deep (no JSON.stringify can write it). */
+  deepValue: 'STAND-IN: DEEP-VALUE',
 } as const;
+
+/** Nesting of the `deepValue` reply: deeper than any recursive JSON writer's stack. */
+const deepNesting = 100_000;
 
 /** The property names of the record schema: the first ```json block after the line "Schema:". */
 export function readSchemaPropertyNames(systemMessage: string): string[] | undefined {
@@ -37,9 +43,9 @@ function isReask(request: ChatRequest): boolean {
 /**
  * Answers as a careful model would from the gold record the document matches: the value as the
  * document writes it (`raw`), and only for properties whose quote occurs in this very message
- * (one part of a split document sees only its own values).
+ * (one part of a split document sees only its own values); then the `slips` asked for.
  */
-export function respondExtractRecord(request: ChatRequest, corpora: GoldCorpus[]): Reply {
+export function respondExtractRecord(request: ChatRequest, corpora: GoldCorpus[], slips: readonly ModelSlip[] = []): Reply {
   const systemMessage = firstMessageOf(request, 'system');
   const documentText = firstMessageOf(request, 'user');
   const propertyNames = readSchemaPropertyNames(systemMessage);
@@ -50,17 +56,20 @@ export function respondExtractRecord(request: ChatRequest, corpora: GoldCorpus[]
   const wrongTypes = documentText.includes(documentMarkers.wrongTypes) && !isReask(request);
   const record = findBestRecord(corpora, normalizeWhitespace(documentText));
 
-  const answer: Record<string, unknown> = {};
-  for (const name of propertyNames) {
-    const goldValue: GoldValue | undefined = record?.values[name];
-    const quote = findQuote(documentText, goldValue?.quote);
-    let value: unknown = quote === undefined ? null : (goldValue?.raw ?? goldValue?.value ?? null);
+  // Entries, not assignments: a property may be named "__proto__".
+  const answer = Object.fromEntries(propertyNames.map((name, position) => {
+    const property = answerProperty(name, record, documentText, slips, position);
     // An object is the wrong type for every flat property; the re-ask gets the right answer.
-    if (wrongTypes) value = { value, note: 'see document' };
-    answer[name] = withEvidence ? { value, quote: quote ?? null } : value;
-  }
+    const value = wrongTypes ? { value: property.value, note: 'see document' } : property.value;
+    return [name, withEvidence ? { value, quote: property.quote } : value];
+  }));
 
-  const content = jsonContent(answer, request.responseFormat, 'Here is the record:');
+  let content = jsonContent(answer, request.responseFormat, 'Here is the record:');
+  if (documentText.includes(documentMarkers.deepValue) && propertyNames[0] !== undefined) {
+    // Spliced into the text by hand: the value cannot be written by JSON.stringify, only read.
+    const first = JSON.stringify(propertyNames[0]);
+    content = content.replace(`{${first}:`, `{${first}:${'['.repeat(deepNesting)}${']'.repeat(deepNesting)},"_replaced":`);
+  }
   if (documentText.includes(documentMarkers.alwaysServerError)) return contentReply(content, { forcedFault: 'server_error' });
   if (documentText.includes(documentMarkers.garbage)) return contentReply(content, { forcedFault: 'malformed_json' });
   return contentReply(content);

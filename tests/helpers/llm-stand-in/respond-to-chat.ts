@@ -9,20 +9,21 @@ import { respondExtractRecord } from './respond-extract-record.ts';
 import { respondExtractRecordBatch } from './respond-extract-record-batch.ts';
 import { respondPredictSchemaFirst, respondRefineSchema } from './respond-predict-schema.ts';
 import { respondGenerateSql, respondRepairSql } from './respond-sql.ts';
-import type { RequestKind } from './types.ts';
+import type { ModelSlip, RequestKind } from './types.ts';
 
 export interface ResponderContext {
   corpora: GoldCorpus[];
   brokenSql: { enabled: boolean; alreadyBroken: Set<string> };
+  slips: readonly ModelSlip[];
 }
 
 /** Routes a classified request to its responder; answer-from-context answers asynchronously (it runs DuckDB). */
 export function respondToChat(kind: RequestKind, request: ChatRequest, context: ResponderContext): Reply | Promise<Reply> {
   switch (kind) {
     case 'extract-record':
-      return respondExtractRecord(request, context.corpora);
+      return respondExtractRecord(request, context.corpora, context.slips);
     case 'extract-record-batch':
-      return respondExtractRecordBatch(request, context.corpora);
+      return respondExtractRecordBatch(request, context.corpora, context.slips);
     case 'predict-schema-first':
       return respondPredictSchemaFirst(request, context.corpora);
     case 'refine-schema':

@@ -51,6 +51,7 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
   const context: ResponderContext = {
     corpora: options.corpora.map((directory) => loadGoldCorpus(directory)),
     brokenSql: { enabled: false, alreadyBroken: new Set() },
+    slips: [],
   };
   const settings: Settings = {
     latencyMs: 0,
@@ -59,6 +60,7 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     seed: 1,
     structuredOutputs: true,
     brokenSqlFirst: false,
+    slips: [],
   };
   let random = createRandom(settings.seed);
   const applyOptions = (partial: Partial<LlmStandInOptions>) => {
@@ -67,6 +69,7 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     }
     if (partial.seed !== undefined) random = createRandom(partial.seed);
     context.brokenSql.enabled = settings.brokenSqlFirst;
+    context.slips = settings.slips;
   };
   applyOptions(options);
 

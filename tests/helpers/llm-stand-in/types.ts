@@ -3,6 +3,16 @@ export type FaultKind = 'rate_limit' | 'server_error' | 'hang' | 'truncated_json
 
 export const allFaultKinds: readonly FaultKind[] = ['rate_limit', 'server_error', 'hang', 'truncated_json', 'malformed_json'];
 
+/**
+ * Slips a real model makes in extraction replies, which the stand-in makes on purpose when asked:
+ * `retype-quotes` copies each quote with small changes (case, quotation marks, list markers and
+ * markdown, line breaks, punctuation, an elided middle) and keeps the true value;
+ * `misread-values` keeps the true quote and gives a value it does not say (a magnitude slip or an
+ * off-by-one, a shifted day, a wrong name, a flipped boolean); `fabricate-quotes` keeps the true
+ * value and cites a sentence that is not in the document.
+ */
+export type ModelSlip = 'retype-quotes' | 'misread-values' | 'fabricate-quotes';
+
 /** Which prompt template a chat request was rendered from; `unknown` gets a 400. */
 export type RequestKind =
   | 'predict-schema-first'
@@ -42,6 +52,8 @@ export interface LlmStandInOptions {
    * not exist, so the caller's repair round runs. `reset()` forgets which questions were seen.
    */
   brokenSqlFirst?: boolean;
+  /** Slips made in every extraction reply (see `ModelSlip`). Default none: a careful model. */
+  slips?: ModelSlip[];
   /** Port to listen on; default 0 (a free port). */
   port?: number;
 }

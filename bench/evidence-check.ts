@@ -1,0 +1,85 @@
+/**
+ * Evidence-check benchmark: `npx tsx bench/evidence-check.ts [--rounds N]`
+ *
+ * What checking each value against its document costs, per record, over the gold records of the
+ * sample corpora (a model reply made of the gold values and quotes): reading the reply with
+ * evidence (fold the document once, find every quote, check every value against its quote) versus
+ * without (normalization only), as CPU milliseconds per record and as a ratio; the same on one record
+ * of a 1 MB document with elided quotes; and the fold's throughput in MB/s. Timings are
+ * measurements of this machine, not assertions; compare the ratios between runs.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { documentText, parseRecordSchema, type RecordSchema } from '../core/index.ts';
+import { foldQuoteText } from '../core/extraction/fold-quote-text.ts';
+import { readRecordReply } from '../core/extraction/read-record-reply.ts';
+
+const { values: flags } = parseArgs({ options: { rounds: { type: 'string', default: '20' } } });
+const rounds = Math.max(1, Number(flags.rounds));
+
+interface Case {
+  schema: RecordSchema;
+  text: string;
+  reply: Record<string, unknown>;
+}
+
+function goldCases(directory: string): Case[] {
+  const schema = parseRecordSchema(JSON.parse(readFileSync(join(directory, 'schema.json'), 'utf8')));
+  return readFileSync(join(directory, 'gold/records.jsonl'), 'utf8').trim().split('\n').map((line) => {
+    const record = JSON.parse(line) as { document: string; values: Record<string, { value: unknown; raw: unknown; quote: string | null }> };
+    const path = join(directory, record.document);
+    const reply = Object.fromEntries(Object.entries(record.values).map(([name, gold]) => [name, { value: gold.quote === null ? null : gold.raw ?? gold.value, quote: gold.quote }]));
+    return { schema, text: documentText(path, readFileSync(path, 'utf8')), reply };
+  });
+}
+
+/**
+ * CPU milliseconds per call of `run` over `cases`, the median of `rounds` rounds. CPU time, not wall
+ * time: on a shared machine the wall clock mostly measures the other processes.
+ */
+function millisecondsPerCase(cases: readonly Case[], run: (item: Case) => void): number {
+  const times: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const started = process.cpuUsage();
+    for (const item of cases) run(item);
+    const used = process.cpuUsage(started);
+    times.push((used.user + used.system) / 1000 / cases.length);
+  }
+  return times.sort((left, right) => left - right)[Math.floor(times.length / 2)]!;
+}
+
+const withEvidence = (item: Case) => readRecordReply(item.reply, { schema: item.schema, documentText: item.text, withEvidence: true, strict: false });
+const withoutEvidence = (item: Case) => readRecordReply(item.reply, { schema: item.schema, documentText: item.text, withEvidence: false, strict: false });
+
+const corpora: Array<[string, Case[]]> = [['hotels', goldCases('examples/hotels')], ['worldcup', goldCases('examples/worldcup')]];
+
+// One record of a 1 MB document: the hotel page padded with prose, its quotes elided across it.
+const hotel = corpora[0]![1][0]!;
+const padding = 'Guests describe the lobby, the garden and the library as calm and well kept, year after year. '.repeat(11_000);
+const large: Case = {
+  schema: hotel.schema,
+  text: `${padding}\n${hotel.text}\n${padding}`,
+  reply: Object.fromEntries(Object.entries(hotel.reply).map(([name, entry]) => {
+    const { value, quote } = entry as { value: unknown; quote: string | null };
+    const words = quote?.split(' ') ?? [];
+    return [name, { value, quote: words.length >= 4 ? `${words.slice(0, 2).join(' ')} … ${words.slice(2).join(' ')}` : quote }];
+  })),
+};
+
+const rows: string[][] = [['records', 'document KB', 'with evidence, CPU ms/record', 'normalization only, CPU ms/record', 'ratio']];
+for (const [name, cases] of [...corpora, ['1 MB document, elided quotes', [large]] as [string, Case[]]]) {
+  const kilobytes = cases.reduce((sum, item) => sum + item.text.length, 0) / cases.length / 1024;
+  const checked = millisecondsPerCase(cases, withEvidence);
+  const baseline = millisecondsPerCase(cases, withoutEvidence);
+  rows.push([`${name} (${cases.length})`, kilobytes.toFixed(0), checked.toFixed(3), baseline.toFixed(3), (checked / baseline).toFixed(1)]);
+}
+const foldMilliseconds = millisecondsPerCase([large], (item) => foldQuoteText(item.text));
+const supported = withEvidence(large);
+if (!('value' in supported) || supported.value.evidence.some((entry) => entry.value !== null && entry.status !== 'supported')) {
+  throw new Error('the 1 MB case did not keep every value: the benchmark would measure a failure path');
+}
+
+const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+for (const row of rows) console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  '));
+console.log(`fold: ${(large.text.length / 1024 / 1024 / (foldMilliseconds / 1000)).toFixed(0)} MB/s (${foldMilliseconds.toFixed(1)} ms for ${(large.text.length / 1024 / 1024).toFixed(1)} MB)`);

@@ -1,0 +1,99 @@
+import type { AttributeDefinition } from '../schema/attribute-definition.ts';
+import { normalizeNumber } from './normalize-number.ts';
+import { decimalLiteralPattern } from './read-decimal-literal.ts';
+import { replaceNumberWords } from './replace-number-words.ts';
+
+/** A number a text states, normalized for a column, and the words it was read from. */
+export interface NumberInText {
+  written: string;
+  value: number;
+}
+
+/** A number a text states that does not fit the column (another currency, another dimension). */
+export interface RefusedNumberInText {
+  written: string;
+  reason: string;
+}
+
+/** Words after a number that can belong to it: "2 hours 30 minutes", "1.2 million USD". */
+const mostWordsAfter = 4;
+/** Where a number's words end: a clause break. */
+const clauseEnd = /[;|\n]|[.,:!?](?=\s|$)/;
+/** What may stand before a number and belong to it: a sign, a currency symbol or code, "(". */
+const prefixPattern = /[-−+]?\s*(?:(?:[a-z]{1,3})?\p{Sc}|\b[a-z]{2,3}\.?)?\s*[-−+]?\s*$/iu;
+
+/**
+ * Every number a text states (digits or English number words), each read as `normalizeValue`
+ * reads a value for `attribute`: "Distance to center: 2 km" states 2000 in a metres column,
+ * "Revenue was $1.2 million" states 1.2 in a column of millions of USD. Each number is read with
+ * as many of the words around it as make a reading (a currency before it, a unit or magnitude after
+ * it, up to a clause break), longest first, so "5.1k" is 5,100 and never 5.1. Numbers inside other
+ * numbers ("234" of "1,234") are not read on their own.
+ */
+export function numbersInText(text: string, attribute: AttributeDefinition): { numbers: NumberInText[]; refused: RefusedNumberInText[] } {
+  const numbers: NumberInText[] = [];
+  const refused: RefusedNumberInText[] = [];
+  // Quotation marks and markdown around a number are not part of it ("“2 km”", "**$45**").
+  const written = text.normalize('NFKC').replace(/[“”„‟"«»*_`~]|['‘’](?!(?<=\d['‘’])\d)/g, ' ');
+  const lower = written.toLowerCase();
+  let coveredUntil = 0;
+  for (const start of numberStarts(lower)) {
+    if (start < coveredUntil) continue;
+    const literalLength = literalAt(lower, start);
+    if (literalLength === 0) continue;
+    coveredUntil = start + literalLength;
+    const reading = readNumberAt(written, lower, start, literalLength, attribute);
+    if ('value' in reading) numbers.push(reading);
+    else if (reading.reason) refused.push({ written: reading.written, reason: reading.reason });
+  }
+  return { numbers, refused };
+}
+
+/** Positions where a digit run or an English number word starts. */
+function* numberStarts(lower: string): Generator<number> {
+  for (const match of lower.matchAll(/(?<![\d.,'’/])\d|\b[a-z]+\b/g)) {
+    const index = match.index;
+    if (/\d/.test(match[0]) || replaceNumberWords(lower.slice(index, index + 60)) !== lower.slice(index, index + 60)) yield index;
+  }
+}
+
+/** The length of the number at `start`: a decimal literal, or the number words `replaceNumberWords` reads. */
+function literalAt(lower: string, start: number): number {
+  const rest = lower.slice(start);
+  const literal = decimalLiteralPattern.exec(rest)?.[0];
+  if (literal) return literal.length;
+  const replaced = replaceNumberWords(rest);
+  const digits = /^\d+/.exec(replaced)?.[0] ?? '';
+  return digits ? rest.length - (replaced.length - digits.length) : 0;
+}
+
+function readNumberAt(
+  written: string,
+  lower: string,
+  start: number,
+  literalLength: number,
+  attribute: AttributeDefinition,
+): NumberInText | { written: string; reason?: string } {
+  const before = written.slice(Math.max(0, start - 12), start);
+  const prefix = prefixPattern.exec(before)?.[0] ?? '';
+  const literalEnd = start + literalLength;
+  const afterText = written.slice(literalEnd);
+  const clause = afterText.slice(0, afterText.search(clauseEnd) < 0 ? afterText.length : afterText.search(clauseEnd));
+  const tokenEnds = [...clause.matchAll(/\S+/g)].slice(0, mostWordsAfter).map((match) => match.index + match[0].length);
+  const windows = [...tokenEnds.reverse(), 0];
+  const accounting = written[start - prefix.length - 1] === '(' && /^\s*\)/.test(afterText);
+  // A reading in another currency or dimension ends the search: "45" alone must not pass for "€45".
+  for (const lead of prefix.trim() ? [prefix, ''] : ['']) {
+    const texts = windows.map((end) => `${lead}${written.slice(start, literalEnd + end)}`.trim());
+    if (accounting) texts.unshift(`(${lead}${written.slice(start, literalEnd)})`);
+    for (const text of texts) {
+      const result = normalizeNumber(text, attribute);
+      if (result.issue === undefined && typeof result.value === 'number') return { written: text, value: result.value };
+      const code = result.issue?.code;
+      if (code === 'currency_mismatch' || code === 'unit_mismatch') {
+        return { written: text, reason: result.issue!.message.replace(/^[^:]*: "[^"]*" /, '').replace(/; expected .*$/, '') };
+      }
+    }
+  }
+  return { written: lower.slice(start, literalEnd) };
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { quoteOccursIn } from '../../core/index.ts';
+import { longestElision, quoteMatcher } from '../../core/extraction/quote-occurs-in.ts';
+
+const document = [
+  '# The Grand Budapest Hotel',
+  '',
+  'Welcome to the **Grand Budapest Hotel**, in the heart of Zürich.',
+  'Rooms start at $1,234 per night; suites at US$ 2,500.',
+  '',
+  '## Facilities',
+  '- Swimming pool: Yes',
+  '- Airport shuttle: No',
+  '1. Breakfast: included',
+  '',
+  'Guest rating: 9.4/10 (from 1,000 reviews). The hotel opened in 2010–2014 phases.',
+  'Net result: ($1,234.50) in 2023, a loss of -45 after tax.',
+  'Our manager, “Camille Laurent”, says the outdoor\n   swimming pool is the largest in town.',
+].join('\n');
+
+/** Quotes as real models re-type them: each must be kept. */
+const kept: Array<[string, string]> = [
+  ['exact', 'Rooms start at $1,234 per night'],
+  ['letter case', 'ROOMS START AT $1,234 PER NIGHT'],
+  ['punctuation added and dropped', 'Welcome to the Grand Budapest Hotel in the heart of Zürich!'],
+  ['diacritics dropped', 'in the heart of Zurich'],
+  ['spacing and line breaks', 'the outdoor swimming\npool is the largest'],
+  ['no space after a currency symbol', 'suites at US$2,500'],
+  ['quotation marks around the quote', '"Rooms start at $1,234 per night."'],
+  ['typographic quotation marks', '“Swimming pool: Yes”'],
+  ['straight quotes for curly ones', 'Our manager, "Camille Laurent", says'],
+  ['markdown emphasis dropped', 'Welcome to the Grand Budapest Hotel'],
+  ['markdown emphasis added', 'Welcome to the **Grand Budapest Hotel**'],
+  ['list marker kept', '- Swimming pool: Yes'],
+  ['list marker changed', '* Airport shuttle: No'],
+  ['numbered list marker', '1. Breakfast: included'],
+  ['list marker added', '• Breakfast: included'],
+  ['heading marker', '# The Grand Budapest Hotel'],
+  ['elided middle with three dots', 'Rooms start at ... per night'],
+  ['elided middle with an ellipsis', 'Welcome to the Grand Budapest Hotel … Zürich'],
+  ['elision in brackets', 'Guest rating: 9.4/10 [...] reviews'],
+  ['leading and trailing elision', '... the largest in town...'],
+  ['elision across lines', 'Swimming pool: Yes … Breakfast: included'],
+  ['a score', 'Guest rating: 9.4/10'],
+  ['a number inside parentheses', '1,000 reviews'],
+  ['one end of a range', 'opened in 2010'],
+  ['an accounting negative re-typed with a minus', 'Net result: -$1,234.50'],
+];
+
+/** Quotes that are not in the document, or not whole: each must be refused. */
+const refused: Array<[string, string]> = [
+  ['fabricated', 'Rooms start at $99 per night'],
+  ['a number changed', 'Guest rating: 9.5/10'],
+  ['a number cut short', 'Rooms start at $1'],
+  ['thousands separator changed', 'Rooms start at $1.234 per night'],
+  ['a digit inside a longer number', '234 per night'],
+  ['a currency changed', 'Rooms start at €1,234 per night'],
+  ['a negative dropped to positive', 'Net result: $1,234.50'],
+  ['a sign dropped', 'a loss of 45 after tax'],
+  ['a word changed', 'Rooms start at $1,234 per week'],
+  ['part of a word', 'Budapes'],
+  ['words reordered', 'per night start at $1,234'],
+  ['elided parts out of order', 'per night ... Rooms start at'],
+  ['an elided part not in the document', 'Rooms start at ... $99'],
+  ['another hotel with an elision', 'Welcome to the ... Overlook Hotel'],
+  ['only punctuation', '"..."'],
+  ['empty', '   '],
+];
+
+describe('quoteOccursIn', () => {
+  it.each(kept)('keeps a quote re-typed this way: %s', (_, quote) => {
+    expect(quoteOccursIn(quote, document)).toBe(true);
+  });
+
+  it.each(refused)('refuses a quote: %s', (_, quote) => {
+    expect(quoteOccursIn(quote, document)).toBe(false);
+  });
+
+  it('matches an elision only when the elided text is at most a bounded length', () => {
+    const filler = 'lorem ipsum '.repeat(Math.ceil(longestElision / 12));
+    const near = `Revenue was strong. ${'x '.repeat(20)}It reached 100 in total.`;
+    const far = `Revenue was strong. ${filler}${filler}It reached 100 in total.`;
+    expect(quoteOccursIn('Revenue … 100', near)).toBe(true);
+    expect(quoteOccursIn('Revenue … 100', far)).toBe(false);
+  });
+
+  it('finds an elided quote whose first passage occurs many times, using the occurrence close to the rest', () => {
+    const text = `${'Revenue grew. '.repeat(2_000)}Revenue reached 100.`;
+    expect(quoteOccursIn('Revenue … 100', text)).toBe(true);
+    expect(quoteOccursIn('Revenue … 101', text)).toBe(false);
+  });
+
+  it('checks a long document in time linear in its length, even for a passage that occurs everywhere', () => {
+    // "a" occurs 50,000 times: trying each occurrence against the rest would take ~10^10 steps.
+    const matches = quoteMatcher(`${'a b '.repeat(50_000)}end`);
+    expect(matches('a … a … a … end')).toBe(true);
+    expect(matches('a … a … missing')).toBe(false);
+  });
+});
