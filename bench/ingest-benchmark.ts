@@ -141,8 +141,8 @@ async function run() {
     promptTokens: {
       prefix: prefixTokens,
       documentMean: meanDocumentTokens,
-      documentMin: Math.min(...documentTokens),
-      documentMax: Math.max(...documentTokens),
+      documentMin: documentTokens.reduce((least, count) => Math.min(least, count), Infinity),
+      documentMax: documentTokens.reduce((most, count) => Math.max(most, count), 0),
       prefixShare: prefixTokens / (prefixTokens + meanDocumentTokens),
     },
     memory: {

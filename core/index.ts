@@ -1,5 +1,5 @@
 export type { ChatMessage, LanguageModel, LanguageModelRequest, LanguageModelResponse, OutputSchema, TokenUsage } from './ports/language-model.ts';
-export type { ParsedSelect, SqlEngine, SqlResult, SqlValue } from './ports/sql-engine.ts';
+export type { ParsedSelect, ResultCut, SqlEngine, SqlResult, SqlValue } from './ports/sql-engine.ts';
 export type { CancellationSignal } from './ports/cancellation-signal.ts';
 export { SragError, type SragErrorCode } from './errors/srag-error.ts';
 export { SchemaInvalidError } from './errors/schema-invalid-error.ts';
@@ -36,6 +36,8 @@ export { extractRecordBatch, renderBatchExtractionInstructions, type BatchDocume
 export { extractDocuments, type DocumentExtraction, type ExtractDocumentsOptions } from './extraction/extract-documents.ts';
 export { failsEveryDocument } from './extraction/fails-every-document.ts';
 export { computeStatistics, distinctValueCap } from './statistics/compute-statistics.ts';
+export { roundMean } from './statistics/round-mean.ts';
+export { shortenStatisticsValue, statisticsValueLength } from './statistics/shorten-statistics-value.ts';
 export type { ColumnStatistics } from './statistics/column-statistics.ts';
 export { renderStatistics } from './statistics/render-statistics.ts';
 export { askQuestion, renderSqlInstructions, type AskQuestionOptions, type AskResult, type SqlDialect } from './text-to-sql/ask-question.ts';

@@ -103,7 +103,7 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
       options.onReport?.(report);
       return report;
     })));
-    reports.push(...systemReports);
+    for (const report of systemReports) reports.push(report);
   }
   return reports;
 }
