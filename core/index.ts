@@ -42,6 +42,7 @@ export type { ColumnStatistics } from './statistics/column-statistics.ts';
 export { renderStatistics } from './statistics/render-statistics.ts';
 export { askQuestion, renderSqlInstructions, type AskQuestionOptions, type AskResult, type SqlDialect } from './text-to-sql/ask-question.ts';
 export { checkGeneratedSql } from './text-to-sql/check-generated-sql.ts';
+export { describeResultCut } from './text-to-sql/describe-result-cut.ts';
 export { predictSchema, type PredictSchemaOptions, type PredictedSchema } from './schema-prediction/predict-schema.ts';
 export { ingestDocuments, type DocumentSource, type IngestDocumentsOptions, type IngestProgress, type IngestSummary } from './ingestion/ingest-documents.ts';
 export type { IngestionLogEntry, RecordStore, StoredRecord } from './ingestion/record-store.ts';

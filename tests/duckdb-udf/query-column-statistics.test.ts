@@ -108,6 +108,6 @@ describe('the terminal table', () => {
       rows: [['a'], ['b'], ['c']],
       cut: { rowsOmitted: true, cellsShortened: 2, maximumRows: 3, maximumCellCharacters: 1000 },
     };
-    expect(formatTable(result, { maximumRows: 2 }).split('\n').at(-1)).toBe('(3+ rows; 2 shown; only the first 3 were returned; 2 cells cut to 1000 characters)');
+    expect(formatTable(result, { maximumRows: 2 }).split('\n').at(-1)).toBe('(3+ rows; 2 shown; only the first 3 rows were returned (the query produced more); 2 cells were cut to 1000 characters)');
   });
 });
