@@ -4,6 +4,7 @@ import {
   type CachedResponse, type ColumnStatistics, type IngestionLogEntry, type RecordSchema, type RecordStore, type ResponseCache, type StoredRecord,
 } from '../../../core/index.ts';
 import { quoteIdentifier } from '../duckdb-sql-engine.ts';
+import { sragCommandLine } from '../quote-shell-argument.ts';
 import { queryColumnStatistics } from './query-column-statistics.ts';
 import { storeTablesSql } from './store-tables.ts';
 
@@ -63,7 +64,7 @@ export class SragStore {
           throw new SragError({
             code: 'INPUT_INVALID',
             message: `table "${table}" in ${this.path} was ingested with a different schema`,
-            hint: `ingest into a new table with --table NAME, or drop it first: srag sql -c 'DROP TABLE "${table}"; DELETE FROM srag_tables WHERE table_name = ''${table}'''`,
+            hint: `ingest into a new table with --table NAME, or drop it first: ${sragCommandLine(['drop', table], this.path)}`,
           });
         }
         return;

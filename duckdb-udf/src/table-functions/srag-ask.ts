@@ -2,6 +2,7 @@ import { DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
 import { SragError } from '../../../core/index.ts';
 import type { AskRequest, KnownSchema } from '../llm-bridge/bridge-protocol.ts';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';
+import { internalTableNames } from '../store/internal-table-names.ts';
 import { renderSqlError } from './render-sql-error.ts';
 import type { SynchronousTableExport } from './synchronous-table-export.ts';
 
@@ -58,9 +59,6 @@ export function createSragAskJsonFunction(bridge: LlmBridge, tableExport: Synchr
   });
 }
 
-/** srag's own tables, never a table to answer from. */
-const internalTables = ['srag_tables', 'srag_ingestion_log', 'srag_evidence', 'srag_cache', 'srag_extract_schemas'];
-
 /**
  * The macros, created TEMP on each connection the harness hands out. `table` is a reserved word
  * in DuckDB, so the named form needs quotes (`"table" := 'hotels'`); the positional form works too.
@@ -76,7 +74,7 @@ SELECT srag_answer.* FROM (SELECT json_transform(srag_ask_json(
     SELECT table_name, list({'name': column_name, 'type': data_type} ORDER BY column_index) AS columns
     FROM duckdb_columns()
     WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal
-      AND table_name NOT IN (${internalTables.map((name) => `'${name}'`).join(', ')})
+      AND table_name NOT IN (${internalTableNames.map((name) => `'${name}'`).join(', ')})
     GROUP BY table_name)),
   (SELECT to_json(list({'name': table_name, 'schema_json': schema_json, 'statistics_json': statistics_json})) FROM srag_tables),
   (SELECT to_json(list({'name': schema_key, 'schema_json': schema_json})) FROM srag_extract_schemas)
