@@ -11,6 +11,9 @@ import type { SandboxTableSource } from './sandbox/sandbox-table-source.ts';
 
 export { quoteIdentifier } from './quote-identifier.ts';
 
+/** One parser per thread: `json_serialize_sql` holds no state, and an engine is made per `srag_ask` call. */
+let parserConnection: Promise<DuckDBConnection> | undefined;
+
 /**
  * The SQL port over DuckDB. Parsing uses DuckDB's own parser (`json_serialize_sql`, which also
  * refuses every statement that is not a SELECT). Each query runs in a sandbox of its own: a fresh
@@ -21,7 +24,6 @@ export { quoteIdentifier } from './quote-identifier.ts';
  * a million-row table costs a columnar export of the columns it names, not a copy of every row.
  */
 export class DuckDbSqlEngine implements SqlEngine {
-  private parserConnection: Promise<DuckDBConnection> | undefined;
   private readonly source: SandboxTableSource;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -130,8 +132,8 @@ export class DuckDbSqlEngine implements SqlEngine {
   }
 
   private async readReferences(sql: string): Promise<SelectReferences> {
-    this.parserConnection ??= DuckDBInstance.create(':memory:', { enable_external_access: 'false' }).then((instance) => instance.connect());
-    const connection = await this.parserConnection;
+    parserConnection ??= DuckDBInstance.create(':memory:', { enable_external_access: 'false' }).then((instance) => instance.connect());
+    const connection = await parserConnection;
     const reader = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql]);
     const serialized = JSON.parse(String(reader.getRowsJS()[0]?.[0])) as { error: boolean; error_type?: string; error_message?: string; statements?: unknown[] };
     if (serialized.error) {
