@@ -1,6 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
-import { SqlRejectedError, SragError, type ParsedSelect, type SqlEngine, type SqlResult } from '../../core/index.ts';
+import { firstLine, SqlRejectedError, SragError, type ParsedSelect, type SqlEngine, type SqlResult } from '../../core/index.ts';
 import { connectionTableSource } from './sandbox/connection-table-source.ts';
 import { openSandbox, type Sandbox, type SandboxTable } from './sandbox/open-sandbox.ts';
 import { createPrivateDirectory } from './sandbox/private-directory.ts';
@@ -114,7 +114,7 @@ export class DuckDbSqlEngine implements SqlEngine {
 
   private describeFailure(error: unknown, sql: string): SragError {
     if (SragError.isInstance(error)) return error;
-    const message = (error as Error).message.split('\n')[0] ?? String(error);
+    const message = firstLine(error instanceof Error ? error.message : String(error));
     if (/^INTERRUPT Error/i.test(message)) {
       return new SragError({ code: 'SQL_FAILED', message: `the query ran longer than ${this.limits.timeoutMilliseconds / 1000} s and was stopped`, cause: error });
     }

@@ -1,5 +1,5 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
-import { SragError, type SragErrorCode } from '../../../core/index.ts';
+import { firstLine, SragError, type SragErrorCode } from '../../../core/index.ts';
 import type {
   BridgeReply, BridgeReplyValue, BridgeRequest, CallerReplyMessage, CallerRequest, CallerRequestMessage, PendingWrites,
 } from './bridge-protocol.ts';
@@ -119,7 +119,7 @@ export class LlmBridge {
         ok: false,
         error: SragError.isInstance(error)
           ? { code: error.code, message: error.message, hint: error.hint }
-          : { code: 'INTERNAL', message: (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '' },
+          : { code: 'INTERNAL', message: firstLine(error instanceof Error ? error.message : String(error)) },
       };
     }
     this.syncPort!.postMessage(reply);

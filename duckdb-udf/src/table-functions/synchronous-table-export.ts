@@ -1,5 +1,5 @@
 import { DuckDBPendingResultState, LIST, listValue, VARCHAR, type DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
-import { SragError } from '../../../core/index.ts';
+import { firstLine, SragError } from '../../../core/index.ts';
 
 /** Writes columns of a table to Parquet and returns only when the file is complete: usable inside a DuckDB callback. */
 export interface SynchronousTableExport {
@@ -43,7 +43,7 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
           if (state === DuckDBPendingResultState.NO_TASKS_AVAILABLE) Atomics.wait(pause, 0, 0, idleWaitMilliseconds);
         }
       } catch (error) {
-        const message = (error instanceof Error ? error.message : String(error)).replace(/^Failure running pending result task: /, '').split('\n')[0] ?? '';
+        const message = firstLine((error instanceof Error ? error.message : String(error)).replace(/^Failure running pending result task: /, ''));
         throw new SragError({
           code: /Table with name .* does not exist/.test(message) ? 'TABLE_NOT_FOUND' : 'SQL_FAILED',
           message: `srag_ask could not read table "${table}": ${message}`,
