@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { computeStatistics, distinctValueCap, parseRecordSchema, renderStatistics } from '../../core/index.ts';
+import { computeStatistics, distinctValueCap, renderStatistics } from '../../core/index.ts';
+import { statisticsSchema } from '../helpers/statistics-schema.ts';
 
-const schema = parseRecordSchema({
-  title: 'Hotel',
-  properties: {
-    price: { type: 'number', unit: 'USD', description: 'Nightly rate.' },
-    rooms: { type: 'integer', description: 'Number of rooms.' },
-    opened_on: { type: 'string', format: 'date', description: 'Opening date.' },
-    city: { type: 'string', description: 'City.' },
-    has_pool: { type: 'boolean', description: 'Has a pool.' },
-  },
-});
+const schema = statisticsSchema;
 
 const rows = [
   { price: 100, rooms: 0, opened_on: '2011-03-05', city: 'Paris', has_pool: true },

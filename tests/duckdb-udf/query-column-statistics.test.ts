@@ -3,21 +3,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeStatistics, parseRecordSchema } from '../../core/index.ts';
+import { computeStatistics } from '../../core/index.ts';
 import { formatTable } from '../../duckdb-udf/src/cli/format-table.ts';
 import { queryColumnStatistics } from '../../duckdb-udf/src/store/query-column-statistics.ts';
 import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
+import { statisticsSchema } from '../helpers/statistics-schema.ts';
 
-const schema = parseRecordSchema({
-  title: 'Hotel',
-  properties: {
-    price: { type: 'number', unit: 'USD', description: 'Nightly rate.' },
-    rooms: { type: 'integer', description: 'Number of rooms.' },
-    opened_on: { type: 'string', format: 'date', description: 'Opening date.' },
-    city: { type: 'string', description: 'City.' },
-    has_pool: { type: 'boolean', description: 'Has a pool.' },
-  },
-});
+const schema = statisticsSchema;
 
 const rows = [
   { price: 100, rooms: 0, opened_on: '2011-03-05', city: 'Paris', has_pool: true },

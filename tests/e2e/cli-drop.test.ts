@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +7,7 @@ import { parseRecordSchema, SragError } from '../../core/index.ts';
 import { quoteShellArgument } from '../../duckdb-udf/src/quote-shell-argument.ts';
 import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
 import { caught } from '../helpers/caught.ts';
-import { runSrag } from '../helpers/run-srag.ts';
+import { runProcess, runSrag } from '../helpers/run-srag.ts';
 
 const cliPath = fileURLToPath(new URL('../../bin/srag.js', import.meta.url));
 const schema = parseRecordSchema({ title: 'Hotel', properties: { city: { type: 'string', description: 'City.' }, stars: { type: 'integer', description: 'Stars.' } } });
@@ -52,17 +51,8 @@ async function catalogCounts(path: string, table: string): Promise<number[]> {
 }
 
 /** Runs one line in bash with `srag` standing for this checkout's CLI: what a user pasting a hint does. */
-function runInBash(line: string, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const script = `srag() { ${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} "$@"; }\n${line}`;
-    const child = spawn('bash', ['-c', script], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+function runInBash(line: string, cwd: string) {
+  return runProcess('bash', ['-c', `srag() { ${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} "$@"; }\n${line}`], { cwd, env: process.env as Record<string, string> });
 }
 
 describe('srag drop', () => {
