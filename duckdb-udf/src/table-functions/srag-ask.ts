@@ -70,7 +70,7 @@ CREATE OR REPLACE TEMP MACRO srag_ask(question, "table" := NULL) AS TABLE
 SELECT srag_answer.* FROM (SELECT json_transform(srag_ask_json(
   question,
   "table",
-  (SELECT to_json(list({'name': table_name, 'columns': columns})) FROM (
+  (SELECT to_json(list({'name': table_name, 'columns': columns} ORDER BY table_name)) FROM (
     SELECT table_name, list({'name': column_name, 'type': data_type} ORDER BY column_index) AS columns
     FROM duckdb_columns()
     WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal
