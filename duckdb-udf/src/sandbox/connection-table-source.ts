@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { SragError } from '../../../core/index.ts';
 import { quoteIdentifier } from '../quote-identifier.ts';
-import type { SandboxTableSource } from './sandbox-table-source.ts';
+import { sandboxExportOptions, type SandboxTableSource } from './sandbox-table-source.ts';
 
 /**
  * The tables of the database behind `connection`, exported with `COPY … TO` (Parquet). Exports run
@@ -26,7 +26,7 @@ export function connectionTableSource(connection: DuckDBConnection): SandboxTabl
       return { columns: rows.map(([name, type]) => ({ name: String(name), type: String(type) })) };
     }),
     exportTable: (table, columns, file) => serialized(async () => {
-      await connection.run(`COPY (SELECT ${columns.map(quoteIdentifier).join(', ')} FROM ${quoteIdentifier(table)}) TO $1 (FORMAT parquet)`, [file]);
+      await connection.run(`COPY (SELECT ${columns.map(quoteIdentifier).join(', ')} FROM ${quoteIdentifier(table)}) TO $1 (${sandboxExportOptions})`, [file]);
     }),
   };
 }

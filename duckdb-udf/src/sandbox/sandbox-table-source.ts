@@ -1,3 +1,9 @@
+/**
+ * How a source writes a table for the sandbox: Parquet, uncompressed — the file lives for one query
+ * in a temporary directory, and compressing it would only spend CPU on both sides.
+ */
+export const sandboxExportOptions = 'FORMAT parquet, COMPRESSION uncompressed';
+
 /** A column as the sandbox recreates it: its name and DuckDB type, as the source table has them. */
 export interface SandboxColumn {
   name: string;

@@ -1,5 +1,6 @@
 import { DuckDBPendingResultState, LIST, listValue, VARCHAR, type DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import { firstLine, SragError } from '../../../core/index.ts';
+import { sandboxExportOptions } from '../sandbox/sandbox-table-source.ts';
 
 /** Writes columns of a table to Parquet and returns only when the file is complete: usable inside a DuckDB callback. */
 export interface SynchronousTableExport {
@@ -25,7 +26,7 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
   let statement: DuckDBPreparedStatement;
   try {
     statement = await connection.prepare(
-      'COPY (SELECT COLUMNS(lambda srag_column: list_contains($2::VARCHAR[], srag_column)) FROM query_table($1::VARCHAR)) TO $3 (FORMAT parquet)',
+      `COPY (SELECT COLUMNS(lambda srag_column: list_contains($2::VARCHAR[], srag_column)) FROM query_table($1::VARCHAR)) TO $3 (${sandboxExportOptions})`,
     );
   } catch (error) {
     connection.closeSync();
