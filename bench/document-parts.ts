@@ -43,10 +43,10 @@ for (const maxInputTokens of budgets) {
       const sizes = parts.map((part) => countTokens(part));
       totals[name] += parts.length;
       totals[`${name}Tokens`] += sizes.reduce((sum, size) => sum + size, 0) + parts.length * instructionTokens;
-      if (parts.length > 1) ratios[name].push(Math.min(...sizes) / Math.max(...sizes));
+      if (parts.length > 1) ratios[name].push(sizes.reduce((least, size) => Math.min(least, size), Infinity) / sizes.reduce((most, size) => Math.max(most, size), 0));
     }
   }
-  const worst = (values: number[]) => (values.length ? Math.min(...values).toFixed(2) : '—');
+  const worst = (values: number[]) => (values.length ? values.reduce((least, value) => Math.min(least, value), Infinity).toFixed(2) : '—');
   const median = (values: number[]) => (values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!.toFixed(2) : '—');
   console.log([
     maxInputTokens, partTokens, totals.ideal, totals.greedy, totals.balanced,

@@ -141,8 +141,8 @@ async function run() {
     promptTokens: {
       prefix: prefixTokens,
       documentMean: meanDocumentTokens,
-      documentMin: Math.min(...documentTokens),
-      documentMax: Math.max(...documentTokens),
+      documentMin: documentTokens.reduce((least, count) => Math.min(least, count), Infinity),
+      documentMax: documentTokens.reduce((most, count) => Math.max(most, count), 0),
       prefixShare: prefixTokens / (prefixTokens + meanDocumentTokens),
     },
     memory: {
@@ -209,7 +209,7 @@ function table(results: Results, previous: Results | undefined): string {
       previous ? `${integer(previous.memory.documentsPerSecond)} docs/s` : '–'],
   );
   const header: Row = ['measure', 'result', 'ideal', 'ratio to ideal', 'previous run'];
-  const widths = header.map((title, index) => Math.max(title.length, ...rows.map((row) => row[index]!.length)));
+  const widths = header.map((title, index) => rows.reduce((widest, row) => Math.max(widest, row[index]!.length), title.length));
   const line = (cells: string[]) => cells.map((cell, index) => cell.padEnd(widths[index]!)).join('  ').trimEnd();
   return [line(header), widths.map((width) => '─'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }

@@ -186,7 +186,7 @@ try {
     ['bridge worker start, tsx in the worker', `${tsxStartupMs.toFixed(0)} ms`],
     ['bridge worker start, esbuild bundle', `${esbuildStartup.bundleMs.toFixed(0)} ms bundling + ${esbuildStartup.startMs.toFixed(0)} ms start`],
   ];
-  const width = Math.max(...rows.map(([label]) => label.length));
+  const width = rows.reduce((widest, [label]) => Math.max(widest, label.length), 0);
   process.stdout.write(`srag_extract throughput (${os.cpus().length} CPUs, Node ${process.version})\n${rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`).join('\n')}\n`);
   mkdirSync(flags['output-dir']!, { recursive: true });
   const output = path.join(flags['output-dir']!, `srag-extract-throughput-${figures.date.replace(/[:.]/g, '-')}.json`);

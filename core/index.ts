@@ -1,5 +1,5 @@
 export type { ChatMessage, LanguageModel, LanguageModelRequest, LanguageModelResponse, OutputSchema, TokenUsage } from './ports/language-model.ts';
-export type { ParsedSelect, SqlEngine, SqlResult, SqlValue } from './ports/sql-engine.ts';
+export type { ParsedSelect, ResultCut, SqlEngine, SqlResult, SqlValue } from './ports/sql-engine.ts';
 export type { CancellationSignal } from './ports/cancellation-signal.ts';
 export { SragError, type SragErrorCode } from './errors/srag-error.ts';
 export { SchemaInvalidError } from './errors/schema-invalid-error.ts';
@@ -36,10 +36,13 @@ export { extractRecordBatch, renderBatchExtractionInstructions, type BatchDocume
 export { extractDocuments, type DocumentExtraction, type ExtractDocumentsOptions } from './extraction/extract-documents.ts';
 export { failsEveryDocument } from './extraction/fails-every-document.ts';
 export { computeStatistics, distinctValueCap } from './statistics/compute-statistics.ts';
+export { roundMean } from './statistics/round-mean.ts';
+export { shortenStatisticsValue, statisticsValueLength } from './statistics/shorten-statistics-value.ts';
 export type { ColumnStatistics } from './statistics/column-statistics.ts';
 export { renderStatistics } from './statistics/render-statistics.ts';
 export { askQuestion, renderSqlInstructions, type AskQuestionOptions, type AskResult } from './text-to-sql/ask-question.ts';
 export { checkGeneratedSql } from './text-to-sql/check-generated-sql.ts';
+export { describeResultCut } from './text-to-sql/describe-result-cut.ts';
 export { predictSchema, type PredictSchemaOptions, type PredictedSchema } from './schema-prediction/predict-schema.ts';
 export { ingestDocuments, type DocumentSource, type IngestDocumentsOptions, type IngestProgress, type IngestSummary } from './ingestion/ingest-documents.ts';
 export type { IngestionLogEntry, RecordStore, StoredRecord } from './ingestion/record-store.ts';

@@ -54,7 +54,7 @@ export function expandTableSpans(rows: readonly SpanningRow[]): GridRow[] {
       column += columnSpan;
     }
   });
-  const width = Math.max(0, ...owners.map((row) => row.length));
+  const width = owners.reduce((widest, row) => Math.max(widest, row.length), 0);
   return owners.map((row) => {
     const cells = Array.from({ length: width }, (_, column) => (row[column] === undefined ? '' : texts[row[column]!]!));
     let wholeRowCell = width > 1;

@@ -136,7 +136,8 @@ function pageBody(lines: readonly Line[], bodySize: number, headingLevel: Readon
   for (let index = 0; index < lines.length; index += 1) {
     const table = tables.get(index);
     if (table) {
-      output.push('', ...table.rows);
+      output.push('');
+      for (const row of table.rows) output.push(row);
       index = table.end - 1;
       previous = lines[index];
       previousKind = 'table';
@@ -219,7 +220,7 @@ function tableBlocks(lines: readonly Line[]): Map<number, { end: number; rows: s
  * one of its own; both go to the column they are nearest (see `tableRow`).
  */
 function columnsOf(lines: readonly Line[]): { left: number; right: number }[] {
-  const fullest = Math.max(...lines.map((line) => line.cells.length));
+  const fullest = lines.reduce((most, line) => Math.max(most, line.cells.length), 0);
   const columns = mergedStretches(lines.filter((line) => line.cells.length === fullest).flatMap((line) => line.cells));
   const others = lines.filter((line) => line.cells.length < fullest).flatMap((line) => line.cells)
     .filter((cell) => columns.filter((column) => cell.left <= column.right && cell.right >= column.left).length === 1);

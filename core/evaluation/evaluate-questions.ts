@@ -33,6 +33,11 @@ export interface QuestionReport {
     answerComparison?: { correct: boolean | null; reply: string };
     answerRecall?: { recall: number; claims: ClaimJudgement[] };
   };
+  /**
+   * Judges whose reply could not be used for this question (the verdict above is then absent):
+   * that metric is lost for this question only, and left out of its mean.
+   */
+  judgeErrors?: { answerComparison?: string; answerRecall?: string };
   /** What answering cost (not judging), as the endpoint reported it. */
   tokens: { prompt: number; completion: number; calls: number };
   judgeTokens?: { prompt: number; completion: number };
@@ -58,25 +63,34 @@ export interface EvaluateQuestionsOptions {
  * Ask every system every question and judge each answer: the deterministic metric always, the
  * paper's two LLM-judge metrics when a judge is given. Systems run one after another, so their
  * latencies do not disturb each other. A question a system fails on (rejected SQL, an invalid reply)
- * is reported with its error and judged wrong; errors that would fail every question (no model,
- * a refused key, cancellation) stop the run. Reports come back in system order, then question order.
+ * is reported with its error and judged wrong; a judge whose reply cannot be used costs that metric
+ * for that question only; errors that would fail every question (no model, a refused key,
+ * cancellation) stop the run — but only once every question already started has finished, so that
+ * nothing the caller closes afterwards (a database connection) is still in use. Reports come back
+ * in system order, then question order.
  */
 export async function evaluateQuestions(options: EvaluateQuestionsOptions): Promise<QuestionReport[]> {
   const now = options.now ?? Date.now;
   const limit = pLimit(Math.max(1, options.concurrency ?? 4));
   const reports: QuestionReport[] = [];
+  let fatal: { error: unknown } | undefined;
+  const stopOn = (error: unknown): never => {
+    fatal ??= { error };
+    throw error;
+  };
   for (const system of options.systems) {
     await system.prepare(options.abortSignal);
-    const systemReports = await Promise.all(options.questions.map((question, position) => limit(async () => {
-      throwIfAborted(options.abortSignal);
+    const settled = await Promise.allSettled(options.questions.map((question, position) => limit(async () => {
+      if (fatal) throw fatal.error;
+      if (options.abortSignal?.aborted) stopOn(new SragError({ code: 'CANCELLED', message: 'evaluation cancelled' }));
       const started = now();
       let answered: SystemAnswer | undefined;
       let error: string | null = null;
       try {
         answered = await system.answer(question.question, options.abortSignal);
       } catch (caught) {
-        if (failsEveryDocument(caught) || options.abortSignal?.aborted) throw caught;
-        error = SragError.isInstance(caught) ? caught.message : caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);
+        if (failsEveryDocument(caught) || options.abortSignal?.aborted) stopOn(caught);
+        error = describe(caught);
       }
       const latencyMs = now() - started;
       const answer = answered?.answer ?? '';
@@ -99,11 +113,15 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
         },
         latencyMs,
       };
-      if (options.judge) await addJudgements(report, question, options.judge, error !== null);
+      if (options.judge) await addJudgements(report, question, options.judge, error !== null).catch(stopOn);
       options.onReport?.(report);
       return report;
     })));
-    reports.push(...systemReports);
+    if (fatal) throw fatal.error;
+    for (const outcome of settled) {
+      if (outcome.status === 'rejected') throw outcome.reason;
+      reports.push(outcome.value);
+    }
   }
   return reports;
 }
@@ -121,15 +139,35 @@ async function addJudgements(
     return;
   }
   const judgeOptions = { ...judge, question: question.question, goldAnswer: question.answer, answer: report.answer };
-  const [comparison, recall] = await Promise.all([judgeAnswerComparison(judgeOptions), judgeAnswerRecall(judgeOptions)]);
-  report.verdicts.answerComparison = { correct: comparison.verdict ?? null, reply: comparison.reply };
-  report.verdicts.answerRecall = { recall: recall.recall, claims: recall.claims };
-  report.judgeTokens = {
-    prompt: comparison.usage.promptTokens + recall.usage.promptTokens,
-    completion: comparison.usage.completionTokens + recall.usage.completionTokens,
-  };
+  // Each judge on its own: one whose reply cannot be used loses its metric, not the other's.
+  const [comparison, recall] = await Promise.allSettled([judgeAnswerComparison(judgeOptions), judgeAnswerRecall(judgeOptions)]);
+  const tokens = { prompt: 0, completion: 0 };
+  const judgeErrors: NonNullable<QuestionReport['judgeErrors']> = {};
+  if (comparison.status === 'fulfilled') {
+    report.verdicts.answerComparison = { correct: comparison.value.verdict ?? null, reply: comparison.value.reply };
+    tokens.prompt += comparison.value.usage.promptTokens;
+    tokens.completion += comparison.value.usage.completionTokens;
+  } else {
+    judgeErrors.answerComparison = judgeFailure(comparison.reason);
+  }
+  if (recall.status === 'fulfilled') {
+    report.verdicts.answerRecall = { recall: recall.value.recall, claims: recall.value.claims };
+    tokens.prompt += recall.value.usage.promptTokens;
+    tokens.completion += recall.value.usage.completionTokens;
+  } else {
+    judgeErrors.answerRecall = judgeFailure(recall.reason);
+  }
+  report.judgeTokens = tokens;
+  if (judgeErrors.answerComparison !== undefined || judgeErrors.answerRecall !== undefined) report.judgeErrors = judgeErrors;
 }
 
-function throwIfAborted(abortSignal: CancellationSignal | undefined): void {
-  if (abortSignal?.aborted) throw new SragError({ code: 'CANCELLED', message: 'evaluation cancelled' });
+/** A judge's failure as report text; a failure that would fail every judge call stops the run instead. */
+function judgeFailure(error: unknown): string {
+  if (failsEveryDocument(error)) throw error;
+  return describe(error);
 }
+
+function describe(error: unknown): string {
+  return SragError.isInstance(error) ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+

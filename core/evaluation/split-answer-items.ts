@@ -17,7 +17,8 @@ export function splitAnswerItems(answer: string): string[] {
     .filter((item) => item !== '');
   const last = items.at(-1);
   if (last !== undefined && / and /.test(last) && !/ and /.test(items.slice(0, -1).join(' '))) {
-    items.splice(items.length - 1, 1, ...last.split(/\s+and\s+/).map(tidyItem).filter((item) => item !== ''));
+    items.pop();
+    for (const item of last.split(/\s+and\s+/).map(tidyItem)) if (item !== '') items.push(item);
   }
   return items;
 }

@@ -10,6 +10,22 @@ export type SqlValue = string | number | boolean | null;
 export interface SqlResult {
   columns: string[];
   rows: SqlValue[][];
+  /** Set when the engine kept the result bounded by leaving something out; absent when nothing was cut. */
+  cut?: ResultCut;
+}
+
+/**
+ * What an engine left out of a result. A generated query can produce millions of rows or a
+ * 300 MB string; an engine returns at most `maximumRows` rows and `maximumCellCharacters`
+ * characters per cell, and says so here, so that every consumer can tell the user what was cut.
+ */
+export interface ResultCut {
+  /** The query produced more rows than `rows` holds (how many more is not known). */
+  rowsOmitted: boolean;
+  /** Cells whose text was cut to `maximumCellCharacters` characters; each ends in "…". */
+  cellsShortened: number;
+  maximumRows: number;
+  maximumCellCharacters: number;
 }
 
 export interface ParsedSelect {

@@ -1,5 +1,7 @@
 import type { RecordSchema } from '../schema/attribute-definition.ts';
 import type { ColumnStatistics } from './column-statistics.ts';
+import { roundMean } from './round-mean.ts';
+import { shortenStatisticsValue } from './shorten-statistics-value.ts';
 
 type RowValue = string | number | boolean | null | undefined;
 
@@ -7,40 +9,73 @@ type RowValue = string | number | boolean | null | undefined;
 export const distinctValueCap = 50;
 
 /**
- * Statistics over all records, one entry per schema attribute. Computed in core from plain rows so
- * that the DuckDB store and the Sheets add-on describe a table identically.
+ * Statistics over all records, one entry per schema attribute, from plain rows: the path for
+ * engines without SQL aggregates (the Sheets add-on). The DuckDB store computes the same entries
+ * with SQL aggregates (`queryColumnStatistics`); both order tied values by code unit, not locale,
+ * so that they agree. Every pass is a loop: no array is spread into a call (a spread of 125k
+ * numbers into `Math.min` overflows the stack).
  */
 export function computeStatistics(schema: RecordSchema, rows: Array<Record<string, RowValue>>): ColumnStatistics[] {
   return schema.attributes.map((attribute) => {
-    const values = rows.map((row) => row[attribute.name]).filter((value): value is string | number | boolean => value !== null && value !== undefined);
-    const statistics: ColumnStatistics = { name: attribute.name, kind: attribute.kind, rowCount: rows.length, nonNullCount: values.length };
+    const statistics: ColumnStatistics = { name: attribute.name, kind: attribute.kind, rowCount: rows.length, nonNullCount: 0 };
     if (attribute.kind === 'number' || attribute.kind === 'integer') {
-      const numbers = values.map(Number).filter(Number.isFinite);
-      statistics.nonZeroCount = numbers.filter((value) => value !== 0).length;
-      if (numbers.length) {
-        statistics.min = Math.min(...numbers);
-        statistics.max = Math.max(...numbers);
-        statistics.mean = roundForDisplay(numbers.reduce((sum, value) => sum + value, 0) / numbers.length);
+      let nonZero = 0;
+      let finite = 0;
+      let sum = 0;
+      let minimum = Infinity;
+      let maximum = -Infinity;
+      for (const row of rows) {
+        const value = row[attribute.name];
+        if (value === null || value === undefined) continue;
+        statistics.nonNullCount += 1;
+        const number = Number(value);
+        if (!Number.isFinite(number)) continue;
+        finite += 1;
+        sum += number;
+        if (number !== 0) nonZero += 1;
+        if (number < minimum) minimum = number;
+        if (number > maximum) maximum = number;
+      }
+      statistics.nonZeroCount = nonZero;
+      if (finite > 0) {
+        statistics.min = minimum;
+        statistics.max = maximum;
+        statistics.mean = roundMean(sum / finite);
       }
     } else if (attribute.kind === 'date') {
-      const dates = values.map(String).sort();
-      if (dates.length) {
-        statistics.min = dates[0];
-        statistics.max = dates[dates.length - 1];
+      let earliest: string | undefined;
+      let latest: string | undefined;
+      for (const row of rows) {
+        const value = row[attribute.name];
+        if (value === null || value === undefined) continue;
+        statistics.nonNullCount += 1;
+        const text = String(value);
+        if (earliest === undefined || text < earliest) earliest = text;
+        if (latest === undefined || text > latest) latest = text;
+      }
+      if (earliest !== undefined) {
+        statistics.min = earliest;
+        statistics.max = latest;
       }
     } else {
       const counts = new Map<string | boolean, number>();
-      for (const value of values) counts.set(value as string | boolean, (counts.get(value as string | boolean) ?? 0) + 1);
+      for (const row of rows) {
+        const value = row[attribute.name];
+        if (value === null || value === undefined) continue;
+        statistics.nonNullCount += 1;
+        const key = value as string | boolean;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
       statistics.distinctCount = counts.size;
       statistics.values = [...counts.entries()]
-        .sort((left, right) => right[1] - left[1] || String(left[0]).localeCompare(String(right[0])))
+        .sort((left, right) => right[1] - left[1] || compareCodeUnits(String(left[0]), String(right[0])))
         .slice(0, distinctValueCap)
-        .map(([value, count]) => ({ value, count }));
+        .map(([value, count]) => ({ value: shortenStatisticsValue(value), count }));
     }
     return statistics;
   });
 }
 
-function roundForDisplay(value: number): number {
-  return Number(value.toPrecision(10));
+function compareCodeUnits(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
 }

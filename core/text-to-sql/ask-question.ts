@@ -3,7 +3,7 @@ import { SragError } from '../errors/srag-error.ts';
 import { generateObject } from '../language-model/generate-object.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
 import type { ChatMessage, TokenUsage } from '../ports/language-model.ts';
-import type { SqlEngine, SqlResult, SqlValue } from '../ports/sql-engine.ts';
+import type { ResultCut, SqlEngine, SqlResult, SqlValue } from '../ports/sql-engine.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import { renderPrompt } from '../prompts/render-prompt.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
@@ -11,7 +11,7 @@ import { sqlTypeForKind } from '../schema/sql-type-for-kind.ts';
 import type { ColumnStatistics } from '../statistics/column-statistics.ts';
 import { renderStatistics } from '../statistics/render-statistics.ts';
 import { checkGeneratedSql } from './check-generated-sql.ts';
-import { formatRowsForPrompt } from './format-rows-for-prompt.ts';
+import { describeRowCount, formatRowsForPrompt } from './format-rows-for-prompt.ts';
 
 export interface AskQuestionOptions {
   client: ModelClient;
@@ -34,6 +34,8 @@ export interface AskResult {
   sql: string;
   columns: string[];
   rows: SqlValue[][];
+  /** What the engine left out of the result to keep it bounded (see `ResultCut`); absent when nothing was cut. */
+  cut?: ResultCut;
   usage: TokenUsage & { calls: number };
 }
 
@@ -85,20 +87,21 @@ export async function askQuestion(options: AskQuestionOptions): Promise<AskResul
       throw new SqlFailedError({ sql, question, engineMessage: outcome.error.message, cause: outcome.error });
     }
   }
-  const { columns, rows } = outcome.result;
-  if (options.withAnswer === false) return { answer: '', sql, columns, rows, usage };
+  const { columns, rows, cut } = outcome.result;
+  const returned = { sql, columns, rows, ...(cut ? { cut } : {}) };
+  if (options.withAnswer === false) return { answer: '', ...returned, usage };
   const answerResult = await client.generate(
     {
       model: options.model,
       messages: [{
         role: 'user',
-        content: renderPrompt(prompts.answer, { question, sql, row_count: String(rows.length), rows: formatRowsForPrompt(outcome.result) }),
+        content: renderPrompt(prompts.answer, { question, sql, row_count: describeRowCount(outcome.result), rows: formatRowsForPrompt(outcome.result) }),
       }],
     },
     (response) => response,
   );
   add(answerResult.usage, answerResult.cached === true);
-  return { answer: answerResult.text.trim(), sql, columns, rows, usage };
+  return { answer: answerResult.text.trim(), ...returned, usage };
 }
 
 function readSqlReply(value: unknown): { value: string } | { problems: string[] } {

@@ -1,26 +1,141 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { SqlRejectedError, SragError, type ParsedSelect, type SqlEngine, type SqlResult } from '../../core/index.ts';
+import { join } from 'node:path';
+import { firstLine, SqlRejectedError, SragError, type ParsedSelect, type SqlEngine, type SqlResult } from '../../core/index.ts';
 import { duckDbSqlDialect } from './duckdb-sql-dialect.ts';
-import { readSqlResult } from './read-sql-result.ts';
+import { connectionTableSource } from './sandbox/connection-table-source.ts';
+import { openSandbox, type Sandbox, type SandboxTable } from './sandbox/open-sandbox.ts';
+import { createPrivateDirectory } from './sandbox/private-directory.ts';
+import { readBoundedResult } from './sandbox/read-bounded-result.ts';
+import { readSelectReferences, type SelectReferences } from './sandbox/read-select-references.ts';
+import { sandboxLimits, type SandboxLimits } from './sandbox/sandbox-limits.ts';
+import type { SandboxTableSource } from './sandbox/sandbox-table-source.ts';
 
-/** A runaway generated query (a cross join of a large table with itself) is interrupted. */
-const queryTimeoutMilliseconds = 30_000;
+export { quoteIdentifier } from './quote-identifier.ts';
+
+/** One parser per thread: `json_serialize_sql` holds no state, and an engine is made per `srag_ask` call. */
+let parserConnection: Promise<DuckDBConnection> | undefined;
 
 /**
  * The SQL port over DuckDB. Parsing uses DuckDB's own parser (`json_serialize_sql`, which also
- * refuses every statement that is not a SELECT); execution happens in a fresh in-memory instance
- * created with external access disabled and configuration locked, into which only the allowed
- * tables are copied: the query cannot read files, reach the network, or see any other table.
+ * refuses every statement that is not a SELECT). Each query runs in a sandbox of its own: a fresh
+ * in-memory DuckDB with bounded memory, threads, time and result size, no external access beyond
+ * the files that carry its tables, and a locked configuration (`openSandbox`). The tables reach it
+ * without passing through JavaScript: the source has DuckDB write the columns the statement can
+ * read to Parquet in a private temporary directory, removed when the query ends. So a query over
+ * a million-row table costs a columnar export of the columns it names, not a copy of every row.
  */
 export class DuckDbSqlEngine implements SqlEngine {
   readonly dialect = duckDbSqlDialect;
-  private parserConnection: Promise<DuckDBConnection> | undefined;
+  private readonly source: SandboxTableSource;
+  private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly source: DuckDBConnection) {}
+  /** `source`: a connection to the database that holds the tables, or another way to export them. */
+  constructor(source: DuckDBConnection | SandboxTableSource, private readonly limits: SandboxLimits = sandboxLimits) {
+    this.source = 'exportTable' in source ? source : connectionTableSource(source);
+  }
 
   async parseSelect(sql: string): Promise<ParsedSelect> {
-    this.parserConnection ??= DuckDBInstance.create(':memory:', { enable_external_access: 'false' }).then((instance) => instance.connect());
-    const connection = await this.parserConnection;
+    const { tables, tableFunctions, functions } = await this.readReferences(sql);
+    return { tables, tableFunctions, functions };
+  }
+
+  /**
+   * Runs an already-checked SELECT over `tables`. One query at a time per engine: each sandbox
+   * may use `limits.memoryMegabytes`, and several at once would multiply that.
+   */
+  runReadOnlyQuery(sql: string, tables: string[]): Promise<SqlResult> {
+    const next = this.queue.then(() => this.runInSandbox(sql, tables));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async runInSandbox(sql: string, tables: string[]): Promise<SqlResult> {
+    const { columns } = await this.readReferences(sql);
+    try {
+      return await this.runWithColumns(sql, tables, columns);
+    } catch (error) {
+      // The columns were chosen from the statement; a binder error may name a column that was left
+      // out (or ask "did you mean …" among too few). Run again over every column, so the error
+      // the repair round sees is the one the whole table gives.
+      if (columns !== 'all' && SragError.isInstance(error) && /^Binder Error/.test(error.message)) return this.runWithColumns(sql, tables, 'all');
+      throw error;
+    }
+  }
+
+  /**
+   * Runs `read` (trusted code of srag's own, such as `queryColumnStatistics`) over `columns` of
+   * `table` in a sandbox like the one generated SQL gets, for sources whose database this thread
+   * cannot query itself (the bridge worker of `srag_ask`).
+   */
+  readTable<T>(table: string, columns: string[], read: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    const wanted = new Set(columns.map((column) => column.toLowerCase()));
+    const next = this.queue.then(() => this.withSandbox([table], wanted, (sandbox) => read(sandbox.connection)));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private runWithColumns(sql: string, tables: string[], wanted: Set<string> | 'all'): Promise<SqlResult> {
+    return this.withSandbox(tables, wanted, async (sandbox) => {
+      const timer = setTimeout(() => sandbox.connection.interrupt(), this.limits.timeoutMilliseconds);
+      try {
+        return await readBoundedResult(sandbox.connection, sql, this.limits);
+      } catch (error) {
+        throw this.describeFailure(error, sql);
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+  }
+
+  private async withSandbox<T>(tables: string[], wanted: Set<string> | 'all', work: (sandbox: Sandbox) => Promise<T>): Promise<T> {
+    const directory = createPrivateDirectory('sandbox');
+    try {
+      const sandboxTables: SandboxTable[] = [];
+      for (const [index, table] of tables.entries()) {
+        const description = await this.source.describeTable(table);
+        const aliases = description.aliases ?? [];
+        const needed = (name: string) => wanted === 'all' || wanted.has(name.toLowerCase());
+        let columns = description.columns.filter((column) => needed(column.name) || aliases.some((alias) => alias.of === column.name && needed(alias.name)));
+        // A count(*) names no column; one column carries the row count.
+        if (columns.length === 0) columns = description.columns.slice(0, 1);
+        const file = join(directory.path, `table-${index}.parquet`);
+        await this.source.exportTable(table, columns.map((column) => column.name), file);
+        const kept = new Set(columns.map((column) => column.name));
+        sandboxTables.push({ name: table, file, columns, aliases: aliases.filter((alias) => kept.has(alias.of)) });
+      }
+      const sandbox = await openSandbox(sandboxTables, this.limits);
+      try {
+        return await work(sandbox);
+      } finally {
+        sandbox.close();
+      }
+    } finally {
+      directory.remove();
+    }
+  }
+
+  private describeFailure(error: unknown, sql: string): SragError {
+    if (SragError.isInstance(error)) return error;
+    const message = firstLine(error instanceof Error ? error.message : String(error));
+    if (/^INTERRUPT Error/i.test(message)) {
+      return new SragError({ code: 'SQL_FAILED', message: `the query ran longer than ${this.limits.timeoutMilliseconds / 1000} s and was stopped`, cause: error });
+    }
+    if (/^Out of Memory Error/i.test(message)) {
+      return new SragError({
+        code: 'SQL_FAILED',
+        message: `the query needed more than ${this.limits.memoryMegabytes} MB of memory and was stopped; aggregate in SQL or return fewer rows`,
+        cause: error,
+      });
+    }
+    if (/^Invalid Input Error: Cannot change configuration option/i.test(message)) {
+      return new SqlRejectedError({ sql, reason: 'it changes a setting' });
+    }
+    return new SragError({ code: 'SQL_FAILED', message, cause: error });
+  }
+
+  private async readReferences(sql: string): Promise<SelectReferences> {
+    parserConnection ??= DuckDBInstance.create(':memory:', { enable_external_access: 'false' }).then((instance) => instance.connect());
+    const connection = await parserConnection;
     const reader = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql]);
     const serialized = JSON.parse(String(reader.getRowsJS()[0]?.[0])) as { error: boolean; error_type?: string; error_message?: string; statements?: unknown[] };
     if (serialized.error) {
@@ -31,79 +146,6 @@ export class DuckDbSqlEngine implements SqlEngine {
     }
     const statements = serialized.statements ?? [];
     if (statements.length !== 1) throw new SqlRejectedError({ sql, reason: `exactly one statement is allowed, found ${statements.length}` });
-    return collectReferences(statements[0]);
+    return readSelectReferences(statements[0]);
   }
-
-  async runReadOnlyQuery(sql: string, tables: string[]): Promise<SqlResult> {
-    const sandbox = await DuckDBInstance.create(':memory:', {
-      enable_external_access: 'false',
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
-    });
-    const connection = await sandbox.connect();
-    try {
-      for (const table of tables) await this.copyTable(table, connection);
-      await connection.run('SET lock_configuration = true');
-      const timer = setTimeout(() => connection.interrupt(), queryTimeoutMilliseconds);
-      try {
-        return readSqlResult(await connection.runAndReadAll(sql));
-      } catch (error) {
-        throw new SragError({ code: 'SQL_FAILED', message: (error as Error).message.split('\n')[0] ?? String(error), cause: error });
-      } finally {
-        clearTimeout(timer);
-      }
-    } finally {
-      connection.closeSync();
-      sandbox.closeSync();
-    }
-  }
-
-  private async copyTable(table: string, target: DuckDBConnection): Promise<void> {
-    const quoted = quoteIdentifier(table);
-    const reader = await this.source.runAndReadAll(`SELECT * FROM ${quoted}`);
-    const names = reader.columnNames();
-    const types = reader.columnTypes();
-    await target.run(`CREATE TABLE ${quoted} (${names.map((name, index) => `${quoteIdentifier(name)} ${types[index]!.toString()}`).join(', ')})`);
-    const appender = await target.createAppender(table);
-    for (const row of reader.getRows()) {
-      row.forEach((value, index) => appender.appendValue(value, types[index]));
-      appender.endRow();
-    }
-    appender.closeSync();
-  }
-}
-
-export function quoteIdentifier(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-/** Walk DuckDB's serialized AST for base tables (minus CTE names), table functions and functions. */
-function collectReferences(statement: unknown): ParsedSelect {
-  const tables = new Set<string>();
-  const cteNames = new Set<string>();
-  const tableFunctions = new Set<string>();
-  const functions = new Set<string>();
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (typeof node !== 'object' || node === null) return;
-    const record = node as Record<string, unknown>;
-    if (record.type === 'BASE_TABLE' && typeof record.table_name === 'string') {
-      // `main.hotels` is `hotels`; any other schema or catalog stays qualified and is refused.
-      const schemaName = record.schema_name === 'main' && !record.catalog_name ? '' : record.schema_name;
-      const qualifier = [record.catalog_name, schemaName].filter((part) => typeof part === 'string' && part).join('.');
-      tables.add((qualifier ? `${qualifier}.${record.table_name}` : record.table_name).toLowerCase());
-    }
-    if (record.type === 'TABLE_FUNCTION') {
-      const call = record.function as Record<string, unknown> | undefined;
-      if (typeof call?.function_name === 'string') tableFunctions.add(call.function_name.toLowerCase());
-    }
-    if (record.class === 'FUNCTION' && typeof record.function_name === 'string') functions.add(record.function_name.toLowerCase());
-    const cteMap = (record.cte_map as { map?: Array<{ key: string }> } | undefined)?.map;
-    if (Array.isArray(cteMap)) for (const entry of cteMap) cteNames.add(String(entry.key).toLowerCase());
-    for (const value of Object.values(record)) visit(value);
-  };
-  visit(statement);
-  // A TABLE_FUNCTION's call is also a FUNCTION node; it is reported once, as a table function.
-  for (const name of tableFunctions) functions.delete(name);
-  return { tables: [...tables].filter((table) => !cteNames.has(table)), tableFunctions: [...tableFunctions], functions: [...functions] };
 }

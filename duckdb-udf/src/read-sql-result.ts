@@ -12,7 +12,8 @@ export function readSqlResult(reader: DuckDBResultReader): SqlResult {
   return { columns, rows };
 }
 
-function toSqlValue(value: unknown, type: string): SqlValue {
+/** One value of `getRowsJson` (or a chunk converted the same way) as a `SqlValue`, given its column's type. */
+export function toSqlValue(value: unknown, type: string): SqlValue {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string' && /^(U?(BIG|HUGE|TINY|SMALL)?INT(EGER)?|DECIMAL.*|U?HUGEINT)$/.test(type)) {
     const number = Number(value);

@@ -159,4 +159,26 @@ describe('askQuestion', () => {
     expect(lastUserMessage(requests[1]!)).toContain("read_text('/etc/passwd')");
     expect(await hotelCount()).toBe(3);
   });
+
+  it('refuses SQL with a NUL byte, which would show less than DuckDB could run, and answers from the repaired query', async () => {
+    const { ask, requests } = setUp([sqlReply('SELECT count(*) AS hotels FROM hotels\u0000 WHERE 1 = 0'), sqlReply('SELECT count(*) AS hotels FROM hotels'), 'Three.']);
+    const result = await ask('How many hotels are there?');
+    expect(lastUserMessage(requests[1]!)).toContain('control character U+0000');
+    expect(result.sql).toBe('SELECT count(*) AS hotels FROM hotels');
+    expect(result.rows).toEqual([[3]]);
+  });
+
+  it('bounds what reaches the answer prompt and says what was cut: rows past the engine\'s limit, long cells, the prompt\'s own share', async () => {
+    const { ask, requests } = setUp([sqlReply("SELECT i, repeat('x', 5000) AS text FROM range(20000) AS t(i)"), 'Many.']);
+    const result = await ask('List everything.');
+    expect(result.cut?.rowsOmitted).toBe(true);
+    expect(result.rows.length).toBeLessThan(20000);
+    const answerPrompt = lastUserMessage(requests[1]!);
+    expect(answerPrompt.length).toBeLessThan(25_000);
+    expect(answerPrompt).toContain(`Result (${result.rows.length}+ rows):`);
+    expect(answerPrompt).toMatch(/… \d+ more rows \(and the query produced more than were returned\)/);
+    expect(answerPrompt).toContain(`${'x'.repeat(500)}…`);
+    expect(answerPrompt).not.toContain('x'.repeat(501));
+    expect(answerPrompt).toContain('(cells ending in … were cut)');
+  });
 });

@@ -91,8 +91,8 @@ describe('evaluating systems', () => {
     ]);
     expect(reports[0]).toMatchObject({ gold: '1', goldStructured: 1, sql: null, error: null, tokens: { prompt: 100, completion: 10, calls: 1 }, latencyMs: 5 });
     expect(summarizeEvaluation(reports)).toEqual([
-      { system: 'good', questions: 2, errors: 0, deterministic: 0.5, promptTokensPerQuestion: 100, completionTokensPerQuestion: 10, meanLatencyMs: 5 },
-      { system: 'bad', questions: 2, errors: 0, deterministic: 0, promptTokensPerQuestion: 100, completionTokensPerQuestion: 10, meanLatencyMs: 5 },
+      { system: 'good', questions: 2, errors: 0, deterministic: 0.5, judgeFailures: 0, promptTokensPerQuestion: 100, completionTokensPerQuestion: 10, meanLatencyMs: 5 },
+      { system: 'bad', questions: 2, errors: 0, deterministic: 0, judgeFailures: 0, promptTokensPerQuestion: 100, completionTokensPerQuestion: 10, meanLatencyMs: 5 },
     ]);
   });
 
@@ -123,5 +123,47 @@ describe('evaluating systems', () => {
       answerRecall: { recall: 1, claims: [{ claim: 'Amber Court', supported: true }] },
     });
     expect(summarizeEvaluation(reports)[0]).toMatchObject({ answerComparison: 1, answerRecall: 1 });
+  });
+
+  it('loses only that metric for that question when a judge\'s reply cannot be used', async () => {
+    const three = [...questions, { question: 'Which hotel is in Lisbon?', answer: 'Harbour Inn' }];
+    const { languageModel } = createRecordingLanguageModel((request) => {
+      const prompt = request.messages[0]!.content;
+      if (!prompt.startsWith('Task: Answer Recall, step 1.')) return 'Yes';
+      // The claim-splitting reply for one question is unusable, the re-ask's too.
+      return prompt.includes('Paris') ? 'I would rather not split this.' : '{"claims": ["the answer"]}';
+    });
+    const reports = await evaluateQuestions({
+      systems: [systemFrom('srag', (question) => (question.includes('Paris') ? 'Amber Court' : 'One'))],
+      questions: three,
+      judge: { client: new ModelClient({ languageModel, sleep: async () => {} }), prompts },
+    });
+    expect(reports).toHaveLength(3);
+    const paris = reports[1]!;
+    expect(paris.verdicts.answerComparison).toEqual({ correct: true, reply: 'Yes' });
+    expect(paris.verdicts.answerRecall).toBeUndefined();
+    expect(paris.judgeErrors?.answerRecall).toMatch(/splitting the gold answer of "Which hotel is in Paris\?" into claims/);
+    for (const other of [reports[0]!, reports[2]!]) {
+      expect(other.judgeErrors).toBeUndefined();
+      expect(other.verdicts.answerRecall?.recall).toBe(1);
+    }
+    expect(summarizeEvaluation(reports)[0]).toMatchObject({ answerComparison: 1, answerRecall: 1, judgeFailures: 1 });
+  });
+
+  it('stops on an error that would fail every question only after the questions already started have finished', async () => {
+    const events: string[] = [];
+    const system: AnsweringSystem = {
+      ...systemFrom('srag', () => ''),
+      answer: async (question) => {
+        events.push(`start ${question}`);
+        if (question.includes('Rome')) throw new LanguageModelError({ message: 'the model endpoint answered 401', status: 401, retryable: false });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        events.push(`end ${question}`);
+        return { answer: 'Amber Court', usage: { promptTokens: 1, completionTokens: 1, calls: 1 } };
+      },
+    };
+    const four = [questions[1]!, questions[0]!, { question: 'Third?', answer: 'x' }, { question: 'Fourth?', answer: 'y' }];
+    await expect(evaluateQuestions({ systems: [system], questions: four, concurrency: 2 }).finally(() => events.push('rejected'))).rejects.toThrow(/401/);
+    expect(events).toEqual(['start Which hotel is in Paris?', 'start How many hotels are in Rome?', 'end Which hotel is in Paris?', 'rejected']);
   });
 });

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { computeStatistics, distinctValueCap, parseRecordSchema, renderStatistics } from '../../core/index.ts';
+import { computeStatistics, distinctValueCap, renderStatistics } from '../../core/index.ts';
+import { statisticsSchema } from '../helpers/statistics-schema.ts';
 
-const schema = parseRecordSchema({
-  title: 'Hotel',
-  properties: {
-    price: { type: 'number', unit: 'USD', description: 'Nightly rate.' },
-    rooms: { type: 'integer', description: 'Number of rooms.' },
-    opened_on: { type: 'string', format: 'date', description: 'Opening date.' },
-    city: { type: 'string', description: 'City.' },
-    has_pool: { type: 'boolean', description: 'Has a pool.' },
-  },
-});
+const schema = statisticsSchema;
 
 const rows = [
   { price: 100, rooms: 0, opened_on: '2011-03-05', city: 'Paris', has_pool: true },
@@ -61,6 +53,25 @@ describe('computeStatistics', () => {
     expect(statistics.distinctCount).toBe(distinctValueCap + 20);
     expect(statistics.values).toHaveLength(distinctValueCap);
     expect(statistics.values![0]).toEqual({ value: 'city-069', count: 3 });
+  });
+
+  it('holds past the size where a spread into Math.min overflowed the stack (300,000 rows)', () => {
+    const many = Array.from({ length: 300_000 }, (_, index) => ({ price: index % 1000, rooms: index, opened_on: `20${String(10 + (index % 10))}-01-01`, city: `c${index % 7}` }));
+    const statistics = computeStatistics(schema, many);
+    expect(column('price', statistics)).toMatchObject({ min: 0, max: 999, nonZeroCount: 299_700, mean: 499.5 });
+    expect(column('rooms', statistics)).toMatchObject({ min: 0, max: 299_999 });
+    expect(column('opened_on', statistics)).toMatchObject({ min: '2010-01-01', max: '2019-01-01' });
+    expect(column('city', statistics).distinctCount).toBe(7);
+  });
+
+  it('keeps listed values short: a whole page in one cell is stored cut to 200 characters', () => {
+    const page = 'x'.repeat(5000);
+    expect(column('city', computeStatistics(schema, [{ city: page }])).values).toEqual([{ value: `${'x'.repeat(200)}…`, count: 1 }]);
+  });
+
+  it('orders equally frequent values by code unit, not locale, so that every engine agrees', () => {
+    const statistics = column('city', computeStatistics(schema, [{ city: 'berlin' }, { city: 'Zagreb' }, { city: 'Äpfel' }]));
+    expect(statistics.values!.map((entry) => entry.value)).toEqual(['Zagreb', 'berlin', 'Äpfel']);
   });
 
   it('describes an all-null column without min, max or mean', () => {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkGeneratedSql, SragError } from '../../core/index.ts';
 import { DuckDbSqlEngine } from '../../duckdb-udf/src/duckdb-sql-engine.ts';
+import { openSandbox } from '../../duckdb-udf/src/sandbox/open-sandbox.ts';
+import { sandboxLimits } from '../../duckdb-udf/src/sandbox/sandbox-limits.ts';
 
 let connection: DuckDBConnection;
 let engine: DuckDbSqlEngine;
@@ -78,11 +80,59 @@ describe('the SQL guard for generated SQL', () => {
     expect((error as SragError).message).toMatch(/srag_cache does not exist/);
   });
 
-  it('locks the sandbox configuration, so a statement that slipped through cannot change any setting', async () => {
+  it('runs nothing but a SELECT, even when the check is bypassed', async () => {
     for (const sql of ['SET enable_external_access = true', 'SET threads = 1']) {
       const error = await engine.runReadOnlyQuery(sql, ['hotels']).catch((caught) => caught as SragError);
       expect(SragError.isInstance(error)).toBe(true);
-      expect((error as SragError).message).toMatch(/configuration has been locked/);
+      expect((error as SragError).code).toBe('SQL_REJECTED');
+    }
+  });
+
+  it('locks the sandbox configuration, so a statement that slipped through cannot change any setting', async () => {
+    const sandbox = await openSandbox([], sandboxLimits);
+    try {
+      for (const sql of ['SET enable_external_access = true', 'SET threads = 1', "SET temp_directory = '/tmp/x'", 'SET memory_limit = \'8GB\'']) {
+        await expect(sandbox.connection.run(sql)).rejects.toThrow(/configuration has been locked/);
+      }
+    } finally {
+      sandbox.close();
+    }
+  });
+
+  it.each([
+    ['a NUL byte, after which the parser and the terminal see nothing', 'SELECT count(*) FROM hotels\u0000; DROP TABLE hotels', 'U+0000'],
+    ['an escape sequence that rewrites the terminal', 'SELECT 1 AS n\u001b[2K FROM hotels', 'U+001B'],
+    ['a right-to-left override that reorders the text shown', 'SELECT 1 FROM hotels WHERE hotel_name = \'\u202Ezti R\'', 'U+202E'],
+  ])('refuses generated SQL with %s', async (_, sql, codePoint) => {
+    const error = await refusal(sql);
+    expect(error.code).toBe('SQL_REJECTED');
+    expect(error.message).toContain(codePoint);
+  });
+
+  it('accepts tabs and line breaks', async () => {
+    await checkGeneratedSql(engine, 'SELECT count(*)\r\n\tFROM hotels', ['hotels']);
+  });
+
+  it.each([
+    ['a real table beside a subquery whose CTE has its name', 'SELECT * FROM (WITH srag_cache AS (SELECT 1 AS x) SELECT * FROM srag_cache) AS inner_query, srag_cache'],
+    ['a real table inside the non-recursive CTE that bears its name', 'WITH srag_cache AS (SELECT * FROM srag_cache) SELECT * FROM srag_cache'],
+    ['a real table named by a CTE that is defined only later', 'WITH a AS (SELECT * FROM srag_cache), srag_cache AS (SELECT 1 AS x) SELECT * FROM a'],
+    ['a real table in a UNION beside a CTE of a sibling scope', 'SELECT * FROM (WITH srag_cache AS (SELECT 1 AS x) SELECT x FROM srag_cache) UNION ALL SELECT count(*) FROM srag_cache'],
+  ])('sees through CTE scopes: refuses %s', async (_, sql) => {
+    const error = await refusal(sql);
+    expect(error.code).toBe('SQL_REJECTED');
+    expect(error.message).toContain('"srag_cache"');
+  });
+
+  it('lets a CTE shadow a table within its own scope, recursive ones included', async () => {
+    for (const sql of [
+      'WITH srag_cache AS (SELECT * FROM hotels) SELECT count(*) AS n FROM srag_cache',
+      'WITH top AS (SELECT * FROM hotels), srag_cache AS (SELECT * FROM top) SELECT count(*) AS n FROM srag_cache',
+      'WITH RECURSIVE srag_cache(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM srag_cache WHERE n < 2) SELECT count(*) AS n FROM srag_cache',
+      'SELECT (WITH srag_cache AS (SELECT stars FROM hotels) SELECT count(*) FROM srag_cache) AS n',
+    ]) {
+      await checkGeneratedSql(engine, sql, ['hotels']);
+      expect((await engine.runReadOnlyQuery(sql, ['hotels'])).rows).toEqual([[2]]);
     }
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqlSession, type SqlSession } from '../../duckdb-udf/src/harness/sql-session.ts';
+import { sragAskMacroSql } from '../../duckdb-udf/src/table-functions/srag-ask.ts';
 import { readGoldQuestions } from '../helpers/gold-questions.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { runSrag } from '../helpers/run-srag.ts';
@@ -60,7 +61,7 @@ describe('srag_ask', () => {
     expect(questions.length).toBeGreaterThanOrEqual(5);
     for (const [index, question] of questions.entries()) {
       const result = await session.run(`SELECT * FROM srag_ask('${question.question.replace(/'/g, "''")}', 'hotels')`);
-      expect(result.columns).toEqual(['answer', 'sql', 'result', 'prompt_tokens', 'completion_tokens']);
+      expect(result.columns).toEqual(['answer', 'sql', 'result', 'result_cut', 'prompt_tokens', 'completion_tokens']);
       const [answer, sql, resultJson] = result.rows[0]!;
       const cli = cliAnswers[index]!;
       expect({ question: question.question, sql }).toEqual({ question: question.question, sql: cli.sql });
@@ -74,16 +75,44 @@ describe('srag_ask', () => {
   it('takes the table by name too, and reports the tokens of the call', async () => {
     standIn.reset();
     const question = 'How many hotels are in Spain?';
-    const [answer, , , promptTokens, completionTokens] = (await session.run(`SELECT * FROM srag_ask('${question}', "table" := 'hotels')`)).rows[0]!;
+    const [answer, promptTokens, completionTokens] = (await session.run(`SELECT answer, prompt_tokens, completion_tokens FROM srag_ask('${question}', "table" := 'hotels')`)).rows[0]!;
     expect(answer).toBe('11');
     expect(Number(promptTokens)).toBeGreaterThan(0);
     expect(Number(completionTokens)).toBeGreaterThan(0);
   });
 
-  it('refuses a table whose columns it cannot explain, and says how to make one', async () => {
+  it('answers with one argument when the database has one record table, whatever else it holds', async () => {
     await session.run('CREATE TABLE unrelated AS SELECT 1 AS x');
+    const [answer, sql] = (await session.run("SELECT answer, sql FROM srag_ask('How many hotels are in Spain?')")).rows[0]!;
+    expect(answer).toBe('11');
+    expect(String(sql)).toMatch(/FROM "?hotels"?/);
+  });
+
+  it('refuses a table whose columns it cannot explain, and says how to make one', async () => {
     await expect(session.run("SELECT * FROM srag_ask('How many?', 'unrelated')")).rejects.toThrow(/srag_ask: unknown table: table "unrelated" was not made by srag_extract or srag ingest/);
-    await expect(session.run("SELECT * FROM srag_ask('How many?')")).rejects.toThrow(/srag_ask needs a table/);
+    await expect(session.run("SELECT * FROM srag_ask('How many?', 'no_such_table')")).rejects.toThrow(/srag_ask: unknown table: no table "no_such_table" in this database; record tables: hotels — SELECT \* FROM srag_ask\('…', 'hotels'\)/);
+  });
+
+  it('names the form that works when the one-argument form cannot choose, or when srag_ask is called as a scalar', async () => {
+    await session.run('CREATE TABLE hotels_copy AS SELECT * FROM hotels');
+    try {
+      const several = await session.run("SELECT * FROM srag_ask('How many?')").catch((error: Error) => error);
+      expect(String(several)).toMatch(/srag_ask: unknown table: this database has several record tables \(hotels, hotels_copy\); name the one to answer from — SELECT \* FROM srag_ask\('…', 'hotels'\)/);
+      expect(String(several).split('\n')).toHaveLength(1);
+    } finally {
+      await session.run('DROP TABLE hotels_copy');
+    }
+    await expect(session.run("SELECT srag_ask('How many?')")).rejects.toThrow(/srag_ask is a table function: SELECT \* FROM srag_ask\('How many\?'\)/);
+    await expect(session.run("SELECT srag_ask('How many?', 'hotels')")).rejects.toThrow(/SELECT \* FROM srag_ask\('How many\?', 'hotels'\)/);
+  });
+
+  it('keeps its result bounded and says what it cut', async () => {
+    const row = (await session.run("SELECT result, result_cut FROM srag_ask('How many hotels are in Spain?', 'hotels')")).rows[0]!;
+    expect(row[1]).toBeNull();
+  });
+
+  it('reads no rows through JavaScript: a macro argument carries the catalog, never the table', () => {
+    expect(sragAskMacroSql).not.toMatch(/query_table|FROM "?table"?\b|srag_rows/);
   });
 
   it('answers over a table `srag ingest` made, with the schema and statistics the CLI stored', async () => {

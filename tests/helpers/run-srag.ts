@@ -29,8 +29,17 @@ export function runSrag(args: string[], { environment = {}, cwd = repositoryRoot
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
+  return runProcess(process.execPath, [cliPath, ...args], { cwd, env, onSpawn });
+}
+
+/** Any program in a child process, its output collected; asynchronous for the same reason as `runSrag`. */
+export function runProcess(executable: string, args: string[], { cwd = repositoryRoot, env, onSpawn }: {
+  cwd?: string;
+  env?: Record<string, string>;
+  onSpawn?: (child: ReturnType<typeof spawn>) => void;
+} = {}): Promise<SragRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(executable, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     onSpawn?.(child);
     let stdout = '';
     let stderr = '';

@@ -8,6 +8,9 @@ export interface AskCommandOptions {
   json?: boolean;
 }
 
+/** Rows of a result shown under the answer; --json returns every row the engine returned. */
+const shownRows = 100;
+
 /**
  * `srag ask`: question → SQL → answer; the answer always comes with the SQL it rests on. Several
  * questions share one session (one JSON object per line with --json). A question whose SQL fails
@@ -32,7 +35,7 @@ export async function askCommand(questions: string[], options: AskCommandOptions
         process.stdout.write(`${JSON.stringify(result)}\n`);
       } else {
         const heading = questions.length > 1 ? `${index > 0 ? '\n' : ''}Q: ${question}\n` : '';
-        process.stdout.write(`${heading}${result.answer}\n\nSQL: ${result.sql}\n${formatTable(result)}\n`);
+        process.stdout.write(`${heading}${result.answer}\n\nSQL: ${result.sql}\n${formatTable(result, { maximumRows: shownRows })}\n`);
       }
     }
     return 0;

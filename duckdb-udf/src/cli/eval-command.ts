@@ -150,7 +150,8 @@ export async function evalCommand(options: EvalCommandOptions, abortSignal: Abor
       abortSignal,
       onReport: (report) => {
         done += 1;
-        log(`[${done}/${total}] ${report.system} ${report.verdicts.deterministic.correct ? '✓' : '✗'} ${report.question}${report.error ? ` (error: ${report.error})` : ''}`);
+        const judgeErrors = Object.entries(report.judgeErrors ?? {}).map(([metric, message]) => ` (${metric === 'answerRecall' ? 'answer recall' : 'answer comparison'} judge failed: ${message})`).join('');
+        log(`[${done}/${total}] ${report.system} ${report.verdicts.deterministic.correct ? '✓' : '✗'} ${report.question}${report.error ? ` (error: ${report.error})` : ''}${judgeErrors}`);
       },
     });
     if (options.output) await writeReport(options.output, reports);

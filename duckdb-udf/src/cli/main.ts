@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { setMaxListeners } from 'node:events';
 import { askCommand } from './ask-command.ts';
+import { dropCommand } from './drop-command.ts';
 import { registerEvalCommand } from './eval-command.ts';
 import { ingestCommand } from './ingest-command.ts';
 import { renderError } from './render-error.ts';
@@ -122,6 +123,13 @@ ${environmentHelp}`);
     .option('--table <name>', 'table whose schema to use (needed when the database holds several)')
     .option('--no-evidence', 'count the parts as ingest --no-evidence sends them')
     .action(async (document: string, options) => { exitStatus = await textCommand(document, options); });
+
+  program.command('drop')
+    .description('remove a record table and its catalog rows (schema, statistics, ingestion log, evidence) in one transaction')
+    .argument('<table>', 'the table to remove')
+    .addOption(database())
+    .option('-y, --yes', 'do not ask first (needed when stdin is not a terminal)')
+    .action(async (table: string, options) => { exitStatus = await dropCommand(table, options, abort.signal); });
 
   registerEvalCommand(program, abort.signal, (status) => { exitStatus = status; });
 

@@ -1,5 +1,7 @@
 import { SragError } from '../../../core/index.ts';
 import { quotePageNote } from '../documents/quote-page-note.ts';
+import { quoteIdentifier } from '../quote-identifier.ts';
+import { sragCommandLine } from '../quote-shell-argument.ts';
 import { SragStore } from '../store/srag-store.ts';
 
 /** `srag why <document> <attribute>`: the value, its status and the quote it was read from. */
@@ -15,7 +17,7 @@ export async function whyCommand(document: string, attribute: string, options: {
        WHERE table_name = $1 AND attribute = $2 AND (source = $3 OR source LIKE '%/' || $3 OR source LIKE '%' || $3 || '%')
        ORDER BY (source = $3) DESC, length(source)`, [info.table, attribute, document])).getRowsJS();
     if (rows.length === 0) {
-      throw new SragError({ code: 'INPUT_INVALID', message: `no evidence for a document matching "${document}" in ${info.table}`, hint: 'pass the path as ingested (see srag sql -c "SELECT _source FROM ' + info.table + '"); ingest without --no-evidence to keep quotes' });
+      throw new SragError({ code: 'INPUT_INVALID', message: `no evidence for a document matching "${document}" in ${info.table}`, hint: `pass the path as ingested (see ${sragCommandLine(['sql', '-c', `SELECT _source FROM ${quoteIdentifier(info.table)}`], options.db)}); ingest without --no-evidence to keep quotes` });
     }
     const [source, value, raw, quote, status, reason] = rows[0]!;
     process.stdout.write([

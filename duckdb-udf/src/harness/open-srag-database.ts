@@ -4,6 +4,7 @@ import type { LogWrite, SchemaWrite } from '../llm-bridge/bridge-protocol.ts';
 import { LlmBridge } from '../llm-bridge/llm-bridge.ts';
 import { storeTablesSql } from '../store/store-tables.ts';
 import { sragAskMacroSql } from '../table-functions/srag-ask.ts';
+import { createSynchronousTableExport } from '../table-functions/synchronous-table-export.ts';
 import { harnessTablesSql } from './harness-tables.ts';
 import { registerSragFunctions } from './register-srag-functions.ts';
 import { StoreWriter } from './store-writer.ts';
@@ -68,7 +69,8 @@ export async function openSragDatabase(path: string, options: OpenSragDatabaseOp
   const writer = new StoreWriter(writerConnection);
   const bridge = new LlmBridge({ environment: options.environment, progress: options.progress, control: options.control, onWrites: (writes) => writer.enqueue(writes) });
   bridge.queue({ type: 'load', ...(await readMirrors(connection)) });
-  registerSragFunctions(connection, bridge);
+  const tableExport = await createSynchronousTableExport(instance);
+  registerSragFunctions(connection, bridge, tableExport);
   await connection.run(sragAskMacroSql);
   const connections = [connection, writerConnection];
 
@@ -94,6 +96,7 @@ export async function openSragDatabase(path: string, options: OpenSragDatabaseOp
         await flush();
       } finally {
         await bridge.close();
+        tableExport.close();
         for (const open of connections) open.closeSync();
         instance.closeSync();
       }

@@ -21,9 +21,10 @@ export class StoreWriter {
   constructor(private readonly connection: DuckDBConnection) {}
 
   enqueue(writes: PendingWrites): void {
-    this.gathered.cache.push(...writes.cache);
-    this.gathered.log.push(...writes.log);
-    this.gathered.schemas.push(...writes.schemas);
+    // Loops, not spreads: a reply can carry more entries than a call has room for arguments.
+    for (const entry of writes.cache) this.gathered.cache.push(entry);
+    for (const entry of writes.log) this.gathered.log.push(entry);
+    for (const entry of writes.schemas) this.gathered.schemas.push(entry);
     // A new schema is rare and `srag_ask` in a later statement may look for it: written at once.
     if (writes.schemas.length > 0 || this.gathered.cache.length + this.gathered.log.length >= entriesPerWrite) this.writeGathered();
   }

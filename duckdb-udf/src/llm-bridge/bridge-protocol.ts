@@ -57,9 +57,10 @@ export interface KnownSchema {
 
 export interface AskRequest {
   question: string;
-  table: string;
-  columns: Array<{ name: string; type: string }>;
-  rowsJson: string;
+  /** The table the call names; null for `srag_ask(question)`, which takes the database's one record table. */
+  table: string | null;
+  /** The tables of the database (main schema, srag's own left out) with their columns: names and types only, never rows. */
+  tables: Array<{ name: string; columns: Array<{ name: string; type: string }> }>;
   knownSchemas: KnownSchema[];
 }
 
@@ -68,9 +69,29 @@ export interface AskReply {
   sql: string;
   /** The result rows as a JSON array of objects, one key per column. */
   resultJson: string;
+  /** What was left out of the result to keep it bounded, in words; null when nothing was. */
+  resultCut: string | null;
   promptTokens: number;
   completionTokens: number;
 }
+
+/**
+ * What the worker asks of the thread that waits in a DuckDB callback, while it answers that
+ * callback: only that thread may run statements on its database (a second instance on the same
+ * file is unsafe), so `srag_ask` has it export the columns a query needs to a Parquet file.
+ */
+export type CallerRequest = { type: 'export-table'; table: string; columns: string[]; file: string };
+
+/** A caller request on the synchronous port, sent by the worker between a call and its reply. */
+export interface CallerRequestMessage {
+  callerRequestId: number;
+  request: CallerRequest;
+}
+
+/** The waiting thread's answer to a caller request, posted back on the same port. */
+export type CallerReplyMessage =
+  | { callerRequestId: number; ok: true }
+  | { callerRequestId: number; ok: false; error: SerializedError };
 
 export type BridgeRequest =
   | { type: 'load'; cache: Array<[string, CachedResponse]>; log: LogWrite[]; schemas: SchemaWrite[] }

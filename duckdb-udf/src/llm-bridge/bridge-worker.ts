@@ -1,6 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { redactSecrets, SragError } from '../../../core/index.ts';
-import type { BridgeReply, BridgeRequest, BridgeWorkerData, SerializedError } from './bridge-protocol.ts';
+import type {
+  BridgeReply, BridgeRequest, BridgeWorkerData, CallerReplyMessage, CallerRequest, CallerRequestMessage, SerializedError,
+} from './bridge-protocol.ts';
 import { secretSettings } from '../read-settings.ts';
 import { controlSlots } from './control-buffer.ts';
 import { LlmBridgeService } from './llm-bridge-service.ts';
@@ -12,7 +14,35 @@ import { LlmBridgeService } from './llm-bridge-service.ts';
  */
 const data = workerData as BridgeWorkerData;
 const control = new Int32Array(data.control);
-const service = new LlmBridgeService({ environment: data.environment, progress: data.progress });
+
+/** Wakes the thread blocked in `LlmBridge.callSync`: a reply or a caller request is on the synchronous port. */
+function wakeCaller(): void {
+  Atomics.store(control, controlSlots.reply, 1);
+  Atomics.notify(control, controlSlots.reply);
+}
+
+const callerRequests = new Map<number, { resolve: () => void; reject: (error: unknown) => void }>();
+let nextCallerRequestId = 1;
+data.syncPort.on('message', (reply: CallerReplyMessage) => {
+  const pending = callerRequests.get(reply.callerRequestId);
+  callerRequests.delete(reply.callerRequestId);
+  if (!pending) return;
+  if (reply.ok) pending.resolve();
+  else pending.reject(new SragError({ code: reply.error.code === 'INTERNAL' ? 'SQL_FAILED' : reply.error.code, message: reply.error.message, hint: reply.error.hint }));
+});
+
+/** Asks the thread that waits for the current synchronous call to do `request` (see `CallerRequest`). */
+function askCaller(request: CallerRequest): Promise<void> {
+  const callerRequestId = nextCallerRequestId++;
+  return new Promise<void>((resolve, reject) => {
+    callerRequests.set(callerRequestId, { resolve, reject });
+    const message: CallerRequestMessage = { callerRequestId, request };
+    data.syncPort.postMessage(message);
+    wakeCaller();
+  });
+}
+
+const service = new LlmBridgeService({ environment: data.environment, progress: data.progress, askCaller });
 
 function serialize(error: unknown): SerializedError {
   const secrets = secretSettings(data.environment);
@@ -31,8 +61,7 @@ parentPort!.on('message', async ({ id, reply, request }: { id: number; reply: 's
   }
   if (reply === 'async') return parentPort!.postMessage(message);
   data.syncPort.postMessage(message);
-  Atomics.store(control, controlSlots.reply, 1);
-  Atomics.notify(control, controlSlots.reply);
+  wakeCaller();
 });
 
 /** `Atomics.waitAsync` (Node 16+); the project's TypeScript lib (ES2022) does not declare it yet. */

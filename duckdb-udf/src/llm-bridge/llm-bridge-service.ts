@@ -8,8 +8,8 @@ import {
 import { loadPromptLibrary } from '../load-prompt-library.ts';
 import { OpenAiLanguageModel } from '../openai-language-model.ts';
 import { readSettings, requireModelConfigured, type SragSettings } from '../read-settings.ts';
-import { askOverRows } from './ask-over-rows.ts';
-import type { BridgeRequest, ExtractedRow, ExtractionSettings, PendingWrites, SchemaWrite } from './bridge-protocol.ts';
+import { askOverTable } from './ask-over-table.ts';
+import type { BridgeRequest, CallerRequest, ExtractedRow, ExtractionSettings, PendingWrites, SchemaWrite } from './bridge-protocol.ts';
 import { ExtractionLog } from './extraction-log.ts';
 import { ExtractionScan } from './extraction-scan.ts';
 import { MirroredResponseCache } from './mirrored-response-cache.ts';
@@ -40,7 +40,15 @@ export class LlmBridgeService {
   private readonly scans = new Map<number, ExtractionScan>();
   private nextScanId = 1;
 
-  constructor({ environment, progress }: { environment: Record<string, string | undefined>; progress: boolean }) {
+  private readonly askCaller: (request: CallerRequest) => Promise<void>;
+
+  constructor({ environment, progress, askCaller }: {
+    environment: Record<string, string | undefined>;
+    progress: boolean;
+    /** Work only the thread blocked in the current DuckDB callback can do (see `CallerRequest`). */
+    askCaller: (request: CallerRequest) => Promise<void>;
+  }) {
+    this.askCaller = askCaller;
     this.settings = readSettings(environment);
     const endpoint = new OpenAiLanguageModel({
       apiKey: this.settings.apiKey, baseURL: this.settings.baseURL, model: this.settings.model, timeoutMilliseconds: this.settings.requestTimeoutMilliseconds,
@@ -86,7 +94,10 @@ export class LlmBridgeService {
         for (const [name, schemaJson] of this.extractSchemas) {
           if (!known.has(name)) knownSchemas.push({ name, schemaJson, statisticsJson: null, origin: 'srag_extract' });
         }
-        return askOverRows({ client: this.client(this.settings.concurrency), prompts: this.prompts, request: { ...request.request, knownSchemas }, model: this.settings.model });
+        return askOverTable({
+          client: this.client(this.settings.concurrency), prompts: this.prompts, request: { ...request.request, knownSchemas }, model: this.settings.model,
+          exportTable: (table, columns, file) => this.askCaller({ type: 'export-table', table, columns, file }),
+        });
       }
       case 'usage':
         return this.usage();

@@ -1,6 +1,8 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
-import { SragError, type SragErrorCode } from '../../../core/index.ts';
-import type { BridgeReply, BridgeReplyValue, BridgeRequest, PendingWrites } from './bridge-protocol.ts';
+import { firstLine, SragError, type SragErrorCode } from '../../../core/index.ts';
+import type {
+  BridgeReply, BridgeReplyValue, BridgeRequest, CallerReplyMessage, CallerRequest, CallerRequestMessage, PendingWrites,
+} from './bridge-protocol.ts';
 import { cancelThroughControlBuffer, controlSlots, createControlBuffer } from './control-buffer.ts';
 import { startTypeScriptWorker } from './start-typescript-worker.ts';
 
@@ -44,8 +46,15 @@ export class LlmBridge {
     else this.queued.push(request);
   }
 
-  /** One request, answered before this returns; throws the worker's error, or CANCELLED. */
-  callSync<Type extends BridgeRequest['type']>(request: Extract<BridgeRequest, { type: Type }>): BridgeReplyValue[Type] {
+  /**
+   * One request, answered before this returns; throws the worker's error, or CANCELLED. While it
+   * waits, the worker may ask this thread for work only it can do (`onCallerRequest`, run here,
+   * synchronously; see `CallerRequest`).
+   */
+  callSync<Type extends BridgeRequest['type']>(
+    request: Extract<BridgeRequest, { type: Type }>,
+    onCallerRequest?: (request: CallerRequest) => void,
+  ): BridgeReplyValue[Type] {
     const worker = this.ensureWorker();
     const id = this.nextId++;
     const generation = Atomics.load(this.control, controlSlots.cancel);
@@ -53,6 +62,10 @@ export class LlmBridge {
     for (;;) {
       Atomics.store(this.control, controlSlots.reply, 0);
       for (let received = receiveMessageOnPort(this.syncPort!); received; received = receiveMessageOnPort(this.syncPort!)) {
+        if ('callerRequestId' in (received.message as object)) {
+          this.answerCallerRequest(received.message as CallerRequestMessage, onCallerRequest);
+          continue;
+        }
         const reply = received.message as BridgeReply;
         this.options.onWrites(reply.writes);
         if (reply.id === id) return unwrap(reply) as BridgeReplyValue[Type];
@@ -92,6 +105,24 @@ export class LlmBridge {
     this.worker = undefined;
     if (worker) await worker.terminate();
     this.syncPort?.close();
+  }
+
+  private answerCallerRequest({ callerRequestId, request }: CallerRequestMessage, handle: ((request: CallerRequest) => void) | undefined): void {
+    let reply: CallerReplyMessage;
+    try {
+      if (!handle) throw new SragError({ code: 'INPUT_INVALID', message: `the bridge asked for "${request.type}" during a call that cannot do it` });
+      handle(request);
+      reply = { callerRequestId, ok: true };
+    } catch (error) {
+      reply = {
+        callerRequestId,
+        ok: false,
+        error: SragError.isInstance(error)
+          ? { code: error.code, message: error.message, hint: error.hint }
+          : { code: 'INTERNAL', message: firstLine(error instanceof Error ? error.message : String(error)) },
+      };
+    }
+    this.syncPort!.postMessage(reply);
   }
 
   private post(request: BridgeRequest, reply: 'sync' | 'async', id: number): void {

@@ -1,10 +1,11 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import {
-  computeStatistics, parseRecordSchema, recordSchemaToJsonSchema, sqlTypeForKind, SragError,
+  parseRecordSchema, recordSchemaToJsonSchema, sqlTypeForKind, SragError,
   type CachedResponse, type ColumnStatistics, type IngestionLogEntry, type RecordSchema, type RecordStore, type ResponseCache, type StoredRecord,
 } from '../../../core/index.ts';
 import { quoteIdentifier } from '../duckdb-sql-engine.ts';
-import { readSqlResult } from '../read-sql-result.ts';
+import { sragCommandLine } from '../quote-shell-argument.ts';
+import { queryColumnStatistics } from './query-column-statistics.ts';
 import { storeTablesSql } from './store-tables.ts';
 
 export interface TableInfo {
@@ -63,7 +64,7 @@ export class SragStore {
           throw new SragError({
             code: 'INPUT_INVALID',
             message: `table "${table}" in ${this.path} was ingested with a different schema`,
-            hint: `ingest into a new table with --table NAME, or drop it first: srag sql -c 'DROP TABLE "${table}"; DELETE FROM srag_tables WHERE table_name = ''${table}'''`,
+            hint: `ingest into a new table with --table NAME, or drop it first: ${sragCommandLine(['drop', table], this.path)}`,
           });
         }
         return;
@@ -112,12 +113,14 @@ export class SragStore {
     };
   }
 
-  /** Recompute Appendix-D statistics from the table's rows and store them with the table. */
+  /**
+   * Recompute Appendix-D statistics of the table and store them with it. DuckDB aggregates the
+   * rows itself (`queryColumnStatistics`): the rows never cross into JavaScript, so this holds at
+   * millions of rows.
+   */
   async refreshStatistics(table: string, schema: RecordSchema): Promise<ColumnStatistics[]> {
     return this.exclusive(async (connection) => {
-      const result = readSqlResult(await connection.runAndReadAll(`SELECT * FROM ${quoteIdentifier(table)}`));
-      const rows = result.rows.map((row) => Object.fromEntries(result.columns.map((column, index) => [column, row[index]])));
-      const statistics = computeStatistics(schema, rows);
+      const statistics = await queryColumnStatistics(connection, table, schema);
       await connection.run('UPDATE srag_tables SET statistics_json = $1, updated_at = current_timestamp WHERE table_name = $2', [JSON.stringify(statistics), table]);
       return statistics;
     });

@@ -1,38 +1,55 @@
 import { DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
 import { SragError } from '../../../core/index.ts';
-import type { KnownSchema } from '../llm-bridge/bridge-protocol.ts';
+import type { AskRequest, KnownSchema } from '../llm-bridge/bridge-protocol.ts';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';
+import { internalTableNames } from '../store/internal-table-names.ts';
 import { renderSqlError } from './render-sql-error.ts';
+import type { SynchronousTableExport } from './synchronous-table-export.ts';
 
 /**
- * `srag_ask(question, "table" := 'hotels')` is a table macro over this scalar. A DuckDB callback
- * cannot run a query, and a table function's arguments cannot be subqueries, so the macro reads
- * what text-to-SQL needs in SQL (the table's rows and column types, `srag_tables` and
- * `srag_extract_schemas`) and hands it to `srag_ask_json` as JSON; the bridge answers with the
- * same core `askQuestion` that `srag ask` runs.
+ * `srag_ask(question)` and `srag_ask(question, 'table')` as SQL: a table macro over the scalar
+ * `srag_ask_json`, which the bridge answers with the same core `askQuestion` that `srag ask` runs.
+ *
+ * The design, and why. DuckDB's callbacks are synchronous and run on the thread that owns the
+ * database; model calls are not, so the callback blocks (`LlmBridge.callSync`) while the bridge
+ * worker asks the model. The worker cannot query the database (a second DuckDB instance on the
+ * same file is unsafe), and a callback cannot await a query; so the macro hands over only what is
+ * small — the question, the table's name, the catalog (tables, columns, types), the schemas and
+ * statistics in `srag_tables` and `srag_extract_schemas` — never rows. When the worker has a query
+ * to run, it asks the blocked thread (a `CallerRequest` on the synchronous port) to export the
+ * columns the query names to Parquet in a private temporary directory; that thread runs a
+ * statement prepared beforehand, task by task, synchronously (`SynchronousTableExport`). The worker
+ * then runs the query in the same sandbox `srag ask` uses (`DuckDbSqlEngine`: fresh in-memory
+ * DuckDB, external access off but for that file, configuration locked, time, memory and result
+ * bounded). So a million-row table costs one columnar export of the columns used, not a JSON value.
  */
-export function createSragAskJsonFunction(bridge: LlmBridge): DuckDBScalarFunction {
+export function createSragAskJsonFunction(bridge: LlmBridge, tableExport: SynchronousTableExport): DuckDBScalarFunction {
   return DuckDBScalarFunction.create({
     name: 'srag_ask_json',
     returnType: VARCHAR,
-    parameterTypes: [VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR],
+    parameterTypes: [VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR],
     volatile: true,
+    // NULL arguments reach the callback (the one-argument form passes a NULL table) instead of
+    // DuckDB answering NULL without calling it.
+    specialHandling: true,
     mainFunction(info, input, output) {
       try {
-        const [questions, tables, rows, columns, registered, extracted] = Array.from({ length: 6 }, (_, index) => input.getColumnValues(index) as Array<string | null>);
+        const [questions, tables, catalogs, registered, extracted] = Array.from({ length: 5 }, (_, index) => input.getColumnValues(index) as Array<string | null>);
         for (let index = 0; index < input.rowCount; index += 1) {
           const question = questions![index];
-          const table = tables![index];
-          if (!question || !table) throw new SragError({ code: 'INPUT_INVALID', message: 'srag_ask needs a question and a table', hint: "SELECT * FROM srag_ask('How many hotels are in Spain?', 'hotels')" });
+          if (!question?.trim()) {
+            throw new SragError({ code: 'INPUT_INVALID', message: 'srag_ask needs a question', hint: "SELECT * FROM srag_ask('How many hotels are in Spain?')" });
+          }
           const knownSchemas: KnownSchema[] = [
             ...parseList<{ name: string; schema_json: string; statistics_json: string | null }>(registered![index]).map((entry) => ({ name: entry.name, schemaJson: entry.schema_json, statisticsJson: entry.statistics_json, origin: 'srag_tables' as const })),
             ...parseList<{ name: string; schema_json: string }>(extracted![index]).map((entry) => ({ name: entry.name, schemaJson: entry.schema_json, statisticsJson: null, origin: 'srag_extract' as const })),
           ];
-          const reply = bridge.callSync({
-            type: 'ask',
-            request: { question, table, rowsJson: rows![index] ?? '[]', columns: parseList(columns![index]), knownSchemas },
-          });
-          output.setItem(index, JSON.stringify({ answer: reply.answer, sql: reply.sql, result: JSON.parse(reply.resultJson), prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens }));
+          const request: AskRequest = { question, table: tables![index] ?? null, tables: parseList(catalogs![index]), knownSchemas };
+          const reply = bridge.callSync({ type: 'ask', request }, (callerRequest) => tableExport.exportTable(callerRequest.table, callerRequest.columns, callerRequest.file));
+          output.setItem(index, JSON.stringify({
+            answer: reply.answer, sql: reply.sql, result: JSON.parse(reply.resultJson), result_cut: reply.resultCut,
+            prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens,
+          }));
         }
         output.flush();
       } catch (error) {
@@ -43,19 +60,27 @@ export function createSragAskJsonFunction(bridge: LlmBridge): DuckDBScalarFuncti
 }
 
 /**
- * The macro, created TEMP on each connection the harness hands out. `table` is a reserved word
+ * The macros, created TEMP on each connection the harness hands out. `table` is a reserved word
  * in DuckDB, so the named form needs quotes (`"table" := 'hotels'`); the positional form works too.
+ * A scalar macro of the same name (DuckDB keeps scalar and table macros apart) turns the form that
+ * cannot work, `SELECT srag_ask('…')`, into a one-line error that names the form that does.
  */
 export const sragAskMacroSql = `
 CREATE OR REPLACE TEMP MACRO srag_ask(question, "table" := NULL) AS TABLE
 SELECT srag_answer.* FROM (SELECT json_transform(srag_ask_json(
   question,
   "table",
-  (SELECT to_json(list(srag_rows)) FROM query_table(coalesce("table", '(srag_ask needs a table: srag_ask(''question'', ''table_name''))')) srag_rows),
-  (SELECT to_json(list({'name': name, 'type': type} ORDER BY cid)) FROM pragma_table_info(coalesce("table", '(srag_ask needs a table)'))),
+  (SELECT to_json(list({'name': table_name, 'columns': columns} ORDER BY table_name)) FROM (
+    SELECT table_name, list({'name': column_name, 'type': data_type} ORDER BY column_index) AS columns
+    FROM duckdb_columns()
+    WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal
+      AND table_name NOT IN (${internalTableNames.map((name) => `'${name}'`).join(', ')})
+    GROUP BY table_name)),
   (SELECT to_json(list({'name': table_name, 'schema_json': schema_json, 'statistics_json': statistics_json})) FROM srag_tables),
   (SELECT to_json(list({'name': schema_key, 'schema_json': schema_json})) FROM srag_extract_schemas)
-), '{"answer":"VARCHAR","sql":"VARCHAR","result":"JSON","prompt_tokens":"BIGINT","completion_tokens":"BIGINT"}') AS srag_answer)
+), '{"answer":"VARCHAR","sql":"VARCHAR","result":"JSON","result_cut":"VARCHAR","prompt_tokens":"BIGINT","completion_tokens":"BIGINT"}') AS srag_answer);
+CREATE OR REPLACE TEMP MACRO srag_ask(question, "table" := NULL) AS
+error('srag_ask is a table function: SELECT * FROM srag_ask(''' || replace(question, '''', '''''') || '''' || coalesce(', ''' || replace("table", '''', '''''') || '''', '') || ')');
 `;
 
 function parseList<T>(json: string | null | undefined): T[] {

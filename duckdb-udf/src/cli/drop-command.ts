@@ -1,0 +1,107 @@
+import { createInterface } from 'node:readline/promises';
+import { SragError } from '../../../core/index.ts';
+import { quoteIdentifier } from '../quote-identifier.ts';
+import { sragCommandLine } from '../quote-shell-argument.ts';
+import { internalTableNames } from '../store/internal-table-names.ts';
+import { SragStore } from '../store/srag-store.ts';
+
+export interface DropCommandOptions {
+  db: string;
+  /** Drop without asking (required when stdin is not a terminal). */
+  yes?: boolean;
+}
+
+interface DropPlan {
+  /** The name as the catalog or DuckDB has it. */
+  table: string;
+  exists: boolean;
+  rows: number;
+  registered: boolean;
+  logEntries: number;
+  evidenceRows: number;
+}
+
+/**
+ * `srag drop TABLE`: removes a record table and its catalog rows (srag_tables, srag_ingestion_log,
+ * srag_evidence) in one transaction, so that no half is left behind: the catalog never names a
+ * table that is gone, and a table is never left without the schema it was made with. Also repairs
+ * a catalog whose table was dropped by hand. Asks first on a terminal; --yes skips the question.
+ */
+export async function dropCommand(table: string, options: DropCommandOptions, abortSignal?: AbortSignal): Promise<number> {
+  if (internalTableNames.includes(table.toLowerCase())) {
+    throw new SragError({ code: 'INPUT_INVALID', message: `"${table}" is one of srag's own tables, not a record table`, hint: `list the record tables with ${sragCommandLine(['stats'], options.db)}` });
+  }
+  const store = await SragStore.open(options.db);
+  try {
+    const plan = await store.exclusive((connection) => readPlan(connection, table));
+    if (!plan.exists && !plan.registered) {
+      const names = await store.tables();
+      throw new SragError({
+        code: 'TABLE_NOT_FOUND',
+        message: `no table "${table}" in ${options.db}`,
+        hint: names.length ? `record tables: ${names.join(', ')}` : 'the database holds no record table (pass the right --db)',
+      });
+    }
+    const description = describePlan(plan, options.db);
+    if (!options.yes) {
+      if (!process.stdin.isTTY) {
+        throw new SragError({ code: 'INPUT_INVALID', message: `srag drop asks before it deletes, and there is no terminal to ask on (it would drop ${description})`, hint: `${sragCommandLine(['drop', plan.table, '--yes'], options.db)}` });
+      }
+      if (!(await confirm(`Drop ${description}? [y/N] `, abortSignal))) {
+        process.stderr.write('nothing dropped\n');
+        return 1;
+      }
+    }
+    await store.exclusive(async (connection) => {
+      await connection.run('BEGIN TRANSACTION');
+      try {
+        await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(plan.table)}`);
+        for (const catalog of ['srag_tables', 'srag_ingestion_log', 'srag_evidence']) await connection.run(`DELETE FROM ${catalog} WHERE table_name = $1`, [plan.table]);
+        await connection.run('COMMIT');
+      } catch (error) {
+        await connection.run('ROLLBACK');
+        throw error;
+      }
+    });
+    process.stdout.write(`dropped ${description}\n`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+async function readPlan(connection: SragStore['connection'], table: string): Promise<DropPlan> {
+  const value = async (sql: string, parameters: string[] = []) => (await connection.runAndReadAll(sql, parameters)).getRowsJS()[0]?.[0];
+  // DuckDB matches identifiers regardless of case; so does this.
+  const catalogName = await value('SELECT table_name FROM srag_tables WHERE lower(table_name) = lower($1)', [table]);
+  const tableName = await value("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND lower(table_name) = lower($1)", [table]);
+  const name = String(catalogName ?? tableName ?? table);
+  return {
+    table: name,
+    registered: catalogName !== undefined,
+    exists: tableName !== undefined,
+    rows: tableName !== undefined ? Number(await value(`SELECT count(*) FROM ${quoteIdentifier(String(tableName))}`)) : 0,
+    logEntries: Number(await value('SELECT count(*) FROM srag_ingestion_log WHERE table_name = $1', [name])),
+    evidenceRows: Number(await value('SELECT count(*) FROM srag_evidence WHERE table_name = $1', [name])),
+  };
+}
+
+function describePlan(plan: DropPlan, databasePath: string): string {
+  const table = plan.exists ? `table "${plan.table}" (${plan.rows} row${plan.rows === 1 ? '' : 's'})` : `the catalog rows of table "${plan.table}" (the table itself is already gone)`;
+  const catalog = plan.registered
+    ? `${plan.exists ? ' and its catalog rows' : ''}: schema and statistics, ${plan.logEntries} ingestion-log entr${plan.logEntries === 1 ? 'y' : 'ies'}, ${plan.evidenceRows} evidence row${plan.evidenceRows === 1 ? '' : 's'}`
+    : ' (not made by srag ingest: no catalog rows)';
+  return `${table}${catalog} from ${databasePath}`;
+}
+
+async function confirm(question: string, abortSignal: AbortSignal | undefined): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await prompt.question(question, abortSignal ? { signal: abortSignal } : {});
+    return /^y(es)?$/i.test(answer.trim());
+  } catch {
+    return false;
+  } finally {
+    prompt.close();
+  }
+}

@@ -1,0 +1,92 @@
+import { parseRecordSchema, SragError, type ColumnStatistics, type RecordSchema } from '../../../core/index.ts';
+import type { AskRequest } from './bridge-protocol.ts';
+
+/** The table `srag_ask` answers over, and what text-to-SQL needs to know about it. */
+export interface AskTable {
+  name: string;
+  columns: Array<{ name: string; type: string }>;
+  schema: RecordSchema;
+  /** Stored by `srag ingest`; undefined when they must be computed from the table (a table made by `srag_extract`). */
+  statistics: ColumnStatistics[] | undefined;
+  /** `_source`, the name the prompt gives the provenance column, for a table that calls it `filename`. */
+  aliases: Array<{ name: string; of: string }>;
+}
+
+/**
+ * Picks the table and its schema. A table `srag ingest` made has its schema and statistics in
+ * `srag_tables` (the very ones `srag ask` uses). A table made with
+ * `CREATE TABLE … AS SELECT … FROM srag_extract(…)` is known by its columns: the schema
+ * `srag_extract` recorded that shares the most attribute names with the table is used, cut down to
+ * the attributes the table kept. `srag_ask(question)` takes the database's one record table: one
+ * in `srag_tables`, or one with a `filename` column that a recorded schema explains.
+ */
+export function resolveAskTable(request: AskRequest): AskTable {
+  const byName = new Map(request.tables.map((table) => [table.name.toLowerCase(), table]));
+  const explained = (table: AskRequest['tables'][number]) => explain(request, table);
+  let chosen: AskRequest['tables'][number] | undefined;
+  if (request.table !== null) {
+    chosen = byName.get(request.table.toLowerCase());
+    if (!chosen) {
+      const recordTables = request.tables.filter((table) => explained(table) !== undefined).map((table) => table.name);
+      throw new SragError({
+        code: 'TABLE_NOT_FOUND',
+        message: `srag_ask: no table "${request.table}" in this database${recordTables.length ? `; record tables: ${recordTables.join(', ')}` : ''}`,
+        hint: recordTables.length ? `SELECT * FROM srag_ask('…', ${sqlString(recordTables[0]!)})` : makeOneHint,
+      });
+    }
+  } else {
+    const candidates = request.tables.filter((table) => explained(table) !== undefined && (isRegistered(request, table.name) || hasColumn(table, 'filename')));
+    if (candidates.length !== 1) {
+      throw new SragError({
+        code: 'TABLE_NOT_FOUND',
+        message: candidates.length === 0
+          ? 'srag_ask: this database has no record table to answer from'
+          : `srag_ask: this database has several record tables (${candidates.map((table) => table.name).join(', ')}); name the one to answer from`,
+        hint: candidates.length === 0 ? makeOneHint : `SELECT * FROM srag_ask('…', ${sqlString(candidates[0]!.name)})`,
+      });
+    }
+    chosen = candidates[0]!;
+  }
+  const found = explained(chosen);
+  if (!found) {
+    throw new SragError({
+      code: 'TABLE_NOT_FOUND',
+      message: `srag_ask: table "${chosen.name}" was not made by srag_extract or srag ingest, so the meaning of its columns is unknown`,
+      hint: makeOneHint,
+    });
+  }
+  const aliases = !hasColumn(chosen, '_source') && hasColumn(chosen, 'filename') ? [{ name: '_source', of: 'filename' }] : [];
+  return { name: chosen.name, columns: chosen.columns, schema: found.schema, statistics: found.statistics, aliases };
+}
+
+const makeOneHint = "make one with CREATE TABLE hotels AS SELECT * FROM srag_extract('docs/*', schema := 'schema.json'), or with srag ingest";
+
+function sqlString(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+function isRegistered(request: AskRequest, table: string): boolean {
+  return request.knownSchemas.some((known) => known.origin === 'srag_tables' && known.name.toLowerCase() === table.toLowerCase());
+}
+
+function hasColumn(table: AskRequest['tables'][number], name: string): boolean {
+  return table.columns.some((column) => column.name === name);
+}
+
+function explain(request: AskRequest, table: AskRequest['tables'][number]): { schema: RecordSchema; statistics: ColumnStatistics[] | undefined } | undefined {
+  const registered = request.knownSchemas.find((known) => known.origin === 'srag_tables' && known.name.toLowerCase() === table.name.toLowerCase());
+  if (registered) {
+    const schema = parseRecordSchema(JSON.parse(registered.schemaJson), `table "${registered.name}"`);
+    return { schema, statistics: registered.statisticsJson ? (JSON.parse(registered.statisticsJson) as ColumnStatistics[]) : undefined };
+  }
+  const columns = new Set(table.columns.map((column) => column.name));
+  let best: { schema: RecordSchema; overlap: number } | undefined;
+  for (const known of request.knownSchemas) {
+    if (known.origin !== 'srag_extract') continue;
+    const schema = parseRecordSchema(JSON.parse(known.schemaJson), `schema ${known.name}`);
+    const overlap = schema.attributes.filter((attribute) => columns.has(attribute.name)).length;
+    if (overlap > 0 && (!best || overlap > best.overlap)) best = { schema, overlap };
+  }
+  if (!best) return undefined;
+  return { schema: { ...best.schema, attributes: best.schema.attributes.filter((attribute) => columns.has(attribute.name)) }, statistics: undefined };
+}

@@ -1,0 +1,29 @@
+/**
+ * The bounds of the sandbox that runs generated SQL. Time: a runaway query (a cross join of a
+ * large table with itself) is interrupted. Memory: DuckDB's own default is 80% of the machine; a
+ * generated query gets a fixed share, and nothing spills to disk (a spilling sort of a large
+ * table wrote gigabytes into the user's working directory). Threads: the sandbox shares the
+ * machine with the model calls of the same process. Result: what reaches JavaScript is bounded in
+ * rows and characters, so a query that returns three million rows or a 300 MB string is cut, and
+ * says so, instead of taking the process down.
+ */
+export interface SandboxLimits {
+  timeoutMilliseconds: number;
+  /** DuckDB's `memory_limit`, in megabytes. */
+  memoryMegabytes: number;
+  threads: number;
+  maximumRows: number;
+  /** Characters kept per cell; fewer when many text columns share a chunk (see `readBoundedResult`). */
+  maximumCellCharacters: number;
+  /** Characters (all cells together) a result may hold in JavaScript. */
+  maximumResultCharacters: number;
+}
+
+export const sandboxLimits: SandboxLimits = {
+  timeoutMilliseconds: 30_000,
+  memoryMegabytes: 500,
+  threads: 2,
+  maximumRows: 10_000,
+  maximumCellCharacters: 10_000,
+  maximumResultCharacters: 8_000_000,
+};

@@ -1,0 +1,142 @@
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SragError } from '../../core/index.ts';
+import { DuckDbSqlEngine } from '../../duckdb-udf/src/duckdb-sql-engine.ts';
+import { connectionTableSource } from '../../duckdb-udf/src/sandbox/connection-table-source.ts';
+import { sandboxLimits, type SandboxLimits } from '../../duckdb-udf/src/sandbox/sandbox-limits.ts';
+import type { SandboxTableSource } from '../../duckdb-udf/src/sandbox/sandbox-table-source.ts';
+
+let connection: DuckDBConnection;
+
+/** A table source over `connection` that remembers which columns each export carried. */
+function recordingSource(): SandboxTableSource & { exports: string[][] } {
+  const inner = connectionTableSource(connection);
+  const exports: string[][] = [];
+  return {
+    exports,
+    describeTable: (table) => inner.describeTable(table),
+    exportTable: async (table, columns, file) => {
+      exports.push(columns);
+      await inner.exportTable(table, columns, file);
+    },
+  };
+}
+
+function engineWith(limits: Partial<SandboxLimits>, source: SandboxTableSource | DuckDBConnection = connection): DuckDbSqlEngine {
+  return new DuckDbSqlEngine(source, { ...sandboxLimits, ...limits });
+}
+
+async function failure(promise: Promise<unknown>): Promise<SragError> {
+  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  expect(SragError.isInstance(error), String(error)).toBe(true);
+  return error as SragError;
+}
+
+const sandboxDirectories = () => readdirSync(tmpdir()).filter((name) => name.startsWith('srag-sandbox-'));
+
+beforeAll(async () => {
+  connection = await (await DuckDBInstance.create(':memory:')).connect();
+  await connection.run(`CREATE TABLE hotels AS SELECT 'Hotel ' || i AS hotel_name, ['Paris', 'Rome', 'Oslo'][i % 3 + 1] AS city,
+      (i % 5 + 1)::BIGINT AS stars, (50 + i % 400)::DOUBLE AS price, DATE '2001-01-01' + (i % 900)::INTEGER AS opened_on,
+      'docs/hotel-' || i || '.html' AS "_source"
+    FROM range(3000) t(i)`);
+  await connection.run(`CREATE TABLE moods (mood ENUM('happy', 'sad'), numbers INTEGER[], pair STRUCT(a INTEGER));
+    INSERT INTO moods VALUES ('happy', [1, 2], {'a': 1}), ('sad', [], {'a': 2})`);
+});
+afterAll(() => connection.closeSync());
+
+describe('the sandbox for generated SQL', () => {
+  it('carries only the columns a statement names, and every column when it cannot tell', async () => {
+    const source = recordingSource();
+    const engine = engineWith({}, source);
+    await engine.runReadOnlyQuery('SELECT city, avg(price) AS price FROM hotels GROUP BY city ORDER BY city', ['hotels']);
+    await engine.runReadOnlyQuery('SELECT count(*) AS n FROM hotels', ['hotels']);
+    await engine.runReadOnlyQuery('SELECT h.stars FROM hotels AS h JOIN hotels AS g USING (hotel_name) LIMIT 1', ['hotels']);
+    expect(source.exports).toEqual([['city', 'price'], ['hotel_name'], ['hotel_name', 'stars']]);
+    const all = ['hotel_name', 'city', 'stars', 'price', 'opened_on', '_source'];
+    for (const sql of [
+      'SELECT * FROM hotels LIMIT 1',
+      'SELECT COLUMNS(\'pri.*\') FROM hotels LIMIT 1',
+      'SELECT h FROM hotels AS h LIMIT 1',
+      'SELECT to_json(hotels) FROM hotels LIMIT 1',
+      'SELECT #2 FROM hotels LIMIT 1',
+      'SELECT a.city FROM hotels AS a NATURAL JOIN hotels AS b LIMIT 1',
+    ]) {
+      source.exports.length = 0;
+      await engine.runReadOnlyQuery(sql, ['hotels']);
+      expect(source.exports, sql).toEqual([all]);
+    }
+  });
+
+  it('gives the same rows over the carried columns as DuckDB gives over the whole table', async () => {
+    const engine = engineWith({});
+    for (const sql of [
+      'SELECT city, count(*) AS n, sum(price) AS total, min(opened_on) AS first FROM hotels GROUP BY ALL ORDER BY city',
+      'SELECT hotel_name, "_source" FROM hotels WHERE stars = 5 ORDER BY price DESC, hotel_name LIMIT 3',
+      'SELECT #2, count(*) AS n FROM hotels GROUP BY 1 ORDER BY 1',
+    ]) {
+      const direct = (await connection.runAndReadAll(sql)).getRowsJson();
+      expect((await engine.runReadOnlyQuery(sql, ['hotels'])).rows, sql).toEqual(direct.map((row) => row.map((value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value))));
+    }
+  });
+
+  it('keeps column types that Parquet does not have, and returns nested values as JSON text', async () => {
+    const result = await engineWith({}).runReadOnlyQuery("SELECT mood, mood = 'happy' AS happy, numbers, pair FROM moods ORDER BY mood", ['moods']);
+    expect(result.rows).toEqual([['happy', true, '[1,2]', '{"a":1}'], ['sad', false, '[]', '{"a":2}']]);
+    const types = await engineWith({}).runReadOnlyQuery("SELECT typeof(mood) AS t FROM moods LIMIT 1", ['moods']);
+    expect(types.rows[0]![0]).toMatch(/^ENUM/);
+  });
+
+  it('answers a misspelt column with the candidates of the whole table, as DuckDB would', async () => {
+    const error = await failure(engineWith({}).runReadOnlyQuery('SELECT avg(prices) FROM hotels', ['hotels']));
+    expect(error.message).toMatch(/^Binder Error: Referenced column "prices" not found/);
+    expect(error.message).toContain('price');
+  });
+
+  it('stops a query that runs too long and says so', async () => {
+    const error = await failure(engineWith({ timeoutMilliseconds: 300 }).runReadOnlyQuery('SELECT count(*) FROM hotels a, hotels b, hotels c WHERE a.price + b.price > c.price', ['hotels']));
+    expect(error.code).toBe('SQL_FAILED');
+    expect(error.message).toBe('the query ran longer than 0.3 s and was stopped');
+  });
+
+  it('stops a query that needs more memory than its share and says so, without spilling to disk', async () => {
+    const error = await failure(engineWith({ memoryMegabytes: 64 }).runReadOnlyQuery("SELECT list(repeat('y', 1000)) FROM range(1000000)", ['hotels']));
+    expect(error.message).toMatch(/^the query needed more than 64 MB of memory and was stopped/);
+    const settings = await engineWith({}).runReadOnlyQuery("SELECT current_setting('temp_directory') AS spill, current_setting('threads') AS threads, current_setting('memory_limit') AS memory, current_setting('enable_external_access') AS external", ['hotels']);
+    expect(settings.rows).toEqual([['', 2, expect.stringMatching(/^47\d\.\d MiB$/), false]]);
+  });
+
+  it('returns at most the row limit and says that more were produced', async () => {
+    const result = await engineWith({ maximumRows: 100 }).runReadOnlyQuery('SELECT hotel_name, price FROM hotels ORDER BY price DESC, hotel_name', ['hotels']);
+    expect(result.rows).toHaveLength(100);
+    expect(result.cut).toMatchObject({ rowsOmitted: true, cellsShortened: 0, maximumRows: 100 });
+    const direct = (await connection.runAndReadAll('SELECT hotel_name FROM hotels ORDER BY price DESC, hotel_name LIMIT 100')).getRowsJS();
+    expect(result.rows.map((row) => row[0])).toEqual(direct.map((row) => row[0]));
+    expect((await engineWith({ maximumRows: 100 }).runReadOnlyQuery('SELECT hotel_name FROM hotels LIMIT 100', ['hotels'])).cut).toBeUndefined();
+  });
+
+  it('cuts a huge cell in DuckDB, before it reaches JavaScript, and counts the cut cells', async () => {
+    const result = await engineWith({ maximumCellCharacters: 1000 }).runReadOnlyQuery("SELECT repeat('x', 5000000) AS big, 'short' AS small, [repeat('y', 5000)] AS nested", ['hotels']);
+    expect(result.rows[0]![0]).toBe(`${'x'.repeat(1000)}…`);
+    expect(result.rows[0]![1]).toBe('short');
+    expect(String(result.rows[0]![2])).toHaveLength(1001);
+    expect(result.cut).toMatchObject({ rowsOmitted: false, cellsShortened: 2, maximumCellCharacters: 1000 });
+  });
+
+  it('stops reading at the character budget of a whole result', async () => {
+    const result = await engineWith({ maximumResultCharacters: 50_000 }).runReadOnlyQuery("SELECT repeat('z', 1000) AS text FROM range(200)", ['hotels']);
+    expect(result.rows.length).toBeLessThan(51);
+    expect(result.cut?.rowsOmitted).toBe(true);
+  });
+
+  it('leaves no file behind, after a success or a failure, and writes nothing into the working directory', async () => {
+    const before = sandboxDirectories();
+    const workingDirectory = readdirSync(process.cwd());
+    await engineWith({}).runReadOnlyQuery('SELECT count(*) FROM hotels', ['hotels']);
+    await failure(engineWith({}).runReadOnlyQuery('SELECT no_such_column FROM hotels', ['hotels']));
+    expect(sandboxDirectories()).toEqual(before);
+    expect(readdirSync(process.cwd())).toEqual(workingDirectory);
+  });
+});
