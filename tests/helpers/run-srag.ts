@@ -15,10 +15,12 @@ export interface SragRun {
  * Run the real `srag` CLI in a child process. Asynchronous on purpose: the LLM stand-in serves
  * from this test process, so a blocking spawn would deadlock.
  */
-export function runSrag(args: string[], { environment = {}, cwd = repositoryRoot, onSpawn }: {
+export function runSrag(args: string[], { environment = {}, cwd = repositoryRoot, onSpawn, input }: {
   environment?: Record<string, string | undefined>;
   cwd?: string;
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
+  /** Piped to the CLI's stdin (which is otherwise closed). */
+  input?: string;
 } = {}): Promise<SragRun> {
   // The child sees only the endpoint and settings the test gives it, none from the machine.
   const env: Record<string, string> = {};
@@ -30,12 +32,13 @@ export function runSrag(args: string[], { environment = {}, cwd = repositoryRoot
     else env[name] = value;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd, env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (input !== undefined) child.stdin!.end(input);
     onSpawn?.(child);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    child.stdout!.on('data', (chunk) => { stdout += chunk; });
+    child.stderr!.on('data', (chunk) => { stderr += chunk; });
     child.on('error', reject);
     child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr }));
   });

@@ -85,8 +85,8 @@ ${environmentHelp}`);
     .action(async (questions: string[], options) => { exitStatus = await askCommand(questions, options, abort.signal); });
 
   program.command('sql')
-    .description('run your own SQL on the database (a shell when no -c is given on a terminal)')
-    .option('-c, --command <sql>', 'SQL to run')
+    .description('run your own SQL on the database, as the DuckDB CLI does: -c runs statements or a dot command, statements piped on stdin run as a script, a terminal gets a shell (.tables, .schema, .help, .quit); every result is printed, DDL prints nothing')
+    .option('-c, --command <sql>', 'SQL statements (each result is printed) or one dot command, e.g. ".tables"')
     .addOption(database())
     .option('--json', 'print {columns, rows}')
     .action(async (options) => { exitStatus = await sqlCommand(options, abort.signal); });
