@@ -16,6 +16,7 @@ export { renderSchemaProblem } from './schema/render-schema-problem.ts';
 export { recordSchemaToJsonSchema } from './schema/record-schema-to-json-schema.ts';
 export { tableNameForSchema } from './schema/table-name-for-schema.ts';
 export { toSnakeCase } from './schema/to-snake-case.ts';
+export { countNoun } from './text/count-noun.ts';
 export { promptNames, type PromptLibrary, type PromptName } from './prompts/prompt-library.ts';
 export { renderPrompt } from './prompts/render-prompt.ts';
 export { redactSecrets } from './errors/redact-secrets.ts';

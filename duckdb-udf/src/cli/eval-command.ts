@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { writeFile } from 'node:fs/promises';
 import {
-  createFullCorpusSystem, createRagSystem, createSragSystem, evaluateQuestions, parseEvaluationQuestions, SragError, summarizeEvaluation,
+  countNoun, createFullCorpusSystem, createRagSystem, createSragSystem, evaluateQuestions, parseEvaluationQuestions, SragError, summarizeEvaluation,
   type AggregativeDataset, type AnsweringSystem, type ContextDocument, type EvaluationQuestion, type QuestionReport, type TextEmbedder,
 } from '../../../core/index.ts';
 import { loadAggregativeDataset } from '../evaluation/load-aggregative-dataset.ts';
@@ -92,7 +92,7 @@ export async function evalCommand(options: EvalCommandOptions, abortSignal: Abor
   const chosen: SystemName[] = options.system === 'all' ? [...systemNames] : [options.system];
   const dataset = options.dataset ? await loadAggregativeDataset(options.dataset) : undefined;
   if (dataset) {
-    log(`${options.dataset}: ${dataset.documents.length} documents ("${dataset.fields.documentId}", "${dataset.fields.documentText}"), ${dataset.questions.length} questions ("${dataset.fields.question}", "${dataset.fields.answer}")`);
+    log(`${options.dataset}: ${countNoun(dataset.documents.length, 'document')} ("${dataset.fields.documentId}", "${dataset.fields.documentText}"), ${countNoun(dataset.questions.length, 'question')} ("${dataset.fields.question}", "${dataset.fields.answer}")`);
   }
   const questions = options.questions ? await readQuestions(options.questions) : dataset?.questions;
   if (!questions) throw new SragError({ code: 'INPUT_INVALID', message: 'no questions to evaluate', hint: 'pass --questions FILE.jsonl, or --dataset DIR with corpus.jsonl and questions.jsonl' });
@@ -159,9 +159,9 @@ export async function evalCommand(options: EvalCommandOptions, abortSignal: Abor
     process.stdout.write(`${formatSummaryTable(summarizeEvaluation(reports))}\n`);
     const usage = client.usage.total();
     process.stdout.write(
-      `\n${questions.length} questions × ${systems.length} systems; deterministic metric with relative tolerance ${options.tolerance}` +
+      `\n${countNoun(questions.length, 'question')} × ${countNoun(systems.length, 'system')}; deterministic metric with relative tolerance ${options.tolerance}` +
       `${options.judge ? `; judge ${options.judgeModel ?? session.settings.model}` : '; no judge'}; ` +
-      `${usage.calls} model calls, ${usage.cacheHits} from cache, ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens` +
+      `${countNoun(usage.calls, 'model call')}, ${usage.cacheHits} from cache, ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens` +
       `${options.output ? `; report in ${options.output}` : ''}\n`,
     );
     return 0;
