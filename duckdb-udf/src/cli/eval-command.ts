@@ -55,7 +55,7 @@ function fraction(value: string): number {
 /** Adds `srag eval` to the program; `setExitStatus` receives the command's exit status. */
 export function registerEvalCommand(program: Command, abortSignal: AbortSignal, setExitStatus: (status: number) => void): void {
   program.command('eval')
-    .description('measure answers against gold answers for srag and the paper\'s baselines (rag, full-corpus), like seed 000 Table 3')
+    .description('measure answers against gold answers for srag and the paper\'s baselines (rag, full-corpus), like the S-RAG paper\'s Table 3')
     .option('--questions <file>', 'JSONL: {"question", "answer", optional "sql", optional structured "gold"} per line')
     .option('--dataset <dir>', 'a directory with corpus.jsonl and questions.jsonl (the AI21 aggregative_questions layout): ingests the corpus and evaluates on it')
     .option('--schema <file>', 'with --dataset: the schema to ingest with (default: the table\'s, else predicted)')
