@@ -1,9 +1,10 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { runProcess } from '../helpers/run-process.ts';
 import { repositoryRoot } from '../helpers/run-srag.ts';
 import { readDocumentedBlocks, type DocumentedBlock } from './read-documented-blocks.ts';
 
@@ -52,15 +53,10 @@ function shellEnvironment(extra: Record<string, string>): Record<string, string>
   return { ...environment, npm_config_update_notifier: 'false', ...extra };
 }
 
-function runScript(script: string, environment: Record<string, string>): Promise<{ status: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], { cwd: copy, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => { output += chunk; });
-    child.stderr.on('data', (chunk) => { output += chunk; });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, output }));
-  });
+async function runScript(script: string, environment: Record<string, string>): Promise<{ status: number | null; output: string }> {
+  // The stand-in's readiness line and srag's progress go to stderr; both belong to what a reader sees.
+  const run = await runProcess('bash', ['-c', `exec 2>&1\n${script}`], { cwd: copy, env: environment });
+  return { status: run.status, output: run.stdout };
 }
 
 /** The block as a bash script: stop at the first failing command, and stop a stand-in the block started. */

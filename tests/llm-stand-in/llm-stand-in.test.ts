@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startLlmStandIn, type LlmStandIn, type LlmStandInOptions } from '../helpers/llm-stand-in/index.ts';
+import { runProcess } from '../helpers/run-process.ts';
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 const fixtureCorpus = 'tests/llm-stand-in/fixture-corpus';
@@ -464,15 +465,7 @@ describe('the LLM stand-in', () => {
   });
 
   it('serve.ts --background prints the shell lines that point srag at a server which outlives it', async () => {
-    const printed = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn('npx', ['tsx', 'tests/helpers/llm-stand-in/serve.ts', '--corpus', fixtureCorpus, '--background'], { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => { stdout += chunk; });
-      child.stderr.on('data', (chunk) => { stderr += chunk; });
-      child.on('error', reject);
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-    });
+    const printed = await runProcess('npx', ['tsx', 'tests/helpers/llm-stand-in/serve.ts', '--corpus', fixtureCorpus, '--background'], { cwd: repositoryRoot });
     expect(printed.status, printed.stderr).toBe(0);
     const [, url, pid] = /^export OPENAI_BASE_URL=(http:\/\/127\.0\.0\.1:\d+\/v1)\nexport LLM_STAND_IN_PID=(\d+)\n$/.exec(printed.stdout) ?? [];
     expect(url, printed.stdout).toBeDefined();
