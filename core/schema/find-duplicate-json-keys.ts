@@ -18,7 +18,7 @@ export function findDuplicateJsonKeys(text: string): DuplicateJsonKey[] {
     if (character === '"') {
       let end = index + 1;
       while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      const frame = frames.at(-1);
+      const frame = frames[frames.length - 1];
       if (expectingKey && frame?.keys) {
         const key = JSON.parse(text.slice(index, end + 1)) as string;
         if (frame.keys.has(key)) duplicates.push({ path: frames.slice(0, -1).map((outer) => outer.key ?? '').filter((_, position) => frames[position]!.keys !== undefined), key });
@@ -35,7 +35,7 @@ export function findDuplicateJsonKeys(text: string): DuplicateJsonKey[] {
     } else if (character === '}' || character === ']') {
       frames.pop();
     } else if (character === ',') {
-      expectingKey = frames.at(-1)?.keys !== undefined;
+      expectingKey = frames[frames.length - 1]?.keys !== undefined;
     }
   }
   return duplicates;
