@@ -14,10 +14,10 @@ describe('message wording', () => {
 
   it('says once why a reply was unusable, without nesting the parser\'s words in parentheses', async () => {
     const { languageModel } = createRecordingLanguageModel('Sure! Here is the record you asked for.');
-    const error = await extractRecord({ client: new ModelClient({ languageModel }), prompts, schema, text: 'The Lido Hotel.' }).then(() => new Error('resolved'), (caught: unknown) => caught as Error);
+    const error = await extractRecord({ client: new ModelClient({ languageModel, sleep: async () => {} }), prompts, schema, text: 'The Lido Hotel.' }).then(() => new Error('resolved'), (caught: unknown) => caught as Error);
     expect(error.message).toBe('extracting the record: the model\'s reply could not be used: the reply is not valid JSON: Unexpected token \'S\', "Sure! Here"...');
     const { languageModel: broken } = createRecordingLanguageModel('{"hotel_name": "Lido",');
-    const syntax = await extractRecord({ client: new ModelClient({ languageModel: broken }), prompts, schema, text: 'The Lido Hotel.' }).then(() => new Error('resolved'), (caught: unknown) => caught as Error);
+    const syntax = await extractRecord({ client: new ModelClient({ languageModel: broken, sleep: async () => {} }), prompts, schema, text: 'The Lido Hotel.' }).then(() => new Error('resolved'), (caught: unknown) => caught as Error);
     expect(syntax.message).toMatch(/^extracting the record: the model's reply could not be used: the reply is not valid JSON: [^()]*$/);
     expect(syntax.message).not.toMatch(/not valid JSON.*not valid JSON/);
   });
@@ -30,7 +30,7 @@ describe('message wording', () => {
     };
     const { languageModel } = createRecordingLanguageModel('no JSON here');
     const summary = await ingestDocuments({
-      client: new ModelClient({ languageModel }), prompts, schema, store,
+      client: new ModelClient({ languageModel, sleep: async () => {} }), prompts, schema, store,
       documents: [{ source: 'docs/lido-hotel.md', read: async () => 'The Lido Hotel.' }],
     });
     expect(summary.failures).toEqual([{ source: 'docs/lido-hotel.md', error: 'extracting the record: the model\'s reply could not be used: the reply is not valid JSON: Unexpected token \'o\', "no JSON here"' }]);
