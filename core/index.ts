@@ -11,9 +11,12 @@ export type { AttributeDefinition, AttributeKind, ExampleValue, RecordSchema } f
 export { parseRecordSchema } from './schema/parse-record-schema.ts';
 export { parseRecordSchemaText } from './schema/parse-record-schema-text.ts';
 export { sqlTypeForKind, type RecordColumnSqlType } from './schema/sql-type-for-kind.ts';
+export type { SchemaProblem, SchemaProblemCode } from './schema/schema-problem.ts';
+export { renderSchemaProblem } from './schema/render-schema-problem.ts';
 export { recordSchemaToJsonSchema } from './schema/record-schema-to-json-schema.ts';
 export { tableNameForSchema } from './schema/table-name-for-schema.ts';
 export { toSnakeCase } from './schema/to-snake-case.ts';
+export { countNoun } from './text/count-noun.ts';
 export { promptNames, type PromptLibrary, type PromptName } from './prompts/prompt-library.ts';
 export { renderPrompt } from './prompts/render-prompt.ts';
 export { redactSecrets } from './errors/redact-secrets.ts';

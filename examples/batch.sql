@@ -1,6 +1,6 @@
 -- A dbt-style batch job over the hotels sample: extract, materialize, aggregate, export.
--- Run it from the repository root:
---   srag run examples/batch.sql --db hotels.duckdb
+-- Run it from the repository root (what it writes goes to examples/output/, which git ignores):
+--   npx srag run examples/batch.sql --db examples/output/hotels.duckdb
 -- Running it again costs no model call: every reply is in the database's response cache.
 
 -- 1. Extract and materialize: one typed row per page, read by the model once.
@@ -29,8 +29,8 @@ SELECT * FROM hotels_by_country;
 SELECT answer, sql FROM srag_ask('How many hotels are in Spain?', 'hotels');
 
 -- 5. Export for downstream tools (pandas, polars, Spark, a BI tool).
-COPY hotels TO 'hotels.parquet' (FORMAT parquet);
-COPY hotels_by_country TO 'hotels_by_country.parquet' (FORMAT parquet);
+COPY hotels TO 'examples/output/hotels.parquet' (FORMAT parquet);
+COPY hotels_by_country TO 'examples/output/hotels_by_country.parquet' (FORMAT parquet);
 
 -- 6. What the job cost.
 SELECT * FROM srag_usage();

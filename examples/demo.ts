@@ -15,9 +15,21 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const outputDirectory = 'demo-output';
 const database = `${outputDirectory}/hotels.duckdb`;
 const schemaFile = `${outputDirectory}/hotels.schema.json`;
+const questionsFile = 'examples/hotels/questions.jsonl';
+
+/** An argument as a reader would type it in a POSIX shell: bare when safe, else in double quotes, else in single quotes. */
+function shellWord(arg: string): string {
+  if (/^[\w./:=@%+,-]+$/.test(arg)) return arg;
+  if (!/["$`\\!]/.test(arg)) return `"${arg}"`;
+  return `'${arg.replace(/'/g, "'\\''")}'`;
+}
+
+function shellLine(command: string, args: string[]): string {
+  return [command, ...args.map(shellWord)].join(' ');
+}
 
 function srag(args: string[], environment: NodeJS.ProcessEnv): Promise<number> {
-  process.stdout.write(`\n$ srag ${args.map((arg) => (/[\s*?"']/.test(arg) ? JSON.stringify(arg) : arg)).join(' ')}\n`);
+  process.stdout.write(`\n$ ${shellLine('srag', args)}\n`);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['bin/srag.js', ...args], { cwd: root, env: environment, stdio: 'inherit' });
     child.on('error', reject);
@@ -25,10 +37,12 @@ function srag(args: string[], environment: NodeJS.ProcessEnv): Promise<number> {
   });
 }
 
+
 async function main(): Promise<number> {
   mkdirSync(`${root}${outputDirectory}`, { recursive: true });
   const environment: NodeJS.ProcessEnv = { ...process.env };
   const configured = Boolean(process.env.OPENAI_API_KEY || process.env.OPENAI_BASE_URL);
+  const questions = readFileSync(`${root}${questionsFile}`, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { question: string; answer: string });
   const standIn = configured ? undefined : await startLlmStandIn({ corpora: ['examples/hotels'] });
   if (standIn) {
     environment.OPENAI_BASE_URL = standIn.url;
@@ -36,7 +50,8 @@ async function main(): Promise<number> {
     process.stdout.write([
       '=== OFFLINE DEMO ===',
       'No OPENAI_API_KEY or OPENAI_BASE_URL is set, so srag talks to the LLM stand-in: a local server',
-      "that answers from the sample corpus's gold data (it is what the tests use). Set OPENAI_API_KEY,",
+      "that answers from the sample corpus's gold data (it is what the tests use), not a model. It",
+      `answers only the ${questions.length} questions of ${questionsFile} and refuses any other. Set OPENAI_API_KEY,`,
       'or OPENAI_BASE_URL for Ollama, vLLM, llama.cpp or LM Studio, to run the same job with a real model.',
       `stand-in listening on ${standIn.url}`,
       '',
@@ -45,15 +60,30 @@ async function main(): Promise<number> {
     process.stdout.write(`using the configured endpoint ${process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1'} with model ${process.env.SRAG_MODEL ?? 'gpt-4o-mini'}\n`);
   }
   try {
-    const questions = readFileSync(`${root}examples/hotels/questions.jsonl`, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { question: string; answer: string });
-    let status = await srag(['schema', 'examples/hotels/docs', '--questions', 'examples/hotels/questions.jsonl', '-o', schemaFile, '--db', database], environment);
+    let status = await srag(['schema', 'examples/hotels/docs', '--questions', questionsFile, '-o', schemaFile, '--db', database], environment);
     if (status !== 0) return status;
     status = await srag(['ingest', 'examples/hotels/docs', '--schema', schemaFile, '--db', database], environment);
     if (status !== 0) return status;
-    const picked = [0, 3, 9, 12, 17].map((index) => questions[index]!).filter(Boolean);
+    const picked = [3, 0, 9, 12, 17].map((index) => questions[index]!).filter(Boolean);
     status = await srag(['ask', ...picked.map((question) => question.question), '--db', database], environment);
     process.stdout.write(`\ngold answers: ${picked.map((question) => question.answer).join(' | ')}\n`);
-    process.stdout.write(`\nThe database is ${database}; try: npx srag ask "…" --db ${database}, npx srag stats --db ${database}\n`);
+    const unasked = questions.find((question) => !picked.includes(question))!;
+    process.stdout.write([
+      '',
+      `The database is ${database}. Next, in this shell:`,
+      `  ${shellLine('npx srag ask', [picked[0]!.question, '--db', database])}   # asked above, so answered from the response cache: no model needed`,
+      `  ${shellLine('npx srag stats', ['--db', database])}`,
+      `  ${shellLine('npx srag why', ['amber-arch-hotel.md', 'price_per_night', '--db', database])}   # where a value came from`,
+      ...(standIn ? [
+        `A question the demo did not ask needs a model. Offline, start the stand-in in the background (it answers only ${questionsFile}):`,
+        '  eval "$(npx tsx tests/helpers/llm-stand-in/serve.ts --corpus examples/hotels --background)"',
+        `  ${shellLine('npx srag ask', [unasked.question, '--db', database])}`,
+        '  kill $LLM_STAND_IN_PID   # stops the stand-in',
+      ] : [
+        `  ${shellLine('npx srag ask', ['…your question…', '--db', database])}`,
+      ]),
+      '',
+    ].join('\n'));
     return status;
   } finally {
     await standIn?.close();

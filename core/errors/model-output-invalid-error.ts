@@ -10,7 +10,7 @@ export class ModelOutputInvalidError extends SragError {
   constructor({ step, text, problems, cause }: { step: string; text: string; problems: string[]; cause?: unknown }) {
     super({
       code: 'MODEL_OUTPUT_INVALID',
-      message: `${step}: the model's reply could not be used (${problems.slice(0, 3).join('; ')})`,
+      message: `${step}: the model's reply could not be used: ${problems.slice(0, 3).join('; ')}`,
       cause,
     });
     this.name = 'ModelOutputInvalidError';

@@ -1,4 +1,5 @@
 import { askQuestion, type AskQuestionOptions } from '../text-to-sql/ask-question.ts';
+import { countNoun } from '../text/count-noun.ts';
 import type { AnsweringSystem } from './answering-system.ts';
 
 /** What `askQuestion` takes, less the question, plus the table's row count for the description. */
@@ -9,7 +10,7 @@ export function createSragSystem(options: SragSystemOptions): AnsweringSystem {
   return {
     name: 'srag',
     describe: () =>
-      `SQL over table "${options.table}" (${options.schema.attributes.length} columns${options.rowCount !== undefined ? `, ${options.rowCount} rows` : ''})`,
+      `SQL over table "${options.table}" (${countNoun(options.schema.attributes.length, 'column')}${options.rowCount !== undefined ? `, ${countNoun(options.rowCount, 'row')}` : ''})`,
     async prepare() {},
     async answer(question) {
       const { rowCount: _rowCount, ...askOptions } = options;

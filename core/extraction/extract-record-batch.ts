@@ -62,7 +62,7 @@ export async function extractRecordBatch(options: ExtractRecordBatchOptions): Pr
     try {
       return {
         record: await extractRecord({
-          client: options.client, prompts: options.prompts, schema: options.schema, text: document.text, documentName: document.documentName,
+          client: options.client, prompts: options.prompts, schema: options.schema, text: document.text,
           withEvidence, maxInputTokens: options.maxInputTokens, countTokens, model: options.model,
         }),
       };

@@ -16,8 +16,6 @@ export interface ExtractRecordOptions {
   schema: RecordSchema;
   /** The document as prompt text (HTML already reduced, see `documentText`). */
   text: string;
-  /** Names the document in errors. */
-  documentName: string;
   /** Ask for a verbatim quote per value and drop values whose quote is not in the text (default true). */
   withEvidence?: boolean;
   /** The extraction input budget (SRAG_MAX_INPUT_TOKENS); longer documents are split. */
@@ -47,7 +45,7 @@ export { renderExtractionInstructions } from './render-extraction-instructions.t
  * the system message and the document last, so providers' prompt caching covers the prefix.
  */
 export async function extractRecord(options: ExtractRecordOptions): Promise<ExtractedRecord> {
-  const { client, schema, documentName } = options;
+  const { client, schema } = options;
   const withEvidence = options.withEvidence ?? true;
   const { system, parts, messages } = extractionParts({ ...options, withEvidence });
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
@@ -58,7 +56,8 @@ export async function extractRecord(options: ExtractRecordOptions): Promise<Extr
     const read = (strict: boolean) => (reply: unknown) => readRecordReply(reply, { schema, documentText: part, withEvidence, strict });
     const result = await generateObject({
       client,
-      step: `extracting ${documentName}${parts.length > 1 ? ` (part ${index + 1} of ${parts.length})` : ''}`,
+      // No document name: wherever this error shows (a "failed: <document>" line, a row's _error), the document is its subject already.
+      step: parts.length > 1 ? `extracting part ${index + 1} of ${parts.length}` : 'extracting the record',
       request: {
         model: options.model,
         messages: [{ role: 'system', content: system }, { role: 'user', content: wrapped }],

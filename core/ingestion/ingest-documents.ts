@@ -4,6 +4,7 @@ import { SragError } from '../errors/srag-error.ts';
 import { extractRecord } from '../extraction/extract-record.ts';
 import { failsEveryDocument } from '../extraction/fails-every-document.ts';
 import { contentHash } from '../hashing/content-hash.ts';
+import { countNoun } from '../text/count-noun.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
 import type { CancellationSignal } from '../ports/cancellation-signal.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
@@ -96,7 +97,6 @@ export async function ingestDocuments(options: IngestDocumentsOptions): Promise<
         prompts: options.prompts,
         schema: options.schema,
         text: documentText(document.source, content),
-        documentName: document.source,
         withEvidence: options.withEvidence,
         maxInputTokens: options.maxInputTokens,
         countTokens: options.countTokens,
@@ -121,7 +121,7 @@ export async function ingestDocuments(options: IngestDocumentsOptions): Promise<
     }
   })));
   if (options.abortSignal?.aborted) {
-    throw new SragError({ code: 'CANCELLED', message: `ingest cancelled after ${summary.done} new records; finished documents are saved — rerun the same command to resume` });
+    throw new SragError({ code: 'CANCELLED', message: `ingest cancelled after ${countNoun(summary.done, 'new record')}; finished documents are saved — rerun the same command to resume` });
   }
   if (fatal !== undefined) throw fatal;
   return summary;

@@ -15,10 +15,15 @@ export function parseJsonText(text: string): { ok: true; value: unknown } | { ok
     try {
       return { ok: true, value: JSON.parse(candidate) };
     } catch (error) {
-      lastProblem = `the reply is not valid JSON (${(error as Error).message})`;
+      lastProblem = `the reply is not valid JSON: ${syntaxErrorDetail(error as Error)}`;
     }
   }
   return { ok: false, problem: lastProblem };
+}
+
+/** What JSON.parse said, without its own "… is not valid JSON" ending: "Unexpected token 'S', \"Sure! Here\"..." */
+function syntaxErrorDetail(error: Error): string {
+  return error.message.replace(/ is not valid JSON$/, '');
 }
 
 /** The first `{…}` span whose braces balance outside of strings. */

@@ -1,11 +1,11 @@
 import { approximateTokenCount } from '../documents/approximate-token-count.ts';
-import { SchemaInvalidError } from '../errors/schema-invalid-error.ts';
 import { generateObject } from '../language-model/generate-object.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
 import type { TokenUsage } from '../ports/language-model.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
-import { parseRecordSchema } from '../schema/parse-record-schema.ts';
+import { checkRecordSchema } from '../schema/check-record-schema.ts';
+import { renderSchemaProblem } from '../schema/render-schema-problem.ts';
 import { recordSchemaToJsonSchema } from '../schema/record-schema-to-json-schema.ts';
 import { checkPredictedSchema } from './check-predicted-schema.ts';
 import { toSnakeCaseProperties } from './to-snake-case-properties.ts';
@@ -78,16 +78,11 @@ export async function predictSchema(options: PredictSchemaOptions): Promise<Pred
 }
 
 function readSchemaReply(value: unknown, round: number): { value: RecordSchema } | { problems: string[] } {
-  try {
-    const schema = parseRecordSchema(toSnakeCaseProperties(value), `model output (round ${round})`);
-    const problems = checkPredictedSchema(schema);
-    return problems.length ? { problems } : { value: schema };
-  } catch (error) {
-    if (SchemaInvalidError.isInstance(error)) {
-      return { problems: [[error.message, error.hint].filter(Boolean).join(': ')] };
-    }
-    throw error;
-  }
+  // A model's extra annotations ("title", "enum" on a property) are harmless: the saved schema drops them.
+  const { schema, problems } = checkRecordSchema(toSnakeCaseProperties(value), { unknownKeys: 'ignore' });
+  if (!schema) return { problems: problems.map((problem) => renderSchemaProblem(problem, `model output (round ${round})`)) };
+  const missing = checkPredictedSchema(schema);
+  return missing.length ? { problems: missing } : { value: schema };
 }
 
 function truncateToTokens(text: string, maxTokens: number, countTokens: (text: string) => number): string {

@@ -1,9 +1,9 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import { ModelClient, type PromptLibrary } from '../../core/index.ts';
 import { DuckDbSqlEngine } from './duckdb-sql-engine.ts';
+import { endpointLanguageModel } from './endpoint-language-model.ts';
 import { loadPromptLibrary } from './load-prompt-library.ts';
-import { OpenAiLanguageModel } from './openai-language-model.ts';
-import { readSettings, requireModelConfigured, type SragSettings } from './read-settings.ts';
+import { readSettings, type SragSettings } from './read-settings.ts';
 import { SragStore } from './store/srag-store.ts';
 
 export interface Session {
@@ -13,7 +13,10 @@ export interface Session {
   sqlEngine: DuckDbSqlEngine;
   /** The o200k token counter, imported on first use: loading its tables takes ~0.4 s. */
   loadTokenCounter(): Promise<(text: string) => number>;
-  /** Created on first use, so `srag sql` and `srag stats` work without a model configured. */
+  /**
+   * Created on first use. Without an endpoint configured it still answers from the response cache;
+   * only a call the cache cannot answer fails, with the missing-endpoint error.
+   */
   modelClient(): ModelClient;
   close(): void;
 }
@@ -31,9 +34,8 @@ export async function openSession(databasePath: string, { abortSignal, environme
     loadTokenCounter: async () => (await import('./count-tokens.ts')).countTokens,
     modelClient() {
       if (client) return client;
-      requireModelConfigured(settings);
       client = new ModelClient({
-        languageModel: new OpenAiLanguageModel({ apiKey: settings.apiKey, baseURL: settings.baseURL, model: settings.model, timeoutMilliseconds: settings.requestTimeoutMilliseconds }),
+        languageModel: endpointLanguageModel(settings),
         cache: store.responseCache(),
         maxConcurrency: settings.concurrency,
         retry: { maxRetries: settings.maxRetries },

@@ -38,13 +38,13 @@ export function secretSettings(environment: Record<string, string | undefined> =
   return [environment.OPENAI_API_KEY, environment.OPENAI_BASE_URL];
 }
 
-/** Throws the one-line "no LLM configured" error naming every way to configure one. */
+/** Throws the one-line "no LLM configured" error naming every way to configure one; called when a model call is due. */
 export function requireModelConfigured(settings: SragSettings): void {
   if (settings.apiKey || settings.baseURL) return;
   throw new SragError({
     code: 'LLM_NOT_CONFIGURED',
     message: 'no LLM endpoint is configured',
-    hint: 'set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for a local server (Ollama: http://localhost:11434/v1, vLLM: http://localhost:8000/v1, LM Studio: http://localhost:1234/v1), and SRAG_MODEL for the model name',
+    hint: 'set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for a local server (Ollama: http://localhost:11434/v1, vLLM: http://localhost:8000/v1, LM Studio: http://localhost:1234/v1), and SRAG_MODEL for the model name; only replies already in the response cache need none',
   });
 }
 

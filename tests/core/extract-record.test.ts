@@ -68,7 +68,7 @@ const evidenceFor = (result: Awaited<ReturnType<typeof extractRecord>>, attribut
 describe('extractRecord prompt', () => {
   it('sends exactly a system message with instructions and schema, then a user message with the document last', async () => {
     const { client, requests } = setUp(fullReply);
-    await extractRecord({ client, prompts, schema, text: document, documentName: 'grand.html' });
+    await extractRecord({ client, prompts, schema, text: document });
     expect(requests).toHaveLength(1);
     const [system, user] = requests[0]!.messages;
     expect(requests[0]!.messages.map((message) => message.role)).toEqual(['system', 'user']);
@@ -81,7 +81,7 @@ describe('extractRecord prompt', () => {
 
   it('asks for a strict output schema: every property required, no additional properties, nullable types', async () => {
     const { client, requests } = setUp(fullReply);
-    await extractRecord({ client, prompts, schema, text: document, documentName: 'grand.html' });
+    await extractRecord({ client, prompts, schema, text: document });
     expect(requests[0]!.outputSchema).toMatchInlineSnapshot(`
       {
         "name": "record",
@@ -200,8 +200,8 @@ describe('extractRecord prompt', () => {
 
   it('sends byte-identical system messages for two different documents', async () => {
     const { client, requests } = setUp(reply({}));
-    await extractRecord({ client, prompts, schema, text: document, documentName: 'a.html' });
-    await extractRecord({ client, prompts, schema, text: 'The Overlook Hotel, Colorado.', documentName: 'b.html' });
+    await extractRecord({ client, prompts, schema, text: document });
+    await extractRecord({ client, prompts, schema, text: 'The Overlook Hotel, Colorado.' });
     expect(requests).toHaveLength(2);
     expect(requests[0]!.messages[0]!.content).toBe(requests[1]!.messages[0]!.content);
     expect(requests[0]!.messages[1]!.content).not.toBe(requests[1]!.messages[1]!.content);
@@ -209,7 +209,7 @@ describe('extractRecord prompt', () => {
 
   it('passes the model option through to the request', async () => {
     const { client, requests } = setUp(fullReply);
-    await extractRecord({ client, prompts, schema, text: document, documentName: 'grand.html', model: 'cheap-extractor' });
+    await extractRecord({ client, prompts, schema, text: document, model: 'cheap-extractor' });
     expect(requests[0]!.model).toBe('cheap-extractor');
   });
 });
@@ -217,7 +217,7 @@ describe('extractRecord prompt', () => {
 describe('extractRecord values and evidence', () => {
   it('normalizes values in code: "$1,234" to 1234, "Yes" to true, "5 March 2011" to 2011-03-05', async () => {
     const { client } = setUp(fullReply);
-    const result = await extractRecord({ client, prompts, schema, text: document, documentName: 'grand.html' });
+    const result = await extractRecord({ client, prompts, schema, text: document });
     expect(result.values).toEqual({ hotel_name: 'Grand Budapest Hotel', price_per_night: 1234, has_pool: true, opened_on: '2011-03-05' });
     expect(result.issues).toEqual([]);
     expect(result.evidence.map((entry) => entry.status)).toEqual(['supported', 'supported', 'supported', 'supported']);
@@ -230,7 +230,7 @@ describe('extractRecord values and evidence', () => {
       hotel_name: { value: 'Grand Budapest Hotel', quote: 'Welcome to the Grand Budapest Hotel.' },
       price_per_night: { value: 99, quote: 'Rooms from $99 a night' },
     }));
-    const result = await extractRecord({ client, prompts, schema, text: document, documentName: 'grand.html' });
+    const result = await extractRecord({ client, prompts, schema, text: document });
     expect(result.values.price_per_night).toBeNull();
     expect(result.values.hotel_name).toBe('Grand Budapest Hotel');
     expect(result.issues).toEqual([expect.objectContaining({ attribute: 'price_per_night', code: 'unsupported_quote', received: 99 })]);
@@ -258,7 +258,7 @@ describe('extractRecord values and evidence', () => {
 
   it('drops a value given without a quote, with a missing_quote issue', async () => {
     const { client } = setUp(reply({ has_pool: { value: true, quote: null }, opened_on: '2011-03-05' }));
-    const result = await extractRecord({ client, prompts, schema, text: document, documentName: 'grand.html' });
+    const result = await extractRecord({ client, prompts, schema, text: document });
     expect(result.values.has_pool).toBeNull();
     expect(result.values.opened_on).toBeNull();
     expect(result.issues.map((issue) => [issue.attribute, issue.code])).toEqual([['has_pool', 'missing_quote'], ['opened_on', 'missing_quote']]);
@@ -271,7 +271,7 @@ describe('extractRecord values and evidence', () => {
       has_pool: { value: true, quote: 'The hotel’s outdoor pool is open all year.' },
       hotel_name: { value: 'The Lido', quote: 'called “The Lido”' },
     }));
-    const result = await extractRecord({ client, prompts, schema, text, documentName: 'lido.txt' });
+    const result = await extractRecord({ client, prompts, schema, text });
     expect(result.values).toMatchObject({ has_pool: true, hotel_name: 'The Lido' });
     expect(result.issues).toEqual([]);
     expect(evidenceFor(result, 'hotel_name').status).toBe('supported');
@@ -279,7 +279,7 @@ describe('extractRecord values and evidence', () => {
 
   it('asks for no quotes and keeps values unchecked when withEvidence is false', async () => {
     const { client, requests } = setUp(JSON.stringify({ hotel_name: 'Invented Name', price_per_night: '$1,234', has_pool: 'Yes', opened_on: null }));
-    const result = await extractRecord({ client, prompts, schema, text: document, documentName: 'grand.html', withEvidence: false });
+    const result = await extractRecord({ client, prompts, schema, text: document, withEvidence: false });
     expect(requests[0]!.messages[0]!.content.toLowerCase()).not.toContain('quote');
     expect(JSON.stringify(requests[0]!.outputSchema)).not.toContain('quote');
     expect((requests[0]!.outputSchema!.schema.properties as Record<string, unknown>).price_per_night).toEqual({
@@ -302,7 +302,7 @@ describe('extractRecord values and evidence', () => {
         has_pool: { value: 'maybe', quote: 'Swimming pool: Yes' },
       }),
     ]);
-    const result = await extractRecord({ client, prompts, schema, text: document, documentName: 'grand.html' });
+    const result = await extractRecord({ client, prompts, schema, text: document });
     expect(requests).toHaveLength(2);
     const reAsk = requests[1]!.messages;
     expect(reAsk).toHaveLength(4);
@@ -318,8 +318,8 @@ describe('extractRecord values and evidence', () => {
   it('reports true for cached only when the reply came from the cache', async () => {
     const cache = new MemoryCache();
     const { client, requests } = setUp(fullReply, cache);
-    const first = await extractRecord({ client, prompts, schema, text: document, documentName: 'grand.html' });
-    const second = await extractRecord({ client, prompts, schema, text: document, documentName: 'grand.html' });
+    const first = await extractRecord({ client, prompts, schema, text: document });
+    const second = await extractRecord({ client, prompts, schema, text: document });
     expect(first.cached).toBe(false);
     expect(second.cached).toBe(true);
     expect(second.usage).toEqual({ promptTokens: 0, completionTokens: 0 });
@@ -365,7 +365,7 @@ describe('extractRecord long documents', () => {
   };
 
   const extractLong = (client: ModelClient) =>
-    extractRecord({ client, prompts, schema, text: longDocument, documentName: 'long.md', maxInputTokens: 700, countTokens: approximateTokenCount });
+    extractRecord({ client, prompts, schema, text: longDocument, maxInputTokens: 700, countTokens: approximateTokenCount });
 
   it('splits a long document into parts, one request each, labelled part i of n, with the same system message', async () => {
     const { client, requests } = setUp(replyFromPart);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -9,10 +9,11 @@ import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
 let standIn: LlmStandIn;
 const environment = (settings: Record<string, string> = {}) => ({ OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-0000', SRAG_CONCURRENCY: '8', ...settings });
 
-/** A scratch directory that sees the repository's examples/ as its own, so jobs write their files there. */
+/** A scratch directory that sees the repository's examples as its own, with its own examples/output/ for what jobs write. */
 function jobDirectory(): string {
   const directory = mkdtempSync(join(tmpdir(), 'srag-run-'));
-  symlinkSync(join(repositoryRoot, 'examples'), join(directory, 'examples'));
+  mkdirSync(join(directory, 'examples/output'), { recursive: true });
+  for (const entry of ['hotels', 'batch.sql']) symlinkSync(join(repositoryRoot, 'examples', entry), join(directory, 'examples', entry));
   return directory;
 }
 
@@ -37,9 +38,9 @@ describe('srag run FILE.sql', () => {
 
     const instance = await DuckDBInstance.create(':memory:');
     const connection = await instance.connect();
-    const exported = (await connection.runAndReadAll(`SELECT count(*), count(DISTINCT country), typeof(any_value(star_rating)), typeof(any_value(opened_date)) FROM read_parquet('${join(directory, 'hotels.parquet')}')`)).getRowsJS();
+    const exported = (await connection.runAndReadAll(`SELECT count(*), count(DISTINCT country), typeof(any_value(star_rating)), typeof(any_value(opened_date)) FROM read_parquet('${join(directory, 'examples/output/hotels.parquet')}')`)).getRowsJS();
     expect(exported).toEqual([[50n, 7n, 'BIGINT', 'DATE']]);
-    expect(existsSync(join(directory, 'hotels_by_country.parquet'))).toBe(true);
+    expect(existsSync(join(directory, 'examples/output/hotels_by_country.parquet'))).toBe(true);
     connection.closeSync();
     instance.closeSync();
 

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqlSession } from '../../duckdb-udf/src/harness/sql-session.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { runProcess } from '../helpers/run-process.ts';
 import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
 
 // docs/sql-functions.md promises that its examples run as written: ```sql blocks succeed in order
@@ -66,15 +66,7 @@ describe('docs/sql-functions.md', () => {
   it('runs the TypeScript example as a program', async () => {
     const directory = scratchDirectory();
     writeFileSync(join(directory, 'example.ts'), program!.code);
-    const result = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'example.ts'], { cwd: directory, env: { ...process.env, ...environment() }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => { stdout += chunk; });
-      child.stderr.on('data', (chunk) => { stderr += chunk; });
-      child.on('error', reject);
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-    });
+    const result = await runProcess(process.execPath, ['--import', 'tsx', 'example.ts'], { cwd: directory, env: { ...process.env, ...environment() } });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/Barcelona|Paris|Rome/);
     expect(result.stdout).toContain("model: 'gpt-4o-mini'");

@@ -1,20 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runProcess } from '../helpers/run-process.ts';
 import { repositoryRoot } from '../helpers/run-srag.ts';
 
-function runBench(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/ingest-benchmark.ts', ...args], { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+function runBench(args: string[]) {
+  return runProcess(process.execPath, ['--import', 'tsx', 'bench/ingest-benchmark.ts', ...args], { cwd: repositoryRoot });
 }
 
 describe('the ingest benchmark', () => {

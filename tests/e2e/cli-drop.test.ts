@@ -7,7 +7,8 @@ import { parseRecordSchema, SragError } from '../../core/index.ts';
 import { quoteShellArgument } from '../../duckdb-udf/src/quote-shell-argument.ts';
 import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
 import { caught } from '../helpers/caught.ts';
-import { runProcess, runSrag } from '../helpers/run-srag.ts';
+import { runProcess } from '../helpers/run-process.ts';
+import { runSrag } from '../helpers/run-srag.ts';
 
 const cliPath = fileURLToPath(new URL('../../bin/srag.js', import.meta.url));
 const schema = parseRecordSchema({ title: 'Hotel', properties: { city: { type: 'string', description: 'City.' }, stars: { type: 'integer', description: 'Stars.' } } });

@@ -65,6 +65,16 @@ describe('srag CLI over the hotels sample corpus', () => {
     expect(mismatches).toEqual([]);
   });
 
+  it('answers a question asked before from the response cache with no endpoint configured; a new one says how to configure one', async () => {
+    const [question] = readGoldQuestions('examples/hotels');
+    const cached = await runSrag(['ask', question!.question, '--db', database], { environment: {} });
+    expect(cached.status, cached.stderr).toBe(0);
+    expect(cached.stdout).toContain(`SQL: ${question!.sql}`);
+    const fresh = await runSrag(['ask', 'How many hotels have a spa?', '--db', database], { environment: {} });
+    expect(fresh.status).toBe(3);
+    expect(fresh.stderr).toMatch(/^srag: no LLM endpoint is configured — set OPENAI_API_KEY .*; only replies already in the response cache need none\n$/);
+  });
+
   it('makes zero model calls when ingesting unchanged documents again', async () => {
     standIn.reset();
     const again = await runSrag(['ingest', 'examples/hotels/docs/*', '--schema', 'examples/hotels/schema.json', '--db', database], { environment: environment() });

@@ -141,6 +141,19 @@ describe('one-line errors that say the fix', () => {
     expect(run.stderr).toContain('one boolean property per possible value');
   });
 
+  it('lists every problem of a schema file at once, one line each under the file', async () => {
+    const schema = join(workDirectory, 'several-problems.json');
+    writeFileSync(schema, '{"title": "Hotels", "properties": {"price": {"type": "number", "unit": "USD", "unit": "furlongs", "description": "x"}, "city": {"type": "string", "descripton": "x"}}}');
+    const run = await runSrag(['ingest', 'examples/hotels/docs/*', '--schema', schema, '--db', database()], { environment: environment() });
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `srag: ${schema} has 3 problems:`,
+      '  property "price", key "unit" is written twice — keep one of them: JSON keeps only the last, silently',
+      '  property "price", key "unit" is "furlongs", a length unit srag cannot convert values into: every value the documents write in another unit would be refused at ingest — use one of mm, cm, m, km, mi, yd, ft, in',
+      '  property "city", key "descripton" is not a key srag reads — did you mean "description"? rename it',
+    ]);
+  });
+
   it('says when a glob matches nothing', async () => {
     const run = await runSrag(['ingest', 'no/such/dir/*.html', '--schema', 'examples/hotels/schema.json', '--db', database()], { environment: environment() });
     expect(run.status).toBe(2);

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startLlmStandIn, type LlmStandIn, type LlmStandInOptions } from '../helpers/llm-stand-in/index.ts';
+import { runProcess } from '../helpers/run-process.ts';
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 const fixtureCorpus = 'tests/llm-stand-in/fixture-corpus';
@@ -160,13 +161,26 @@ describe('the LLM stand-in', () => {
     ]);
   });
 
-  it('answers nulls for an unknown document and for properties the gold record lacks', async () => {
-    expect(await extract('A page about nothing in particular.')).toEqual({
+  it('refuses a document no gold record matches with an error that names it and the corpus', async () => {
+    const error = await extract('A page about nothing in particular.').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as Error).message).toBe('400 the LLM stand-in has no gold record for the document that begins "A page about nothing in particular."; it answers only from the gold data of tests/llm-stand-in/fixture-corpus (a real model answers anything)');
+  });
+
+  it('answers nulls for a later part of a known document that holds none of its quotes', async () => {
+    const reply = await chatText([
+      { role: 'system', content: extractionSystem(true) },
+      { role: 'user', content: '<document part="2" of="2">\nReferences and further reading.\n</document>' },
+    ]);
+    expect(JSON.parse(reply.slice(reply.indexOf('{'), reply.lastIndexOf('}') + 1))).toEqual({
       hotel_name: { value: null, quote: null },
       city: { value: null, quote: null },
       price_per_night: { value: null, quote: null },
       has_pool: { value: null, quote: null },
     });
+  });
+
+  it('answers nulls for the properties the gold record lacks', async () => {
     const schema = { ...fixtureSchema, properties: { hotel_name: {}, stars: {} } };
     const text = await chatText(
       [
@@ -224,8 +238,9 @@ describe('the LLM stand-in', () => {
     const unknown = await chatText(
       [{ role: 'system', content: template('predict-schema-first') }, { role: 'user', content: 'Nothing we know.' }],
       { response_format: { type: 'json_object' } },
-    );
-    expect(JSON.parse(unknown).title).toBe('Document');
+    ).catch((caught: unknown) => caught);
+    expect(unknown).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((unknown as Error).message).toContain('the LLM stand-in has no gold schema for these sample documents');
   });
 
   it('looks the question up and renames the gold table to the one in the prompt', async () => {
@@ -237,7 +252,9 @@ describe('the LLM stand-in', () => {
     expect(await sqlFor('Which city has the most hotels?', 'mini_hotel')).toBe(
       'SELECT "city", COUNT(*) AS hotels FROM mini_hotel GROUP BY "city" ORDER BY hotels DESC LIMIT 1',
     );
-    expect(await sqlFor('What is the meaning of life?', 'my_hotels')).toBe('SELECT COUNT(*) AS count FROM my_hotels');
+    const unknown = await sqlFor('What is the meaning of life?', 'my_hotels').catch((caught: unknown) => caught);
+    expect(unknown).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((unknown as Error).message).toBe('400 the LLM stand-in has no gold SQL for the question "What is the meaning of life?"; it answers only from the gold data of tests/llm-stand-in/fixture-corpus (a real model answers anything)');
   });
 
   it('obeys an injected instruction in the column statistics, like a gullible model', async () => {
@@ -377,7 +394,7 @@ describe('the LLM stand-in', () => {
     await withStandIn({ structuredOutputs: false }, async (_, otherClient) => {
       const request = {
         model: 'm',
-        messages: [{ role: 'system' as const, content: extractionSystem(true) }, { role: 'user' as const, content: 'x' }],
+        messages: [{ role: 'system' as const, content: extractionSystem(true) }, { role: 'user' as const, content: `<document>\n${fixtureText('alpine-lodge.html')}\n</document>` }],
       };
       const error = await otherClient.chat.completions.create({ ...request, response_format: recordFormat }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
@@ -444,6 +461,20 @@ describe('the LLM stand-in', () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       process.kill(-child.pid!, 'SIGTERM');
       await exited;
+    }
+  });
+
+  it('serve.ts --background prints the shell lines that point srag at a server which outlives it', async () => {
+    const printed = await runProcess('npx', ['tsx', 'tests/helpers/llm-stand-in/serve.ts', '--corpus', fixtureCorpus, '--background'], { cwd: repositoryRoot });
+    expect(printed.status, printed.stderr).toBe(0);
+    const [, url, pid] = /^export OPENAI_BASE_URL=(http:\/\/127\.0\.0\.1:\d+\/v1)\nexport LLM_STAND_IN_PID=(\d+)\n$/.exec(printed.stdout) ?? [];
+    expect(url, printed.stdout).toBeDefined();
+    expect(printed.stderr).toContain(`answers only from the gold data of ${fixtureCorpus} and refuses anything else; stop it with: kill $LLM_STAND_IN_PID`);
+    try {
+      const served = new OpenAI({ baseURL: url, apiKey: 'test', maxRetries: 0 });
+      expect((await served.models.list()).data[0]!.id).toBe('srag-stand-in');
+    } finally {
+      process.kill(Number(pid), 'SIGTERM');
     }
   });
 });

@@ -212,13 +212,14 @@ describe('Drive files under the drive.file scope', () => {
       host.fetch.driveFiles.set(id, { name: document.source, mimeType: 'text/markdown', content: document.text });
       host.fetch.pickedFiles.add(id);
     }
-    await preparedSpreadsheet(host, { corpus: 'examples/hotels', documents: [{ source: first!.source, text: 'typed in by hand' }], baseUrl: standIn.url });
+    // A row typed in by hand under the same name as a picked file (its text is the page's own: the stand-in extracts only pages it has gold for).
+    await preparedSpreadsheet(host, { corpus: 'examples/hotels', documents: [{ source: first!.source, text: first!.text }], baseUrl: standIn.url });
     const picked = [{ id: '1PickedFileNumberOneAbCdEfGh', name: first!.source }, { id: '1PickedFileNumberTwoAbCdEfGh', name: second!.source }];
     expect(await host.run('addDriveFiles', [picked])).toEqual({ added: 2, skipped: 0 });
     expect(await host.run('addDriveFiles', [picked])).toEqual({ added: 0, skipped: 2 });
     const rows = host.spreadsheet.sheet('Documents')!.values.slice(1).map((row) => [row[0], row[1]]);
     expect(rows).toEqual([
-      [first!.source, 'typed in by hand'],
+      [first!.source, first!.text],
       [`${first!.source} (1PickedF)`, 'https://drive.google.com/file/d/1PickedFileNumberOneAbCdEfGh/view'],
       [second!.source, 'https://drive.google.com/file/d/1PickedFileNumberTwoAbCdEfGh/view'],
     ]);

@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { writeFile } from 'node:fs/promises';
 import {
-  createFullCorpusSystem, createRagSystem, createSragSystem, evaluateQuestions, parseEvaluationQuestions, SragError, summarizeEvaluation,
+  countNoun, createFullCorpusSystem, createRagSystem, createSragSystem, evaluateQuestions, parseEvaluationQuestions, SragError, summarizeEvaluation,
   type AggregativeDataset, type AnsweringSystem, type ContextDocument, type EvaluationQuestion, type QuestionReport, type TextEmbedder,
 } from '../../../core/index.ts';
 import { loadAggregativeDataset } from '../evaluation/load-aggregative-dataset.ts';
@@ -55,7 +55,7 @@ function fraction(value: string): number {
 /** Adds `srag eval` to the program; `setExitStatus` receives the command's exit status. */
 export function registerEvalCommand(program: Command, abortSignal: AbortSignal, setExitStatus: (status: number) => void): void {
   program.command('eval')
-    .description('measure answers against gold answers for srag and the paper\'s baselines (rag, full-corpus), like seed 000 Table 3')
+    .description('measure answers against gold answers for srag and the paper\'s baselines (rag, full-corpus), like the S-RAG paper\'s Table 3')
     .option('--questions <file>', 'JSONL: {"question", "answer", optional "sql", optional structured "gold"} per line')
     .option('--dataset <dir>', 'a directory with corpus.jsonl and questions.jsonl (the AI21 aggregative_questions layout): ingests the corpus and evaluates on it')
     .option('--schema <file>', 'with --dataset: the schema to ingest with (default: the table\'s, else predicted)')
@@ -92,7 +92,7 @@ export async function evalCommand(options: EvalCommandOptions, abortSignal: Abor
   const chosen: SystemName[] = options.system === 'all' ? [...systemNames] : [options.system];
   const dataset = options.dataset ? await loadAggregativeDataset(options.dataset) : undefined;
   if (dataset) {
-    log(`${options.dataset}: ${dataset.documents.length} documents ("${dataset.fields.documentId}", "${dataset.fields.documentText}"), ${dataset.questions.length} questions ("${dataset.fields.question}", "${dataset.fields.answer}")`);
+    log(`${options.dataset}: ${countNoun(dataset.documents.length, 'document')} ("${dataset.fields.documentId}", "${dataset.fields.documentText}"), ${countNoun(dataset.questions.length, 'question')} ("${dataset.fields.question}", "${dataset.fields.answer}")`);
   }
   const questions = options.questions ? await readQuestions(options.questions) : dataset?.questions;
   if (!questions) throw new SragError({ code: 'INPUT_INVALID', message: 'no questions to evaluate', hint: 'pass --questions FILE.jsonl, or --dataset DIR with corpus.jsonl and questions.jsonl' });
@@ -160,9 +160,9 @@ export async function evalCommand(options: EvalCommandOptions, abortSignal: Abor
     process.stdout.write(`${formatSummaryTable(summarizeEvaluation(reports))}\n`);
     const usage = client.usage.total();
     process.stdout.write(
-      `\n${questions.length} questions × ${systems.length} systems; deterministic metric with relative tolerance ${options.tolerance}` +
+      `\n${countNoun(questions.length, 'question')} × ${countNoun(systems.length, 'system')}; deterministic metric with relative tolerance ${options.tolerance}` +
       `${options.judge ? `; judge ${options.judgeModel ?? session.settings.model}` : '; no judge'}; ` +
-      `${usage.calls} model calls, ${usage.cacheHits} from cache, ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens` +
+      `${countNoun(usage.calls, 'model call')}, ${usage.cacheHits} from cache, ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens` +
       `${options.output ? `; report in ${options.output}` : ''}\n`,
     );
     return 0;

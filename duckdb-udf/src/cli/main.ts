@@ -20,7 +20,12 @@ Environment:
   SRAG_EXTRACT_MODEL      cheaper model for record extraction (default SRAG_MODEL)
   SRAG_CONCURRENCY        model requests in flight (default 8)
   SRAG_MAX_INPUT_TOKENS   extraction input budget; longer documents are split (default 24000)
-  SRAG_REQUEST_TIMEOUT_MS per-request timeout (default 120000)`;
+  SRAG_REQUEST_TIMEOUT_MS per-request timeout (default 120000)
+  SRAG_MAX_RETRIES        retries on 429, 5xx, timeouts and network errors (default 6)
+
+Without OPENAI_API_KEY or OPENAI_BASE_URL, only replies already in the database's response cache
+work; anything else fails with a line saying how to configure a model. To try srag offline, run
+npm run demo (it starts the test LLM stand-in, which answers only the sample corpus's questions).`;
 
 function positiveInteger(value: string): number {
   const number = Number(value);
@@ -57,7 +62,7 @@ Typical session:
 ${environmentHelp}`);
 
   program.command('schema')
-    .description('predict a record schema from sample documents and example questions (seed 000 §3.2.1)')
+    .description('predict a record schema from sample documents and example questions (the S-RAG paper, §3.2.1)')
     .argument('<documents...>', 'files, directories or quoted globs')
     .requiredOption('--questions <file>', 'example questions: one per line, or JSONL with a "question" field')
     .option('--samples <n>', 'sample documents shown to the model', positiveInteger, 12)
@@ -86,10 +91,10 @@ ${environmentHelp}`);
     .action(async (questions: string[], options) => { exitStatus = await askCommand(questions, options, abort.signal); });
 
   program.command('sql')
-    .description('run your own SQL on the database (a shell when no -c is given on a terminal)')
-    .option('-c, --command <sql>', 'SQL to run')
+    .description('run your own SQL on the database, as the DuckDB CLI does: -c runs statements or a dot command, statements piped on stdin run as a script, a terminal gets a shell (.tables, .schema, .help, .quit); every result is printed, DDL prints nothing')
+    .option('-c, --command <sql>', 'SQL statements (each result is printed) or one dot command, e.g. ".tables"')
     .addOption(database())
-    .option('--json', 'print {columns, rows}')
+    .option('--json', 'print one {columns, rows} line per result')
     .action(async (options) => { exitStatus = await sqlCommand(options, abort.signal); });
 
   program.command('run')

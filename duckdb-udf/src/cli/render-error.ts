@@ -1,4 +1,4 @@
-import { redactSecrets, SragError, type SragErrorCode } from '../../../core/index.ts';
+import { redactSecrets, renderSchemaProblem, SchemaInvalidError, SragError, type SragErrorCode } from '../../../core/index.ts';
 import { secretSettings } from '../read-settings.ts';
 
 /** The CLI's one table from error code to exit status. */
@@ -18,8 +18,16 @@ const exitStatusForCode: Record<SragErrorCode, number> = {
   CANCELLED: 130,
 };
 
-/** One line for the terminal: what failed, then how to fix it; never a stack trace, never a key. */
+/**
+ * One line for the terminal: what failed, then how to fix it; never a stack trace, never a key.
+ * A schema with several problems gets one line each, under a line naming the file.
+ */
 export function renderError(error: unknown): { line: string; exitStatus: number } {
+  if (SchemaInvalidError.isInstance(error) && error.problems.length > 1) {
+    const source = error.source ?? 'schema';
+    const lines = [`srag: ${source} has ${error.problems.length} problems:`, ...error.problems.map((problem) => `  ${renderSchemaProblem(problem, source)}`)];
+    return { line: redactSecrets(lines.join('\n'), secretSettings()), exitStatus: exitStatusForCode.SCHEMA_INVALID };
+  }
   if (SragError.isInstance(error)) {
     const hint = error.hint ? ` — ${error.hint}` : '';
     return { line: redactSecrets(`srag: ${error.message}${hint}`, secretSettings()), exitStatus: exitStatusForCode[error.code] ?? 1 };

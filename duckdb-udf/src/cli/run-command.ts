@@ -1,4 +1,4 @@
-import { SragError, type SqlResult } from '../../../core/index.ts';
+import { countNoun, SragError, type SqlResult } from '../../../core/index.ts';
 import { openSqlSession } from '../harness/sql-session.ts';
 import { splitSqlScript } from '../harness/split-sql-script.ts';
 import { readTextFile } from '../read-text-file.ts';
@@ -42,7 +42,7 @@ export async function runCommand(file: string, options: RunCommandOptions, abort
     }
     const usage = await session.usage();
     if (usage.length > 0) {
-      process.stderr.write(`${usage.map((entry) => `${entry.model}: ${entry.calls} model calls, ${entry.cacheHits} cache hits, ${entry.retries} retries, ${entry.promptTokens} prompt + ${entry.completionTokens} completion tokens`).join('\n')}\n`);
+      process.stderr.write(`${usage.map((entry) => `${entry.model}: ${countNoun(entry.calls, 'model call')}, ${countNoun(entry.cacheHits, 'cache hit')}, ${countNoun(entry.retries, 'retry', 'retries')}, ${entry.promptTokens} prompt + ${entry.completionTokens} completion tokens`).join('\n')}\n`);
     }
     return 0;
   } finally {

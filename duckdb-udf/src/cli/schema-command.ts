@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { documentText, predictSchema, recordSchemaToJsonSchema } from '../../../core/index.ts';
+import { countNoun, documentText, predictSchema, recordSchemaToJsonSchema } from '../../../core/index.ts';
 import { openSession } from '../open-session.ts';
 import { readQuestionsFile } from './read-questions-file.ts';
 import { resolveDocuments } from './resolve-documents.ts';
@@ -13,7 +13,7 @@ export interface SchemaCommandOptions {
   db: string;
 }
 
-/** `srag schema`: predict a schema from sample documents and questions (seed 000 §3.2.1). */
+/** `srag schema`: predict a schema from sample documents and questions (the S-RAG paper, §3.2.1). */
 export async function schemaCommand(patterns: string[], options: SchemaCommandOptions, abortSignal: AbortSignal): Promise<number> {
   const { documents } = await resolveDocuments(patterns);
   const questions = (await readQuestionsFile(options.questions)).slice(0, options.questionCount);
@@ -22,7 +22,7 @@ export async function schemaCommand(patterns: string[], options: SchemaCommandOp
   try {
     const client = session.modelClient();
     const loaded = await Promise.all(samples.map(async (document) => ({ name: document.source, text: documentText(document.source, await document.read()) })));
-    process.stderr.write(`predicting a schema from ${loaded.length} documents and ${questions.length} questions, ${options.iterations} rounds\n`);
+    process.stderr.write(`predicting a schema from ${countNoun(loaded.length, 'document')} and ${countNoun(questions.length, 'question')}, ${countNoun(options.iterations, 'round')}\n`);
     const predicted = await predictSchema({
       client,
       prompts: session.prompts,
@@ -32,7 +32,7 @@ export async function schemaCommand(patterns: string[], options: SchemaCommandOp
       maxInputTokens: session.settings.maxInputTokens * 2,
       countTokens: await session.loadTokenCounter(),
       model: session.settings.model,
-      onRound: (round, schema) => process.stderr.write(`round ${round}/${options.iterations}: ${schema.attributes.length} attributes (${schema.attributes.map((attribute) => attribute.name).join(', ')})\n`),
+      onRound: (round, schema) => process.stderr.write(`round ${round}/${options.iterations}: ${countNoun(schema.attributes.length, 'attribute')} (${schema.attributes.map((attribute) => attribute.name).join(', ')})\n`),
     });
     const json = `${JSON.stringify(recordSchemaToJsonSchema(predicted.schema), null, 2)}\n`;
     if (options.output) {

@@ -1,4 +1,4 @@
-import { renderStatistics } from '../../../core/index.ts';
+import { countNoun, renderStatistics } from '../../../core/index.ts';
 import { quoteIdentifier } from '../duckdb-sql-engine.ts';
 import { SragStore } from '../store/srag-store.ts';
 
@@ -16,7 +16,7 @@ export async function statsCommand(options: { db: string; table?: string; json?:
     }
     const columns = info.schema.attributes.map((attribute) => `  ${attribute.name} (${attribute.kind}${attribute.unit ? `, ${attribute.unit}` : ''})`);
     process.stdout.write([
-      `table ${info.table} (${info.schema.title}) in ${options.db}: ${rowCount} rows; log: ${log.map(([status, count]) => `${count} ${status}`).join(', ') || 'empty'}`,
+      `table ${info.table} (${info.schema.title}) in ${options.db}: ${countNoun(rowCount, 'row')}; log: ${log.map(([status, count]) => `${count} ${status}`).join(', ') || 'empty'}`,
       'columns:',
       ...columns,
       'statistics:',

@@ -1,4 +1,4 @@
-import { ingestDocuments, predictSchema, tableNameForSchema, type AggregativeDataset, type CancellationSignal, type IngestProgress, type RecordSchema } from '../../../core/index.ts';
+import { countNoun, ingestDocuments, predictSchema, tableNameForSchema, type AggregativeDataset, type CancellationSignal, type IngestProgress, type RecordSchema } from '../../../core/index.ts';
 import type { Session } from '../open-session.ts';
 
 /** Documents and questions the schema is predicted from, as in the paper (seed 000 §3.2.1). */
@@ -34,7 +34,7 @@ export async function prepareDatasetTable(options: {
   } else {
     const documents = evenlySpaced(dataset.documents, sampleDocuments).map((document) => ({ name: document.source, text: document.text }));
     const questions = evenlySpaced(dataset.questions, sampleQuestions).map((question) => question.question);
-    log(`predicting a schema from ${documents.length} documents and ${questions.length} questions (pass --schema FILE for a gold schema)`);
+    log(`predicting a schema from ${countNoun(documents.length, 'document')} and ${countNoun(questions.length, 'question')} (pass --schema FILE for a gold schema)`);
     schema = (await predictSchema({
       client, prompts: session.prompts, documents, questions, countTokens,
       maxInputTokens: session.settings.maxInputTokens * 2, model: session.settings.model,

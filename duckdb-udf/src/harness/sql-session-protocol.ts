@@ -7,7 +7,7 @@ export type SqlSessionRequest =
   | { id: number; type: 'close' };
 
 export type SqlSessionReply =
-  | { id: number; ok: true; result?: SqlResult; usage?: ModelUsage[] }
+  | { id: number; ok: true; result?: SqlResult; returnsRows?: boolean; usage?: ModelUsage[] }
   | { id: number; ok: false; error: { message: string; code?: SragErrorCode; hint?: string } };
 
 export interface SqlSessionWorkerData {

@@ -1,3 +1,4 @@
+import { ResultReturnType } from '@duckdb/node-api';
 import { parentPort, workerData } from 'node:worker_threads';
 import { SragError } from '../../../core/index.ts';
 import { readSqlResult } from '../read-sql-result.ts';
@@ -30,9 +31,10 @@ parentPort!.on('message', async (request: SqlSessionRequest) => {
   try {
     switch (request.type) {
       case 'run': {
-        const result = readSqlResult(await database.connection.runAndReadAll(request.sql));
+        const reader = await database.connection.runAndReadAll(request.sql);
         await database.flush();
-        return reply({ id: request.id, ok: true, result });
+        // DDL, INSERT and COPY answer with a "Count" column too; only a query's rows are a result to show.
+        return reply({ id: request.id, ok: true, result: readSqlResult(reader), returnsRows: reader.returnType === ResultReturnType.QUERY_RESULT });
       }
       case 'usage':
         return reply({ id: request.id, ok: true, usage: await database.usage() });

@@ -8,8 +8,11 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 /** An srag database run on a worker thread, driven with plain promises. */
 export interface SqlSession {
-  /** Runs SQL (the last statement's result is returned); rejects with the database's error. */
-  run(sql: string): Promise<SqlResult>;
+  /**
+   * Runs SQL (the last statement's result is returned); rejects with the database's error.
+   * `returnsRows` is false for statements that only report a count or nothing (DDL, INSERT, COPY).
+   */
+  run(sql: string): Promise<SqlResult & { returnsRows: boolean }>;
   usage(): Promise<ModelUsage[]>;
   /** Cancels the statement that runs: srag calls stop at once, plain SQL is interrupted. */
   cancel(): void;
@@ -65,7 +68,10 @@ export async function openSqlSession(path: string, { environment = process.env, 
     throw new SragError({ code: opened.error.code ?? 'INPUT_INVALID', message: opened.error.message, hint: opened.error.hint });
   }
   return {
-    run: async (sql) => expectOk(await call({ type: 'run', sql })).result!,
+    run: async (sql) => {
+      const reply = expectOk(await call({ type: 'run', sql }));
+      return { ...reply.result!, returnsRows: reply.returnsRows ?? true };
+    },
     usage: async () => expectOk(await call({ type: 'usage' })).usage ?? [],
     cancel() {
       cancelThroughControlBuffer(control);

@@ -6,8 +6,8 @@ import {
   type LanguageModel, type ModelUsage, type PromptLibrary, type RecordSchema,
 } from '../../../core/index.ts';
 import { loadPromptLibrary } from '../load-prompt-library.ts';
-import { OpenAiLanguageModel } from '../openai-language-model.ts';
-import { readSettings, requireModelConfigured, type SragSettings } from '../read-settings.ts';
+import { endpointLanguageModel } from '../endpoint-language-model.ts';
+import { readSettings, type SragSettings } from '../read-settings.ts';
 import { askOverTable } from './ask-over-table.ts';
 import type { BridgeRequest, CallerRequest, ExtractedRow, ExtractionSettings, PendingWrites, SchemaWrite } from './bridge-protocol.ts';
 import { ExtractionLog } from './extraction-log.ts';
@@ -50,17 +50,8 @@ export class LlmBridgeService {
   }) {
     this.askCaller = askCaller;
     this.settings = readSettings(environment);
-    const endpoint = new OpenAiLanguageModel({
-      apiKey: this.settings.apiKey, baseURL: this.settings.baseURL, model: this.settings.model, timeoutMilliseconds: this.settings.requestTimeoutMilliseconds,
-    });
     // A scan answered wholly from the cache needs no endpoint; the missing-endpoint error waits for a real call.
-    this.languageModel = {
-      modelId: endpoint.modelId,
-      doGenerate: (request) => {
-        requireModelConfigured(this.settings);
-        return endpoint.doGenerate(request);
-      },
-    };
+    this.languageModel = endpointLanguageModel(this.settings);
     this.progress = new ProgressLine(progress ? undefined : false);
     // The same o200k counter `srag ingest` splits long documents with, so both send the same requests.
     this.countTokens = import('../count-tokens.ts').then((module) => rememberCounts(module.countTokens));

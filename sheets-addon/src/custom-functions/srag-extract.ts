@@ -37,7 +37,6 @@ export function sragExtract(text: unknown, schemaRange: unknown): Cell[][] {
       prompts: loadPromptLibrary(),
       schema,
       text: cellDocumentText(documentText),
-      documentName: 'the text',
       model: settings.model,
     }), 'SRAG_EXTRACT');
     return [schema.attributes.map((attribute) => {

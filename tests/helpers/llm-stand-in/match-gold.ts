@@ -1,4 +1,7 @@
+import path from 'node:path';
 import type { GoldCorpus, GoldRecord } from './load-gold-corpus.ts';
+import { invalidRequestReply, type Reply } from './reply.ts';
+import { repositoryRoot } from './repository-root.ts';
 import { containsQuote } from './text-matching.ts';
 
 /** How many of the record's non-null quotes occur in the (whitespace-normalized) text. */
@@ -38,4 +41,17 @@ export function findBestCorpus(corpora: GoldCorpus[], normalizedText: string): G
     }
   }
   return best;
+}
+
+/** The corpora a stand-in answers from, as a reader would name them: "examples/hotels, examples/worldcup". */
+export function describeCorpora(corpora: GoldCorpus[]): string {
+  return corpora.map((corpus) => path.relative(repositoryRoot, corpus.directory) || '.').join(', ');
+}
+
+/**
+ * The refusal for a request the gold data cannot answer: an error reply, so that a demo or a test
+ * never passes on an answer the stand-in made up. A real model would answer; this is no model.
+ */
+export function noGoldReply(what: string, corpora: GoldCorpus[]): Reply {
+  return invalidRequestReply(`the LLM stand-in has no gold ${what}; it answers only from the gold data of ${describeCorpora(corpora)} (a real model answers anything)`, 'messages');
 }

@@ -4,7 +4,7 @@ import { answerProperty } from './answer-property.ts';
 import type { GoldCorpus } from './load-gold-corpus.ts';
 import { findBestRecord } from './match-gold.ts';
 import { contentReply, invalidRequestReply, jsonContent, type Reply } from './reply.ts';
-import { documentMarkers } from './respond-extract-record.ts';
+import { documentMarkers, hasDocumentMarker, unknownDocumentReply } from './respond-extract-record.ts';
 import { normalizeWhitespace } from './text-matching.ts';
 import type { ModelSlip } from './types.ts';
 
@@ -42,6 +42,7 @@ export function readBatchDocuments(userMessage: string): Array<{ id: string; tex
  * extract-record-batch: one record per `<document id>` block, each answered as the single-document
  * responder would (values only where the gold quote occurs in that very document). Documents with
  * the single-document fault markers fault the whole batch; `dropFromBatch` leaves its record out.
+ * A document no gold record matches makes the whole batch a refusal (an error reply naming it).
  */
 export function respondExtractRecordBatch(request: ChatRequest, corpora: GoldCorpus[], slips: readonly ModelSlip[] = []): Reply {
   const systemMessage = firstMessageOf(request, 'system');
@@ -56,6 +57,9 @@ export function respondExtractRecordBatch(request: ChatRequest, corpora: GoldCor
   for (const document of documents) {
     if (documents.length > 1 && document.text.includes(batchDocumentMarkers.dropFromBatch)) continue;
     const record = findBestRecord(corpora, normalizeWhitespace(document.text));
+    if (!record && !hasDocumentMarker(document.text) && !document.text.includes(batchDocumentMarkers.dropFromBatch)) {
+      return unknownDocumentReply(document.text, corpora, document.id);
+    }
     // The id key the prompt names ("id", or "_document" when a property is called id); entries, not
     // assignments, since a property may be named "__proto__".
     const idKey = propertyNames.includes('id') ? '_document' : 'id';

@@ -2,7 +2,7 @@ import type { ChatRequest } from './chat-request.ts';
 import { firstMessageOf } from './chat-request.ts';
 import { answerProperty } from './answer-property.ts';
 import type { GoldCorpus } from './load-gold-corpus.ts';
-import { findBestRecord } from './match-gold.ts';
+import { findBestRecord, noGoldReply } from './match-gold.ts';
 import { contentReply, invalidRequestReply, jsonContent, type Reply } from './reply.ts';
 import { normalizeWhitespace } from './text-matching.ts';
 import type { ModelSlip } from './types.ts';
@@ -18,6 +18,18 @@ export const documentMarkers = {
 
 /** Nesting of the `deepValue` reply: deeper than any recursive JSON writer's stack. */
 const deepNesting = 100_000;
+
+/** Whether the text carries one of the markers above: then it is a test document that knows what it wants. */
+export function hasDocumentMarker(text: string): boolean {
+  return Object.values(documentMarkers).some((marker) => text.includes(marker));
+}
+
+/** The refusal for a document no gold record matches, quoting how it begins so a reader sees which one. */
+export function unknownDocumentReply(documentText: string, corpora: GoldCorpus[], id?: string): Reply {
+  const text = normalizeWhitespace(documentText.replace(/^<document[^>]*>/, '').replace(/<\/document>\s*$/, ''));
+  const beginning = text.length > 60 ? `${text.slice(0, 59)}…` : text;
+  return noGoldReply(`record for the document ${id === undefined ? '' : `"${id}" `}that begins ${JSON.stringify(beginning)}`, corpora);
+}
 
 /** The property names of the record schema: the first ```json block after the line "Schema:". */
 export function readSchemaPropertyNames(systemMessage: string): string[] | undefined {
@@ -43,7 +55,8 @@ function isReask(request: ChatRequest): boolean {
 /**
  * Answers as a careful model would from the gold record the document matches: the value as the
  * document writes it (`raw`), and only for properties whose quote occurs in this very message
- * (one part of a split document sees only its own values); then the `slips` asked for.
+ * (one part of a split document sees only its own values); then the `slips` asked for. A document
+ * no gold record matches is refused with an error reply, never answered with a record of nulls.
  */
 export function respondExtractRecord(request: ChatRequest, corpora: GoldCorpus[], slips: readonly ModelSlip[] = []): Reply {
   const systemMessage = firstMessageOf(request, 'system');
@@ -55,6 +68,9 @@ export function respondExtractRecord(request: ChatRequest, corpora: GoldCorpus[]
   const withEvidence = systemMessage.includes('"quote"');
   const wrongTypes = documentText.includes(documentMarkers.wrongTypes) && !isReask(request);
   const record = findBestRecord(corpora, normalizeWhitespace(documentText));
+  // A later part of a split document may hold none of its record's quotes; its nulls are then true.
+  const laterPart = Number(/^<document part="(\d+)"/.exec(documentText)?.[1] ?? 1) > 1;
+  if (!record && !laterPart && !hasDocumentMarker(documentText)) return unknownDocumentReply(documentText, corpora);
 
   // Entries, not assignments: a property may be named "__proto__".
   const answer = Object.fromEntries(propertyNames.map((name, position) => {

@@ -1,17 +1,8 @@
 import type { ChatRequest } from './chat-request.ts';
 import type { GoldCorpus } from './load-gold-corpus.ts';
-import { findBestCorpus } from './match-gold.ts';
+import { findBestCorpus, noGoldReply } from './match-gold.ts';
 import { contentReply, jsonContent, type Reply } from './reply.ts';
 import { normalizeWhitespace } from './text-matching.ts';
-
-/** What the stand-in proposes for documents of no known corpus. */
-export const genericSchema = {
-  title: 'Document',
-  type: 'object',
-  properties: {
-    title: { type: 'string', description: 'The document title. Copied verbatim.', examples: ['Example'] },
-  },
-};
 
 /** The gold schema without every third property (the 3rd, 6th, ...), so refinement has work to do. */
 function withoutEveryThirdProperty(schema: GoldCorpus['schema']): Record<string, unknown> {
@@ -27,15 +18,19 @@ function corpusOf(request: ChatRequest, corpora: GoldCorpus[]): GoldCorpus | und
   return findBestCorpus(corpora, normalizeWhitespace(allText));
 }
 
-/** Round 1: the corpus the sample documents come from, with a third of its properties missing. */
+/**
+ * Round 1: the corpus the sample documents come from, with a third of its properties missing.
+ * Documents of no known corpus are refused (an error reply), never given a made-up schema.
+ */
 export function respondPredictSchemaFirst(request: ChatRequest, corpora: GoldCorpus[]): Reply {
   const corpus = corpusOf(request, corpora);
-  const schema = corpus ? withoutEveryThirdProperty(corpus.schema) : genericSchema;
-  return contentReply(jsonContent(schema, request.responseFormat, 'Here is the JSON schema for these documents:'));
+  if (!corpus) return noGoldReply('schema for these sample documents (none matches a gold record)', corpora);
+  return contentReply(jsonContent(withoutEveryThirdProperty(corpus.schema), request.responseFormat, 'Here is the JSON schema for these documents:'));
 }
 
 /** Rounds 2..N: the full gold schema of the corpus the documents come from. */
 export function respondRefineSchema(request: ChatRequest, corpora: GoldCorpus[]): Reply {
-  const schema = corpusOf(request, corpora)?.schema ?? genericSchema;
-  return contentReply(jsonContent(schema, request.responseFormat, 'Here is the refined JSON schema:'));
+  const corpus = corpusOf(request, corpora);
+  if (!corpus) return noGoldReply('schema for these sample documents (none matches a gold record)', corpora);
+  return contentReply(jsonContent(corpus.schema, request.responseFormat, 'Here is the refined JSON schema:'));
 }

@@ -1,6 +1,7 @@
 import type { ChatRequest } from './chat-request.ts';
 import { firstMessageOf } from './chat-request.ts';
 import type { GoldCorpus } from './load-gold-corpus.ts';
+import { noGoldReply } from './match-gold.ts';
 import { contentReply, type Reply } from './reply.ts';
 import { normalizeWhitespace } from './text-matching.ts';
 
@@ -40,8 +41,10 @@ export function lookUpSql(request: ChatRequest, corpora: GoldCorpus[]): SqlLooku
   return { table, questionKey, goldSql: undefined };
 }
 
-function fallbackSql(lookup: SqlLookup): string {
-  return lookup.goldSql ?? `SELECT COUNT(*) AS count FROM ${lookup.table ?? 'records'}`;
+/** The refusal for a question with no gold SQL, quoting it so a reader sees which one. */
+function unknownQuestionReply(request: ChatRequest, corpora: GoldCorpus[]): Reply {
+  const question = normalizeWhitespace(firstMessageOf(request, 'user'));
+  return noGoldReply(`SQL for the question ${JSON.stringify(question.length > 120 ? `${question.slice(0, 119)}…` : question)}`, corpora);
 }
 
 /** The SQL after the injection marker, up to the end of its line (or its closing quote when quoted). */
@@ -79,7 +82,8 @@ export function breakSql(sql: string, table: string | undefined): string {
 
 /**
  * generate-sql: the gold SQL for the question, or an injected query when the prompt carries one, or
- * (with `brokenSqlFirst`) a broken query the first time a question is asked.
+ * (with `brokenSqlFirst`) a broken query the first time a question is asked. A question with no
+ * gold SQL is refused with an error reply, never answered with a made-up query.
  */
 export function respondGenerateSql(
   request: ChatRequest,
@@ -90,7 +94,8 @@ export function respondGenerateSql(
   const injected = findInjectedSql(systemText);
   if (injected) return contentReply(JSON.stringify({ sql: injected }));
   const lookup = lookUpSql(request, corpora);
-  const sql = fallbackSql(lookup);
+  if (lookup.goldSql === undefined) return unknownQuestionReply(request, corpora);
+  const sql = lookup.goldSql;
   if (brokenSql.enabled && !brokenSql.alreadyBroken.has(lookup.questionKey)) {
     return contentReply(JSON.stringify({ sql: breakSql(sql, lookup.table) }), {
       onDelivered: () => brokenSql.alreadyBroken.add(lookup.questionKey),
@@ -101,5 +106,6 @@ export function respondGenerateSql(
 
 /** repair-sql: the gold SQL for the question in the first user message. */
 export function respondRepairSql(request: ChatRequest, corpora: GoldCorpus[]): Reply {
-  return contentReply(JSON.stringify({ sql: fallbackSql(lookUpSql(request, corpora)) }));
+  const { goldSql } = lookUpSql(request, corpora);
+  return goldSql === undefined ? unknownQuestionReply(request, corpora) : contentReply(JSON.stringify({ sql: goldSql }));
 }

@@ -1,12 +1,20 @@
 /**
  * Runs the LLM stand-in (a test double, not a model) until SIGINT/SIGTERM:
  *   npx tsx tests/helpers/llm-stand-in/serve.ts [--port 0] [--latency-ms 200] [--fault-rate 0.1]
- *     [--seed 1] [--corpus examples/hotels --corpus examples/worldcup] [--quiet]
+ *     [--seed 1] [--corpus examples/hotels --corpus examples/worldcup] [--quiet] [--background]
  * Prints `OPENAI_BASE_URL=http://127.0.0.1:<port>/v1` on stdout once listening; logs requests to stderr.
  * Without --corpus it serves whichever of examples/hotels and examples/worldcup have gold data.
+ *
+ * With --background it starts the server as a detached process, prints shell lines that point srag
+ * at it and exits, so that one line sets up a shell:
+ *   eval "$(npx tsx tests/helpers/llm-stand-in/serve.ts --corpus examples/hotels --background)"
+ * The server stops on `kill $LLM_STAND_IN_PID`, or by itself after --idle-minutes (default 30) without a request.
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startLlmStandIn } from './index.ts';
 import { repositoryRoot } from './repository-root.ts';
@@ -19,6 +27,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     corpus: { type: 'string', multiple: true },
     quiet: { type: 'boolean', default: false },
+    background: { type: 'boolean', default: false },
+    'idle-minutes': { type: 'string' },
   },
 });
 
@@ -35,14 +45,48 @@ const defaultCorpora = ['examples/hotels', 'examples/worldcup'].filter((director
   existsSync(path.join(repositoryRoot, directory, 'gold', 'records.jsonl')),
 );
 
+const corpora = values.corpus ?? defaultCorpora;
+
+if (values.background) {
+  // The same script, without --background, as a detached process that outlives this one.
+  const serverArguments = process.argv.slice(2).filter((argument) => argument !== '--background');
+  if (values['idle-minutes'] === undefined) serverArguments.push('--idle-minutes', '30');
+  const server = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...serverArguments, '--quiet'], {
+    // No stream of this process stays open in the server: a caller capturing them would wait for it.
+    cwd: process.cwd(), detached: true, stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: server.stdout! }).once('line', resolve);
+    server.once('exit', (code) => reject(new Error(`llm stand-in: the server exited with status ${code} before listening`)));
+  });
+  server.stdout!.destroy();
+  server.unref();
+  const url = line.slice('OPENAI_BASE_URL='.length);
+  process.stdout.write(`export OPENAI_BASE_URL=${url}\nexport LLM_STAND_IN_PID=${server.pid}\n`);
+  process.stderr.write(`llm stand-in: listening on ${url} (process ${server.pid}); it answers only from the gold data of ${corpora.join(', ')} and refuses anything else; stop it with: kill $LLM_STAND_IN_PID\n`);
+  process.exit(0);
+}
+
+const idleMinutes = values['idle-minutes'] === undefined ? undefined : numberOption('idle-minutes', values['idle-minutes']);
+let idleTimer: NodeJS.Timeout | undefined;
+const stopWhenIdle = () => {
+  if (idleMinutes === undefined) return;
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => void standIn.close().then(() => process.exit(0)), idleMinutes * 60_000);
+};
+
 const standIn = await startLlmStandIn({
-  corpora: values.corpus ?? defaultCorpora,
+  corpora,
   port: numberOption('port', values.port),
   latencyMs: numberOption('latency-ms', values['latency-ms']),
   faultRate: numberOption('fault-rate', values['fault-rate']),
   seed: numberOption('seed', values.seed),
-  log: values.quiet ? undefined : (line) => process.stderr.write(`llm stand-in: ${line}\n`),
+  log: (line) => {
+    stopWhenIdle();
+    if (!values.quiet) process.stderr.write(`llm stand-in: ${line}\n`);
+  },
 });
+stopWhenIdle();
 process.stdout.write(`OPENAI_BASE_URL=${standIn.url}\n`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

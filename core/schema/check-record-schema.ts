@@ -1,0 +1,72 @@
+import type { RecordSchema } from './attribute-definition.ts';
+import { checkPropertyDefinition, type CheckPropertyOptions } from './check-property-definition.ts';
+import { closestWord } from './closest-word.ts';
+import type { SchemaProblem } from './schema-problem.ts';
+
+/** The keys a schema document may have: srag's own and the JSON-Schema annotations it tolerates. */
+const documentKeys = ['title', 'description', 'type', 'properties', 'required', 'additionalProperties', '$schema', '$id', '$comment'];
+
+/** Names the SQL layer can use unquoted-safe and the paper's prompts produce (snake_case). */
+const propertyNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const reservedNames = new Set(['_source', '_content_hash', '_error', '_document']);
+
+/**
+ * Every problem of a JSON-Schema document as a record schema, and the schema when there is none.
+ * The document is a `title` and flat `properties`, each with a primitive `type` and a
+ * `description` (see `checkPropertyDefinition`).
+ */
+export function checkRecordSchema(input: unknown, options: CheckPropertyOptions = {}): { schema?: RecordSchema; problems: SchemaProblem[] } {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return { problems: [{ code: 'not_an_object', problem: 'is not a JSON object', fix: 'write {"title": "…", "properties": {…}}' }] };
+  }
+  const document = input as Record<string, unknown>;
+  const problems: SchemaProblem[] = [];
+  const meant = new Set<string>();
+  if (options.unknownKeys !== 'ignore') {
+    for (const key of Object.keys(document)) {
+      if (documentKeys.includes(key)) continue;
+      const suggestion = closestWord(key, documentKeys.filter((known) => document[known] === undefined));
+      if (suggestion) meant.add(suggestion);
+      problems.push({ code: 'unknown_key', key, problem: 'is not a key of a schema', fix: suggestion ? `did you mean "${suggestion}"? rename it` : 'remove it; a schema has "title" and "properties"' });
+    }
+  }
+  const title = typeof document.title === 'string' ? document.title.trim() : '';
+  if (document.title === undefined) {
+    if (!meant.has('title')) problems.push({ code: 'missing_key', key: 'title', problem: 'is missing', fix: 'add a "title": it names the table unless --table is given' });
+  } else if (!title) {
+    problems.push({ code: 'invalid_value', key: 'title', problem: `is ${JSON.stringify(document.title)}, not a name`, fix: 'write the kind of entity the documents describe, e.g. "Hotels"' });
+  }
+  if (document.type !== undefined && document.type !== 'object') {
+    problems.push({ code: 'invalid_value', key: 'type', problem: `is ${JSON.stringify(document.type)}, not "object"`, fix: 'write "type": "object", or leave it out' });
+  }
+  const properties = document.properties;
+  if (properties === undefined) {
+    if (!meant.has('properties')) problems.push({ code: 'missing_key', key: 'properties', problem: 'is missing', fix: 'add "properties", an object with one entry per attribute' });
+    return { problems };
+  }
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) {
+    problems.push({ code: 'invalid_value', key: 'properties', problem: 'is not an object', fix: 'write "properties": {"name": {"type": "string", "description": "…"}, …}' });
+    return { problems };
+  }
+  const entries = Object.entries(properties as Record<string, unknown>);
+  if (entries.length === 0) problems.push({ code: 'invalid_value', key: 'properties', problem: 'is empty', fix: 'a schema needs at least one attribute' });
+
+  const seen = new Map<string, string>();
+  const attributes: RecordSchema['attributes'] = [];
+  for (const [name, definition] of entries) {
+    if (!propertyNamePattern.test(name)) {
+      problems.push({ code: 'unusable_name', property: name, problem: 'is not a usable column name', fix: `use snake_case letters, digits and underscores, e.g. "${name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'price_per_night'}"` });
+    } else if (reservedNames.has(name.toLowerCase())) {
+      problems.push({ code: 'reserved_name', property: name, problem: 'is a name srag reserves for its own columns', fix: 'rename it' });
+    }
+    const folded = name.toLowerCase();
+    if (seen.has(folded)) {
+      problems.push({ code: 'case_clash', property: name, problem: `differs from "${seen.get(folded)}" only in case; SQL would not tell them apart`, fix: 'rename one of them' });
+    }
+    seen.set(folded, name);
+    const checked = checkPropertyDefinition(name, definition, options);
+    problems.push(...checked.problems);
+    if (checked.attribute) attributes.push(checked.attribute);
+  }
+  return problems.length > 0 ? { problems } : { schema: { title, attributes }, problems };
+}
