@@ -73,7 +73,7 @@ async function extractAll(slips: ModelSlip[]): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const corpus of corpora) {
     for (const document of corpus.documents) {
-      const record = await extractRecord({ client, prompts, schema: corpus.schema, text: document.text, documentName: document.source });
+      const record = await extractRecord({ client, prompts, schema: corpus.schema, text: document.text });
       for (const evidence of record.evidence) {
         if (document.gold.get(evidence.attribute)?.quote == null) continue;
         outcomes.push({ corpus, document, evidence, issue: record.issues.find((issue) => issue.attribute === evidence.attribute) });

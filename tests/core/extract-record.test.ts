@@ -244,7 +244,7 @@ describe('extractRecord values and evidence', () => {
       has_pool: { value: false, quote: 'Swimming pool: Yes' },
       opened_on: { value: '2011-03-05', quote: 'The hotel opened on 5 March 2011.' },
     }));
-    const result = await extractRecord({ client, prompts, schema, text: document, documentName: 'grand.html' });
+    const result = await extractRecord({ client, prompts, schema, text: document });
     expect(result.values).toEqual({ hotel_name: null, price_per_night: null, has_pool: null, opened_on: '2011-03-05' });
     expect(result.issues.map((issue) => [issue.attribute, issue.code])).toEqual([
       ['hotel_name', 'value_not_in_quote'], ['price_per_night', 'value_not_in_quote'], ['has_pool', 'value_not_in_quote'],
@@ -439,7 +439,7 @@ describe('extractRecord with hostile replies and property names', () => {
   it('keeps properties named __proto__, constructor and toString as ordinary keys, in the prompt and in the record', async () => {
     // constructor is left out of the reply: it must read as missing, not as Object.prototype.constructor.
     const { client, requests } = setUp('{"__proto__": {"value": "Alpha", "quote": "Prototype: Alpha"}, "toString": {"value": 12, "quote": "Strings: 12"}}');
-    const result = await extractRecord({ client, prompts, schema: objectKeySchema, text, documentName: 'row.txt' });
+    const result = await extractRecord({ client, prompts, schema: objectKeySchema, text });
     expect(Object.keys(result.values)).toEqual(['__proto__', 'constructor', 'toString']);
     expect(Object.entries(result.values)).toEqual([['__proto__', 'Alpha'], ['constructor', null], ['toString', 12]]);
     expect(result.issues).toEqual([]);
@@ -453,7 +453,7 @@ describe('extractRecord with hostile replies and property names', () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     const reply = `{"__proto__": {"value": ${deep}, "quote": "Prototype: Alpha"}, "constructor": {"value": "Ada", "quote": "Built by: Ada"}, "toString": {"value": 99999999999999999999, "quote": "Strings: 12"}}`;
     const { client } = setUp([reply, reply]);
-    const result = await extractRecord({ client, prompts, schema: objectKeySchema, text, documentName: 'row.txt' });
+    const result = await extractRecord({ client, prompts, schema: objectKeySchema, text });
     expect(Object.entries(result.values)).toEqual([['__proto__', null], ['constructor', 'Ada'], ['toString', null]]);
     expect(result.issues.map((issue) => [issue.attribute, issue.code])).toEqual([['__proto__', 'not_a_string'], ['toString', 'not_a_number']]);
     expect(result.issues[1]!.message).toMatch(/is too large to hold exactly/);
