@@ -55,7 +55,7 @@ function maximumInFlight(requests: RecordedRequest[]): number {
 
 /** The bridge worker's first answer with tsx registered in the worker (srag's way). */
 function bridgeStartupWithTsx(): number {
-  const bridge = new LlmBridge({ environment: {}, progress: false, onWrites: () => {} });
+  const bridge = new LlmBridge({ environment: {}, progress: false, onJournal: () => {} });
   const started = performance.now();
   bridge.callSync({ type: 'usage' });
   const elapsed = performance.now() - started;

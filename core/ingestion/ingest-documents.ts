@@ -1,41 +1,21 @@
-import pLimit from 'p-limit';
-import { documentText } from '../documents/document-text.ts';
-import { LanguageModelError } from '../errors/language-model-error.ts';
-import { SragError } from '../errors/srag-error.ts';
-import { extractRecord } from '../extraction/extract-record.ts';
-import { contentHash } from '../hashing/content-hash.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
 import type { CancellationSignal } from '../ports/cancellation-signal.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
-import type { RecordStore } from './record-store.ts';
+import type { DocumentSource } from '../extraction-run/document-source.ts';
+import type { ExtractionStore, IngestionLogEntry, StoredRecord } from '../extraction-run/extraction-store.ts';
+import { runExtraction } from '../extraction-run/run-extraction.ts';
+import type { RunSummary } from '../extraction-run/run-summary.ts';
+import type { RunProgress } from '../extraction-run/start-extraction-run.ts';
 
-export interface DocumentSource {
-  /** The path or id the record keeps as provenance. */
-  source: string;
-  read(): Promise<string>;
-}
-
-export interface IngestProgress {
-  completed: number;
-  total: number;
-  source: string;
-  outcome: 'done' | 'failed' | 'unchanged' | 'skipped-failed';
-}
-
-export interface IngestSummary {
-  total: number;
-  done: number;
-  failed: number;
-  /** Unchanged since a previous run: no model call, no write. */
-  unchanged: number;
-  /** Extracted, with every reply from the response cache. */
-  fromCache: number;
-  /** Failed in an earlier run and left alone (no --retry-failed). */
-  skippedFailed: number;
-  promptTokens: number;
-  completionTokens: number;
-  failures: Array<{ source: string; error: string }>;
+/**
+ * The Sheets batch's store until it moves to `ExtractionStore` (the last step of the one-run
+ * change, after the Sheets runtime fixes land): it keeps no response cache and no statistics.
+ */
+export interface RecordStore {
+  logEntries(): Promise<Map<string, IngestionLogEntry>>;
+  saveRecord(record: StoredRecord): Promise<void>;
+  saveFailure(failure: { source: string; contentHash: string; error: string }): Promise<void>;
 }
 
 export interface IngestDocumentsOptions {
@@ -45,98 +25,24 @@ export interface IngestDocumentsOptions {
   documents: DocumentSource[];
   store: RecordStore;
   retryFailed?: boolean;
-  withEvidence?: boolean;
-  maxInputTokens?: number;
-  countTokens?: (text: string) => number;
   model?: string;
-  /** Documents in progress at once; model calls are bounded separately by the client. */
   documentConcurrency?: number;
-  onProgress?: (progress: IngestProgress) => void;
+  onProgress?: (progress: RunProgress) => void;
   abortSignal?: CancellationSignal;
 }
 
-/** Status codes after which every further document would fail the same way (as would an unreachable endpoint). */
-const fatalStatuses = new Set([401, 403, 404]);
-
-/**
- * Ingest documents into the store: unchanged documents (same content hash, done) are skipped with
- * no model call; changed ones are re-extracted and replace their row; a bad document is logged as
- * failed and never takes the batch down. Errors that would fail every document (bad key, unknown
- * model, cancellation) stop the batch and propagate.
- */
-export async function ingestDocuments(options: IngestDocumentsOptions): Promise<IngestSummary> {
-  const { documents, store } = options;
-  const log = await store.logEntries();
-  const summary: IngestSummary = {
-    total: documents.length, done: 0, failed: 0, unchanged: 0, fromCache: 0, skippedFailed: 0,
-    promptTokens: 0, completionTokens: 0, failures: [],
+/** `runExtraction` over a `RecordStore` (see there); kept for the Sheets batch only, to be removed with it. */
+export function ingestDocuments(options: IngestDocumentsOptions): Promise<RunSummary> {
+  const store: ExtractionStore = {
+    logEntries: () => options.store.logEntries(),
+    saveRecord: (record) => options.store.saveRecord(record),
+    saveLogEntry: (entry) => options.store.saveFailure({ source: entry.source, contentHash: entry.contentHash, error: entry.error ?? entry.status }),
+    responseCache: { get: async () => undefined, set: async () => undefined },
+    refreshStatistics: async () => undefined,
   };
-  let completed = 0;
-  const report = (source: string, outcome: IngestProgress['outcome']) => {
-    completed += 1;
-    options.onProgress?.({ completed, total: documents.length, source, outcome });
-  };
-  let fatal: unknown;
-  const limit = pLimit(Math.max(1, options.documentConcurrency ?? 16));
-  await Promise.all(documents.map((document) => limit(async () => {
-    if (fatal !== undefined || options.abortSignal?.aborted) return;
-    let hash = '';
-    try {
-      const content = await document.read();
-      hash = contentHash(content);
-      const previous = log.get(document.source);
-      if (previous?.contentHash === hash && previous.status === 'done') {
-        summary.unchanged += 1;
-        return report(document.source, 'unchanged');
-      }
-      if (previous?.contentHash === hash && previous.status === 'failed' && !options.retryFailed) {
-        summary.skippedFailed += 1;
-        summary.failures.push({ source: document.source, error: previous.error ?? 'failed in an earlier run' });
-        return report(document.source, 'skipped-failed');
-      }
-      const record = await extractRecord({
-        client: options.client,
-        prompts: options.prompts,
-        schema: options.schema,
-        text: documentText(document.source, content),
-        documentName: document.source,
-        withEvidence: options.withEvidence,
-        maxInputTokens: options.maxInputTokens,
-        countTokens: options.countTokens,
-        model: options.model,
-      });
-      await store.saveRecord({ source: document.source, contentHash: hash, values: record.values, evidence: record.evidence, issues: record.issues });
-      summary.done += 1;
-      if (record.cached) summary.fromCache += 1;
-      summary.promptTokens += record.usage.promptTokens;
-      summary.completionTokens += record.usage.completionTokens;
-      report(document.source, 'done');
-    } catch (error) {
-      if (isFatal(error) || options.abortSignal?.aborted) {
-        fatal ??= error;
-        return;
-      }
-      const message = describe(error);
-      await store.saveFailure({ source: document.source, contentHash: hash, error: message });
-      summary.failed += 1;
-      summary.failures.push({ source: document.source, error: message });
-      report(document.source, 'failed');
-    }
-  })));
-  if (options.abortSignal?.aborted) {
-    throw new SragError({ code: 'CANCELLED', message: `ingest cancelled after ${summary.done} new records; finished documents are saved — rerun the same command to resume` });
-  }
-  if (fatal !== undefined) throw fatal;
-  return summary;
-}
-
-function isFatal(error: unknown): boolean {
-  if (!SragError.isInstance(error)) return false;
-  if (error.code === 'CANCELLED' || error.code === 'LLM_NOT_CONFIGURED') return true;
-  return LanguageModelError.isInstance(error) && (error.unreachable || fatalStatuses.has(error.status ?? 0));
-}
-
-function describe(error: unknown): string {
-  if (SragError.isInstance(error)) return error.message;
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return runExtraction({
+    client: options.client, prompts: options.prompts, schema: options.schema, documents: options.documents, store,
+    retryFailed: options.retryFailed, model: options.model, concurrency: options.documentConcurrency,
+    onProgress: options.onProgress, cancellation: options.abortSignal,
+  });
 }

@@ -1,5 +1,6 @@
-import { ModelClient, type PromptLibrary } from '../../core/index.ts';
+import { ModelClient, type PromptLibrary, type ResponseCache } from '../../core/index.ts';
 import { DuckDbSqlEngine } from './duckdb-sql-engine.ts';
+import { hashText } from './hash-text.ts';
 import { loadPromptLibrary } from './load-prompt-library.ts';
 import { OpenAiLanguageModel } from './openai-language-model.ts';
 import { readSettings, requireModelConfigured, type SragSettings } from './read-settings.ts';
@@ -12,32 +13,46 @@ export interface Session {
   sqlEngine: DuckDbSqlEngine;
   /** The o200k token counter, imported on first use: loading its tables takes ~0.4 s. */
   loadTokenCounter(): Promise<(text: string) => number>;
-  /** Created on first use, so `srag sql` and `srag stats` work without a model configured. */
-  modelClient(): ModelClient;
+  /**
+   * Created on first use, so `srag sql` and `srag stats` work without a model configured. With a
+   * `cache` (an extraction store's), a client of its own that keeps replies there.
+   */
+  modelClient(options?: { cache?: ResponseCache }): ModelClient;
   close(): void;
 }
 
+export interface OpenSessionOptions {
+  abortSignal?: AbortSignal;
+  environment?: Record<string, string | undefined>;
+  /** Refuse a database that does not exist instead of creating it (commands that only read it). */
+  mustExist?: boolean;
+}
+
 /** Everything a command needs: the store at `databasePath`, settings, prompts, and a model client on demand. */
-export async function openSession(databasePath: string, { abortSignal, environment }: { abortSignal?: AbortSignal; environment?: Record<string, string | undefined> } = {}): Promise<Session> {
+export async function openSession(databasePath: string, { abortSignal, environment, mustExist }: OpenSessionOptions = {}): Promise<Session> {
   const settings = readSettings(environment);
-  const store = await SragStore.open(databasePath);
-  let client: ModelClient | undefined;
+  const store = await SragStore.open(databasePath, { mustExist });
+  const clients = new Map<ResponseCache, ModelClient>();
+  const defaultCache = store.responseCache();
   return {
     settings,
     store,
     prompts: loadPromptLibrary(),
     sqlEngine: new DuckDbSqlEngine(store.connection),
     loadTokenCounter: async () => (await import('./count-tokens.ts')).countTokens,
-    modelClient() {
+    modelClient({ cache = defaultCache } = {}) {
+      let client = clients.get(cache);
       if (client) return client;
       requireModelConfigured(settings);
       client = new ModelClient({
         languageModel: new OpenAiLanguageModel({ apiKey: settings.apiKey, baseURL: settings.baseURL, model: settings.model, timeoutMilliseconds: settings.requestTimeoutMilliseconds }),
-        cache: store.responseCache(),
+        cache,
         maxConcurrency: settings.concurrency,
         retry: { maxRetries: settings.maxRetries },
         abortSignal,
+        hashText,
       });
+      clients.set(cache, client);
       return client;
     },
     close: () => store.close(),

@@ -14,7 +14,7 @@ export interface AskCommandOptions {
  * stops the command with its error, after the answers printed so far.
  */
 export async function askCommand(questions: string[], options: AskCommandOptions, abortSignal: AbortSignal): Promise<number> {
-  const session = await openSession(options.db, { abortSignal });
+  const session = await openSession(options.db, { abortSignal, mustExist: true });
   try {
     const info = await session.store.tableInfo(options.table);
     for (const [index, question] of questions.entries()) {

@@ -18,7 +18,8 @@ Environment:
   SRAG_EXTRACT_MODEL      cheaper model for record extraction (default SRAG_MODEL)
   SRAG_CONCURRENCY        model requests in flight (default 8)
   SRAG_MAX_INPUT_TOKENS   extraction input budget; longer documents are split (default 24000)
-  SRAG_REQUEST_TIMEOUT_MS per-request timeout (default 120000)`;
+  SRAG_REQUEST_TIMEOUT_MS per-request timeout (default 120000)
+  SRAG_WARN_CALLS_PER_DOCUMENT  warn before a document that needs more model calls (default 20)`;
 
 function positiveInteger(value: string): number {
   const number = Number(value);
@@ -73,6 +74,7 @@ ${environmentHelp}`);
     .option('--table <name>', 'table name (default: the schema title in snake_case)')
     .option('--retry-failed', 'retry documents that failed in an earlier run')
     .option('--no-evidence', 'do not ask for quotes (cheaper; values are then unchecked)')
+    .option('--follow-links', 'read symbolic links that lead out of the given paths (skipped by default)')
     .action(async (documents: string[], options) => { exitStatus = await ingestCommand(documents, options, abort.signal); });
 
   program.command('ask')

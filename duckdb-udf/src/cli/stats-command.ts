@@ -4,7 +4,7 @@ import { SragStore } from '../store/srag-store.ts';
 
 /** `srag stats`: the table's schema, Appendix-D statistics and ingestion log counts. */
 export async function statsCommand(options: { db: string; table?: string; json?: boolean }): Promise<number> {
-  const store = await SragStore.open(options.db);
+  const store = await SragStore.open(options.db, { mustExist: true });
   try {
     const info = await store.tableInfo(options.table);
     const rowCount = Number((await store.connection.runAndReadAll(`SELECT count(*) FROM ${quoteIdentifier(info.table)}`)).getRowsJS()[0]?.[0] ?? 0);

@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { SragError, type ModelUsage, type SqlResult } from '../../../core/index.ts';
 import { cancelThroughControlBuffer, createControlBuffer } from '../llm-bridge/control-buffer.ts';
-import { startTypeScriptWorker } from '../llm-bridge/start-typescript-worker.ts';
+import { startWorker } from '../llm-bridge/start-worker.ts';
 import type { SqlSessionReply, SqlSessionRequest } from './sql-session-protocol.ts';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -31,7 +31,7 @@ export class SqlSessionError extends Error {
  */
 export async function openSqlSession(path: string, { environment = process.env, progress = true }: { environment?: Record<string, string | undefined>; progress?: boolean } = {}): Promise<SqlSession> {
   const control = createControlBuffer();
-  const worker: Worker = startTypeScriptWorker(new URL('./sql-session-worker.ts', import.meta.url), { path, control, environment: { ...environment }, progress });
+  const worker: Worker = startWorker(new URL('./sql-session-worker.ts', import.meta.url), { path, control, environment: { ...environment }, progress });
   const pending = new Map<number, { resolve: (reply: SqlSessionReply) => void; reject: (error: unknown) => void }>();
   let nextId = 1;
   let exited: unknown;
@@ -64,10 +64,18 @@ export async function openSqlSession(path: string, { environment = process.env, 
     await worker.terminate();
     throw new SragError({ code: opened.error.code ?? 'INPUT_INVALID', message: opened.error.message, hint: opened.error.hint });
   }
+  let cancelled = false;
   return {
-    run: async (sql) => expectOk(await call({ type: 'run', sql })).result!,
+    async run(sql) {
+      cancelled = false;
+      const reply = await call({ type: 'run', sql });
+      // Whichever stopped the statement first — the srag call or DuckDB's interrupt — it was the cancel.
+      if (!reply.ok && cancelled) throw new SqlSessionError('cancelled; what was extracted before is saved, so running the statement again resumes', 'CANCELLED');
+      return expectOk(reply).result!;
+    },
     usage: async () => expectOk(await call({ type: 'usage' })).usage ?? [],
     cancel() {
+      cancelled = true;
       cancelThroughControlBuffer(control);
       void call({ type: 'interrupt' }).catch(() => undefined);
     },

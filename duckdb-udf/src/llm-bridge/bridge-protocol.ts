@@ -1,5 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { CachedResponse, ModelUsage, NormalizedValue, RecordSchema, SragErrorCode } from '../../../core/index.ts';
+import type { ModelUsage, NormalizedValue, RecordSchema, SragErrorCode } from '../../../core/index.ts';
+import type { JournalEntry } from '../store/journal-entry.ts';
+import type { ExtractMirror } from '../store/srag-store.ts';
 
 /** How a failed document is reported by `srag_extract` (`on_error := ...`). */
 export type OnError = 'capture' | 'null' | 'fail';
@@ -16,6 +18,13 @@ export interface ExtractionSettings {
   retryFailed: boolean;
 }
 
+/** A document of a scan: its identity, how the `filename` column shows it, and why it is not read (a link out of the given paths). */
+export interface ScanDocument {
+  source: string;
+  label: string;
+  refusal?: string;
+}
+
 /** One output row of `srag_extract`, before it is written into a DuckDB chunk. */
 export interface ExtractedRow {
   filename: string;
@@ -23,27 +32,6 @@ export interface ExtractedRow {
   /** null when the document failed: every attribute column is then NULL. */
   values: Record<string, NormalizedValue> | null;
   error: string | null;
-}
-
-export interface LogWrite {
-  tableName: string;
-  source: string;
-  contentHash: string;
-  status: 'done' | 'failed';
-  error: string | null;
-}
-
-export interface SchemaWrite {
-  schemaKey: string;
-  title: string;
-  schemaJson: string;
-}
-
-/** What the bridge learnt that the store must keep: drained with every reply, written behind. */
-export interface PendingWrites {
-  cache: Array<[key: string, response: CachedResponse]>;
-  log: LogWrite[];
-  schemas: SchemaWrite[];
 }
 
 /** A registered table's schema as `srag_tables` or `srag_extract_schemas` holds it. */
@@ -73,10 +61,10 @@ export interface AskReply {
 }
 
 export type BridgeRequest =
-  | { type: 'load'; cache: Array<[string, CachedResponse]>; log: LogWrite[]; schemas: SchemaWrite[] }
-  | { type: 'start-scan'; schema: RecordSchema; schemaKey: string; documents: string[]; settings: ExtractionSettings }
+  | { type: 'load'; mirror: ExtractMirror }
+  | { type: 'start-scan'; schema: RecordSchema; schemaKey: string; documents: ScanDocument[]; settings: ExtractionSettings }
   | { type: 'next-rows'; scanId: number; maximum: number }
-  | { type: 'extract-texts'; schema: RecordSchema; documents: Array<{ name: string; content: string }>; settings: ExtractionSettings }
+  | { type: 'extract-texts'; schema: RecordSchema; schemaKey: string; documents: Array<ScanDocument & { content: string }>; settings: ExtractionSettings }
   | { type: 'ask'; request: AskRequest }
   | { type: 'usage' }
   | { type: 'drain' };
@@ -98,8 +86,22 @@ export interface SerializedError {
 }
 
 export type BridgeReply =
-  | { id: number; ok: true; value: unknown; writes: PendingWrites }
-  | { id: number; ok: false; error: SerializedError; writes: PendingWrites };
+  | { type: 'reply'; id: number; ok: true; value: unknown }
+  | { type: 'reply'; id: number; ok: false; error: SerializedError };
+
+/**
+ * What the bridge posts to the thread that owns DuckDB: replies to its calls, and writes for the
+ * store's journal, which that thread appends at once — also while it is blocked in a callback —
+ * and acknowledges with a `JournalAck`.
+ */
+export type BridgeMessage = BridgeReply | { type: 'journal'; id: number; entries: JournalEntry[] };
+
+/** The DuckDB thread's answer to a `journal` message: the entries are durable, or why not. */
+export interface JournalAck {
+  type: 'journal-ack';
+  id: number;
+  error?: SerializedError;
+}
 
 export interface BridgeWorkerData {
   module: string;

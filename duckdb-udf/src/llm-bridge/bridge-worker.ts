@@ -1,17 +1,24 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { redactSecrets, SragError } from '../../../core/index.ts';
-import type { BridgeReply, BridgeRequest, BridgeWorkerData, SerializedError } from './bridge-protocol.ts';
+import type { BridgeMessage, BridgeRequest, BridgeWorkerData, JournalAck, SerializedError } from './bridge-protocol.ts';
 import { controlSlots } from './control-buffer.ts';
+import { JournalChannel } from './journal-channel.ts';
 import { LlmBridgeService } from './llm-bridge-service.ts';
 
 /**
  * The bridge worker: takes requests from the thread that runs DuckDB's callbacks, runs them on
- * its own event loop, and posts each reply to the synchronous port, then wakes the waiting
- * callback through the control buffer (or answers on the ordinary port for asynchronous calls).
+ * its own event loop, and posts each reply — and each store write — to the synchronous port,
+ * then wakes that thread through the control buffer, in case it is blocked waiting.
  */
 const data = workerData as BridgeWorkerData;
 const control = new Int32Array(data.control);
-const service = new LlmBridgeService({ environment: data.environment, progress: data.progress });
+const post = (message: BridgeMessage) => {
+  data.syncPort.postMessage(message);
+  Atomics.store(control, controlSlots.reply, 1);
+  Atomics.notify(control, controlSlots.reply);
+};
+const journal = new JournalChannel(post);
+const service = new LlmBridgeService({ environment: data.environment, progress: data.progress, journal });
 
 function serialize(error: unknown): SerializedError {
   const secrets = [data.environment.OPENAI_API_KEY];
@@ -20,18 +27,14 @@ function serialize(error: unknown): SerializedError {
   return { code: 'INTERNAL', message: redactSecrets(`unexpected error in the LLM bridge: ${message}`, secrets) };
 }
 
-parentPort!.on('message', async ({ id, reply, request }: { id: number; reply: 'sync' | 'async'; request: BridgeRequest }) => {
-  let message: BridgeReply;
+parentPort!.on('message', async (message: { type: 'request'; id: number; request: BridgeRequest } | JournalAck) => {
+  if (message.type === 'journal-ack') return journal.acknowledge(message);
+  const { id, request } = message;
   try {
-    const value = await service.handle(request);
-    message = { id, ok: true, value, writes: service.takeWrites() };
+    post({ type: 'reply', id, ok: true, value: await service.handle(request) });
   } catch (error) {
-    message = { id, ok: false, error: serialize(error), writes: service.takeWrites() };
+    post({ type: 'reply', id, ok: false, error: serialize(error) });
   }
-  if (reply === 'async') return parentPort!.postMessage(message);
-  data.syncPort.postMessage(message);
-  Atomics.store(control, controlSlots.reply, 1);
-  Atomics.notify(control, controlSlots.reply);
 });
 
 /** `Atomics.waitAsync` (Node 16+); the project's TypeScript lib (ES2022) does not declare it yet. */

@@ -1,4 +1,8 @@
-/** The bookkeeping tables srag keeps beside the record tables in one DuckDB file. */
+/**
+ * The bookkeeping tables srag keeps beside the record tables in one DuckDB file. Statements that
+ * change an existing file's tables (`ADD COLUMN IF NOT EXISTS`) bring files of earlier versions up
+ * to date when they are opened.
+ */
 export const storeTablesSql = `
 CREATE TABLE IF NOT EXISTS srag_tables (
   table_name VARCHAR PRIMARY KEY,
@@ -35,5 +39,17 @@ CREATE TABLE IF NOT EXISTS srag_cache (
   prompt_tokens BIGINT NOT NULL,
   completion_tokens BIGINT NOT NULL,
   created_at TIMESTAMP DEFAULT current_timestamp
+);
+ALTER TABLE srag_cache ADD COLUMN IF NOT EXISTS purpose VARCHAR;
+CREATE TABLE IF NOT EXISTS srag_extract_schemas (
+  schema_key VARCHAR PRIMARY KEY,
+  title VARCHAR NOT NULL,
+  schema_json VARCHAR NOT NULL,
+  created_at TIMESTAMP DEFAULT current_timestamp
+);
+CREATE SCHEMA IF NOT EXISTS srag_extract;
+CREATE TABLE IF NOT EXISTS srag_journal (
+  sequence BIGINT NOT NULL,
+  entry VARCHAR NOT NULL
 );
 `;
