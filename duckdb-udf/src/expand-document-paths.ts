@@ -1,5 +1,5 @@
 import { realpathSync, statSync } from 'node:fs';
-import { sep } from 'node:path';
+import { isAbsolute, sep } from 'node:path';
 import { globSync, isDynamicPattern } from 'tinyglobby';
 import { friendlyPath } from './friendly-path.ts';
 
@@ -59,7 +59,7 @@ function documentPath(path: string, pattern: string, root: string | undefined): 
   } catch {
     return undefined; // A dangling link names no document.
   }
-  const entry: DocumentPath = { label: friendlyPath(path), identity, pattern };
+  const entry: DocumentPath = { label: friendlyPath(path, isAbsolute(pattern)), identity, pattern };
   if (root !== undefined && !isInside(identity, root)) entry.outsideTarget = identity;
   return entry;
 }

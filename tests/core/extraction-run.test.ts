@@ -134,7 +134,7 @@ describe('runExtraction', () => {
     const { store, calls } = memoryStore();
     const { client: model } = client(new LanguageModelError({ message: 'the endpoint refused the API key', status: 401, retryable: false }));
     const error = await caught(runExtraction({ client: model, prompts, schema, documents: documents(hotels), store }));
-    expect((error as SragError).status).toBe(401);
+    expect((error as LanguageModelError).status).toBe(401);
     expect(calls).toEqual([]);
   });
 

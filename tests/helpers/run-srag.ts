@@ -15,10 +15,12 @@ export interface SragRun {
  * Run the real `srag` CLI in a child process. Asynchronous on purpose: the LLM stand-in serves
  * from this test process, so a blocking spawn would deadlock.
  */
-export function runSrag(args: string[], { environment = {}, cwd = repositoryRoot, onSpawn }: {
+export function runSrag(args: string[], { environment = {}, cwd = repositoryRoot, onSpawn, user }: {
   environment?: Record<string, string | undefined>;
   cwd?: string;
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
+  /** Run as this user (the test runs as root and a test needs what an ordinary user may not do). */
+  user?: { uid: number; gid: number };
 } = {}): Promise<SragRun> {
   // The child sees only the endpoint and settings the test gives it, none from the machine.
   const env: Record<string, string> = {};
@@ -30,7 +32,7 @@ export function runSrag(args: string[], { environment = {}, cwd = repositoryRoot
     else env[name] = value;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], ...user });
     onSpawn?.(child);
     let stdout = '';
     let stderr = '';

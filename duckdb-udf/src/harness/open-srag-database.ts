@@ -1,6 +1,7 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { ModelUsage } from '../../../core/index.ts';
-import { LlmBridge } from '../llm-bridge/llm-bridge.ts';
+import { bridgeWorkerUrl, LlmBridge } from '../llm-bridge/llm-bridge.ts';
+import { prepareWorkerBundle } from '../llm-bridge/worker-bundle.ts';
 import { SragStore } from '../store/srag-store.ts';
 import { StoreJournal } from '../store/store-journal.ts';
 import { sragAskMacroSql } from '../table-functions/srag-ask.ts';
@@ -52,7 +53,10 @@ export interface SragDatabase {
  * await database.close();
  */
 export async function openSragDatabase(path: string, options: OpenSragDatabaseOptions = {}): Promise<SragDatabase> {
+  // The bridge starts inside a DuckDB callback, where nothing can be awaited: its bundle is made ready now.
+  const bundle = prepareWorkerBundle(bridgeWorkerUrl);
   const store = await SragStore.open(path);
+  await bundle;
   const { instance } = store;
   const journal = store.readOnly ? undefined : await StoreJournal.open(instance);
   const bridge = new LlmBridge({

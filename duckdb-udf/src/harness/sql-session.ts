@@ -1,8 +1,12 @@
 import type { Worker } from 'node:worker_threads';
 import { SragError, type ModelUsage, type SqlResult } from '../../../core/index.ts';
 import { cancelThroughControlBuffer, createControlBuffer } from '../llm-bridge/control-buffer.ts';
+import { bridgeWorkerUrl } from '../llm-bridge/llm-bridge.ts';
 import { startWorker } from '../llm-bridge/start-worker.ts';
+import { prepareWorkerBundle } from '../llm-bridge/worker-bundle.ts';
 import type { SqlSessionReply, SqlSessionRequest } from './sql-session-protocol.ts';
+
+const sessionWorkerUrl = new URL('./sql-session-worker.ts', import.meta.url);
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -31,7 +35,8 @@ export class SqlSessionError extends Error {
  */
 export async function openSqlSession(path: string, { environment = process.env, progress = true }: { environment?: Record<string, string | undefined>; progress?: boolean } = {}): Promise<SqlSession> {
   const control = createControlBuffer();
-  const worker: Worker = startWorker(new URL('./sql-session-worker.ts', import.meta.url), { path, control, environment: { ...environment }, progress });
+  await Promise.all([prepareWorkerBundle(sessionWorkerUrl), prepareWorkerBundle(bridgeWorkerUrl)]);
+  const worker: Worker = startWorker(sessionWorkerUrl, { path, control, environment: { ...environment }, progress });
   const pending = new Map<number, { resolve: (reply: SqlSessionReply) => void; reject: (error: unknown) => void }>();
   let nextId = 1;
   let exited: unknown;

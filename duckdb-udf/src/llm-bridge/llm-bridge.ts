@@ -5,6 +5,9 @@ import type { BridgeMessage, BridgeReply, BridgeReplyValue, BridgeRequest, Journ
 import { cancelThroughControlBuffer, controlSlots, createControlBuffer } from './control-buffer.ts';
 import { startWorker } from './start-worker.ts';
 
+/** The bridge worker's module (see `prepareWorkerBundle` to have it start fast). */
+export const bridgeWorkerUrl = new URL('./bridge-worker.ts', import.meta.url);
+
 /** A blocked call wakes this often to look at the cancel counter and the worker's health. */
 const pollMilliseconds = 200;
 
@@ -140,7 +143,7 @@ export class LlmBridge {
     if (this.worker) return this.worker;
     const channel = new MessageChannel();
     this.syncPort = channel.port1;
-    this.worker = startWorker(new URL('./bridge-worker.ts', import.meta.url), {
+    this.worker = startWorker(bridgeWorkerUrl, {
       control: this.controlBuffer,
       syncPort: channel.port2,
       environment: { ...(this.options.environment ?? process.env) },

@@ -8,7 +8,7 @@ import { readSqlResult } from '../read-sql-result.ts';
 import { extractRecordTable } from './extract-record-table.ts';
 import type { JournalEntry } from './journal-entry.ts';
 import { openDuckDbFile, type OpenDuckDbFileOptions } from './open-duckdb-file.ts';
-import { storeTablesSql } from './store-tables.ts';
+import { addedColumns, storeTablesSql } from './store-tables.ts';
 import { writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget } from './store-writes.ts';
 
 export interface TableInfo {
@@ -44,7 +44,7 @@ export class SragStore {
     const { instance, readOnly } = await openDuckDbFile(path, options);
     const connection = await instance.connect();
     // A read-only file is queried as it is; one srag never wrote to has no srag tables to read.
-    if (!readOnly) await connection.run(storeTablesSql);
+    if (!readOnly) await createStoreTables(connection);
     const store = new SragStore(path, instance, connection, readOnly);
     if (!readOnly) await store.applyJournal();
     return store;
@@ -301,6 +301,16 @@ export class SragStore {
 function createRecordTableSql(quotedTable: string, schema: RecordSchema, ifNotExists = false): string {
   const columns = schema.attributes.map((attribute) => `${quoteIdentifier(attribute.name)} ${sqlTypeForKind[attribute.kind]}`);
   return `CREATE TABLE ${ifNotExists ? 'IF NOT EXISTS ' : ''}${quotedTable} (${columns.join(', ')}, "_source" VARCHAR PRIMARY KEY, "_content_hash" VARCHAR NOT NULL)`;
+}
+
+async function createStoreTables(connection: DuckDBConnection): Promise<void> {
+  await connection.run(storeTablesSql);
+  for (const { table, column, type } of addedColumns) {
+    const present = (await connection.runAndReadAll("SELECT 1 FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = $1 AND column_name = $2", [table, column])).getRowsJS().length > 0;
+    if (present) continue;
+    await connection.run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+    await connection.run('CHECKPOINT');
+  }
 }
 
 async function transaction(connection: DuckDBConnection, statements: () => Promise<void>): Promise<void> {

@@ -1,8 +1,4 @@
-/**
- * The bookkeeping tables srag keeps beside the record tables in one DuckDB file. Statements that
- * change an existing file's tables (`ADD COLUMN IF NOT EXISTS`) bring files of earlier versions up
- * to date when they are opened.
- */
+/** The bookkeeping tables srag keeps beside the record tables in one DuckDB file. */
 export const storeTablesSql = `
 CREATE TABLE IF NOT EXISTS srag_tables (
   table_name VARCHAR PRIMARY KEY,
@@ -38,9 +34,9 @@ CREATE TABLE IF NOT EXISTS srag_cache (
   response VARCHAR NOT NULL,
   prompt_tokens BIGINT NOT NULL,
   completion_tokens BIGINT NOT NULL,
-  created_at TIMESTAMP DEFAULT current_timestamp
+  created_at TIMESTAMP DEFAULT current_timestamp,
+  purpose VARCHAR
 );
-ALTER TABLE srag_cache ADD COLUMN IF NOT EXISTS purpose VARCHAR;
 CREATE TABLE IF NOT EXISTS srag_extract_schemas (
   schema_key VARCHAR PRIMARY KEY,
   title VARCHAR NOT NULL,
@@ -53,3 +49,12 @@ CREATE TABLE IF NOT EXISTS srag_journal (
   entry VARCHAR NOT NULL
 );
 `;
+
+/**
+ * Brings a file of an earlier version up to date: columns added since. Each change is checkpointed
+ * at once — DuckDB 1.5 cannot replay an `ALTER TABLE … ADD COLUMN` of a table with a DEFAULT from
+ * its write-ahead log, so a crash before the next checkpoint would leave a file it cannot open.
+ */
+export const addedColumns = [
+  { table: 'srag_cache', column: 'purpose', type: 'VARCHAR' },
+] as const;
