@@ -1,5 +1,6 @@
 import { approximateTokenCount } from '../documents/approximate-token-count.ts';
 import { documentText } from '../documents/document-text.ts';
+import { firstLine } from '../errors/first-line.ts';
 import { SragError } from '../errors/srag-error.ts';
 import { extractRecordBatch } from '../extraction/extract-record-batch.ts';
 import { failsEveryDocument } from '../extraction/fails-every-document.ts';
@@ -294,7 +295,7 @@ function describe(error: unknown): Pick<DocumentOutcome, 'error' | 'errorCode'> 
 /** A store's error as the run reports it: the store's own `STORE_FAILED` error, or one that says what failed. */
 function storeFailure(error: unknown, what: string): SragError {
   if (SragError.isInstance(error) && (error.code === 'STORE_FAILED' || error.code === 'CANCELLED')) return error;
-  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  const message = firstLine(error instanceof Error ? error.message : String(error));
   return new SragError({
     code: 'STORE_FAILED',
     message: `the store could not ${what}: ${message}`,

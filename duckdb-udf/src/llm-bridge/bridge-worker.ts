@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { redactSecrets, SragError } from '../../../core/index.ts';
+import { firstLine, redactSecrets, SragError } from '../../../core/index.ts';
 import type { BridgeMessage, BridgeRequest, BridgeWorkerData, JournalAck, SerializedError } from './bridge-protocol.ts';
 import { controlSlots } from './control-buffer.ts';
 import { JournalChannel } from './journal-channel.ts';
@@ -23,7 +23,7 @@ const service = new LlmBridgeService({ environment: data.environment, progress: 
 function serialize(error: unknown): SerializedError {
   const secrets = [data.environment.OPENAI_API_KEY];
   if (SragError.isInstance(error)) return { code: error.code, message: redactSecrets(error.message, secrets), hint: error.hint };
-  const message = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
+  const message = error instanceof Error ? firstLine(error.message) : String(error);
   return { code: 'INTERNAL', message: redactSecrets(`unexpected error in the LLM bridge: ${message}`, secrets) };
 }
 

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { SragError } from '../../../core/index.ts';
+import { firstLine, SragError } from '../../../core/index.ts';
 
 export interface OpenDuckDbFileOptions {
   /** Refuse a file that does not exist rather than create it (commands that only read: ask, stats, why). */
@@ -21,7 +21,7 @@ export async function openDuckDbFile(path: string, { mustExist = false }: OpenDu
   try {
     return { instance: await DuckDBInstance.create(path), readOnly: false };
   } catch (error) {
-    const message = (error as Error).message.split('\n')[0] ?? '';
+    const message = firstLine((error as Error).message);
     if (/permission denied|read-only|readonly/i.test(message)) {
       try {
         return { instance: await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' }), readOnly: true };

@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import {
-  computeStatistics, parseRecordSchema, recordSchemaToJsonSchema, sqlTypeForKind, SragError,
+  computeStatistics, firstLine, parseRecordSchema, recordSchemaToJsonSchema, sqlTypeForKind, SragError,
   type CachedResponse, type ColumnStatistics, type ExtractionStore, type IngestionLogEntry, type RecordSchema, type ResponseCache, type StoredRecord,
 } from '../../../core/index.ts';
 import { quoteIdentifier } from '../duckdb-sql-engine.ts';
@@ -331,7 +331,7 @@ async function hasTable(connection: DuckDBConnection, table: string): Promise<bo
 /** A write the database refused, as the run reports it: what failed, and that nothing is lost by fixing it and running again. */
 function storeFailed(error: unknown, path: string): SragError {
   if (SragError.isInstance(error)) return error;
-  const message = (error as Error).message.split('\n')[0];
+  const message = firstLine((error as Error).message);
   return new SragError({
     code: 'STORE_FAILED',
     message: `cannot write to the database ${path}: ${message}`,

@@ -1,5 +1,5 @@
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { SragError } from '../../../core/index.ts';
+import { firstLine, SragError } from '../../../core/index.ts';
 import type { JournalEntry } from './journal-entry.ts';
 
 /**
@@ -34,7 +34,7 @@ export class StoreJournal {
       this.appender.flushSync();
     } catch (error) {
       this.appender.clear();
-      const message = (error as Error).message.split('\n')[0];
+      const message = firstLine((error as Error).message);
       throw new SragError({
         code: 'STORE_FAILED',
         message: `cannot write to the database: ${message}`,
