@@ -44,6 +44,5 @@ export type { DocumentOutcome, OutcomeStatus } from './extraction-run/document-o
 export type { RunSummary } from './extraction-run/run-summary.ts';
 export { startExtractionRun, ExtractionRun, type ExtractionRunOptions, type RunProgress } from './extraction-run/start-extraction-run.ts';
 export { runExtraction } from './extraction-run/run-extraction.ts';
-export { ingestDocuments, type IngestDocumentsOptions, type RecordStore } from './ingestion/ingest-documents.ts';
 export * from './evaluation/index.ts';
 export { InMemorySqlEngine, type InMemoryTable, type RecordColumnType } from './records-sql/in-memory-sql-engine.ts';
