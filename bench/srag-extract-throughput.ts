@@ -92,7 +92,7 @@ try {
   for (const concurrency of concurrencies) {
     const openedAt = performance.now();
     session = await openSqlSession(path.join(directory, `bench-${concurrency}.duckdb`), {
-      environment: { OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-bench-not-a-real-key-0000', SRAG_CONCURRENCY: String(concurrency), SRAG_MAX_RETRIES: '0' },
+      environment: { OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-bench-not-a-real-key-0000', SRAG_CONCURRENCY: String(concurrency), SRAG_MAX_RETRIES: '3' },
       progress: false,
     });
     sessions.push(session);

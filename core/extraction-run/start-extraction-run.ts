@@ -94,6 +94,7 @@ export class ExtractionRun {
   private emitted = 0;
   private completed = 0;
   private inFlight = 0;
+  private saving = 0;
   private failure: unknown;
   private waiters: Array<() => void> = [];
   private tokenCounter: Promise<(text: string) => number> | undefined;
@@ -148,9 +149,9 @@ export class ExtractionRun {
     this.wake();
   }
 
-  /** Resolves once nothing is in flight any more: every started group has finished or failed. */
+  /** Resolves once nothing is in flight any more: every started group and every save has finished or failed. */
   async whenSettled(): Promise<void> {
-    while (this.inFlight > 0) await new Promise<void>((resolve) => this.waiters.push(resolve));
+    while (this.inFlight > 0 || this.saving > 0) await new Promise<void>((resolve) => this.waiters.push(resolve));
   }
 
   private pump(): void {
@@ -223,12 +224,24 @@ export class ExtractionRun {
       countTokens: await this.countTokens(),
       model: options.model,
     });
-    await Promise.all(extractions.map((extraction, position) => {
+    // The group's slot is free as soon as the model is done: saving does not hold back the next call.
+    extractions.forEach((extraction, position) => {
       const { index, outcome } = pending[position]!;
-      if ('error' in extraction) return this.finish(index, Object.assign(outcome, { status: 'failed' as const }, describe(extraction.error)));
+      if ('error' in extraction) return this.saveBehind(index, Object.assign(outcome, { status: 'failed' as const }, describe(extraction.error)));
       const { values, evidence, issues, cached, usage } = extraction.record;
-      return this.finish(index, Object.assign(outcome, { status: 'done' as const, values, evidence, issues, cached, usage }));
-    }));
+      this.saveBehind(index, Object.assign(outcome, { status: 'done' as const, values, evidence, issues, cached, usage }));
+    });
+  }
+
+  /** `finish` without waiting for it; what it throws stops the run. */
+  private saveBehind(index: number, outcome: DocumentOutcome): void {
+    this.saving += 1;
+    this.finish(index, outcome)
+      .catch((error: unknown) => this.stop(error))
+      .finally(() => {
+        this.saving -= 1;
+        this.wake();
+      });
   }
 
   /** Saves what the outcome means to the store, then gives it out; a failed save stops the run. */

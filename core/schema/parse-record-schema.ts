@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// Builders imported by name (not as the `z` namespace), so that a bundle keeps only these of zod.
+import { array, boolean, enum as enumOf, null as nullValue, number, object, string, union, type infer as Infer, type ZodType } from 'zod';
 import { SchemaInvalidError } from '../errors/schema-invalid-error.ts';
 import type { AttributeDefinition, AttributeKind, RecordSchema } from './attribute-definition.ts';
 
@@ -10,19 +11,19 @@ const scaleWords: Record<string, number> = {
 const propertyNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const reservedNames = new Set(['_source', '_content_hash', '_error', '_document']);
 
-let propertyModel: z.ZodType | undefined;
+let propertyModel: ZodType | undefined;
 /** Built on first use: Apps Script evaluates the whole bundle on every call. */
 function getPropertyModel() {
-  propertyModel ??= z.object({
-    type: z.union([
-      z.enum(['string', 'number', 'integer', 'boolean']),
-      z.array(z.enum(['string', 'number', 'integer', 'boolean', 'null'])).min(1),
+  propertyModel ??= object({
+    type: union([
+      enumOf(['string', 'number', 'integer', 'boolean']),
+      array(enumOf(['string', 'number', 'integer', 'boolean', 'null'])).min(1),
     ]),
-    format: z.string().optional(),
-    description: z.string().trim().min(1, 'needs a description that fixes its meaning, unit and normal form'),
-    examples: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
-    unit: z.string().trim().min(1).optional(),
-    scale: z.union([z.number().positive(), z.enum(Object.keys(scaleWords) as [string, ...string[]])]).optional(),
+    format: string().optional(),
+    description: string().trim().min(1, 'needs a description that fixes its meaning, unit and normal form'),
+    examples: array(union([string(), number(), boolean(), nullValue()])).optional(),
+    unit: string().trim().min(1).optional(),
+    scale: union([number().positive(), enumOf(Object.keys(scaleWords) as [string, ...string[]])]).optional(),
   });
   return propertyModel;
 }
@@ -78,7 +79,7 @@ export function parseRecordSchema(input: unknown, source = 'schema'): RecordSche
       fail(`${where}${field}: ${issue.message}`, name,
         'each property needs "type" (string, number, integer or boolean; a date is a string with "format": "date") and a "description"');
     }
-    const value = parsed.data as z.infer<ReturnType<typeof getPropertyModel>> & Record<string, unknown>;
+    const value = parsed.data as Infer<ReturnType<typeof getPropertyModel>> & Record<string, unknown>;
     const concreteTypes = (Array.isArray(value.type) ? value.type : [value.type]).filter((type: string) => type !== 'null');
     if (concreteTypes.length !== 1) fail(`${where} must have one type besides "null", found ${JSON.stringify(value.type)}`, name);
     let kind = concreteTypes[0] as AttributeKind;

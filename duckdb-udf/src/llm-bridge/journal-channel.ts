@@ -12,10 +12,13 @@ export class JournalChannel {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: () => void; reject: (error: unknown) => void }>();
   private idleWaiters: Array<() => void> = [];
+  /** The first write the database refused: every later write is refused with it (the journal keeps its order). */
+  private failure: SragError | undefined;
 
   constructor(private readonly post: (message: BridgeMessage) => void) {}
 
   write(entries: JournalEntry[]): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise<void>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -29,7 +32,8 @@ export class JournalChannel {
     this.pending.delete(ack.id);
     if (ack.error) {
       const code = (ack.error.code === 'INTERNAL' ? 'STORE_FAILED' : ack.error.code) as SragErrorCode;
-      waiting.reject(new SragError({ code, message: ack.error.message, hint: ack.error.hint }));
+      this.failure ??= new SragError({ code, message: ack.error.message, hint: ack.error.hint });
+      waiting.reject(this.failure);
     } else {
       waiting.resolve();
     }

@@ -25,9 +25,14 @@ export class JournaledResponseCache implements ResponseCache {
     return this.entries.get(key);
   }
 
+  /**
+   * Journals the reply without waiting for it to be durable: the record the reply becomes is
+   * written after it in the same journal and is waited for, and a refused write refuses every later
+   * one — so the extraction's slot goes on to its next call one round trip sooner.
+   */
   async set(key: string, response: CachedResponse): Promise<void> {
     if (this.entries.has(key)) return;
-    await this.journal.write([{ kind: 'cache', key, response, purpose: this.purpose }]);
+    this.journal.write([{ kind: 'cache', key, response, purpose: this.purpose }]).catch(() => undefined);
     this.remember(key, response);
   }
 

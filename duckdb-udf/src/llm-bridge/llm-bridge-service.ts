@@ -6,10 +6,8 @@ import {
 } from '../../../core/index.ts';
 import { hashText } from '../hash-text.ts';
 import { loadPromptLibrary } from '../load-prompt-library.ts';
-import { OpenAiLanguageModel } from '../openai-language-model.ts';
 import { readDocumentFile } from '../read-document-file.ts';
 import { readSettings, requireModelConfigured, type SragSettings } from '../read-settings.ts';
-import { askOverRows } from './ask-over-rows.ts';
 import type { BridgeRequest, ExtractedRow, ExtractionSettings, OnError, ScanDocument } from './bridge-protocol.ts';
 import { BridgeStore } from './bridge-store.ts';
 import type { JournalChannel } from './journal-channel.ts';
@@ -58,15 +56,17 @@ export class LlmBridgeService {
     this.journal = journal;
     this.extractionCache = new JournaledResponseCache(journal, 'extraction', extractionRepliesKept);
     this.askCache = new JournaledResponseCache(journal, null);
-    const endpoint = new OpenAiLanguageModel({
-      apiKey: this.settings.apiKey, baseURL: this.settings.baseURL, model: this.settings.model, timeoutMilliseconds: this.settings.requestTimeoutMilliseconds,
-    });
-    // A scan answered wholly from the store needs no endpoint; the missing-endpoint error waits for a real call.
+    // A scan answered wholly from the store needs no endpoint: the missing-endpoint error waits for
+    // a real call, and so does loading the OpenAI client (half of what this worker would load at start).
+    let endpoint: Promise<LanguageModel> | undefined;
     this.languageModel = {
-      modelId: endpoint.modelId,
-      doGenerate: (request) => {
+      modelId: this.settings.model,
+      doGenerate: async (request) => {
         requireModelConfigured(this.settings);
-        return endpoint.doGenerate(request);
+        endpoint ??= import('../openai-language-model.ts').then(({ OpenAiLanguageModel }) => new OpenAiLanguageModel({
+          apiKey: this.settings.apiKey, baseURL: this.settings.baseURL, model: this.settings.model, timeoutMilliseconds: this.settings.requestTimeoutMilliseconds,
+        }));
+        return (await endpoint).doGenerate(request);
       },
     };
     this.progress = new ProgressLine(progress ? undefined : false);
@@ -99,6 +99,8 @@ export class LlmBridgeService {
         for (const [name, schemaJson] of this.extractSchemas) {
           if (!known.has(name)) knownSchemas.push({ name, schemaJson, statisticsJson: null, origin: 'srag_extract' });
         }
+        // Loaded on the first question: it brings DuckDB (the sandbox) into this worker, which extraction never needs.
+        const { askOverRows } = await import('./ask-over-rows.ts');
         return askOverRows({ client: this.client(this.settings.concurrency, 'ask'), prompts: this.prompts, request: { ...request.request, knownSchemas }, model: this.settings.model });
       }
       case 'usage':

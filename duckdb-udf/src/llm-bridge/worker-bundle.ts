@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
 
 /** What a cached bundle was built from: each input's size, modification time and SHA-256. */
 interface Manifest {
+  /** The entry file, relative to the cache directory (its chunks sit beside it). */
   bundle: string;
   inputs: Record<string, { size: number; modified: number; hash: string }>;
 }
@@ -56,9 +57,17 @@ export async function prepareWorkerBundle(moduleUrl: URL): Promise<void> {
     const result = await build({
       entryPoints: [entry],
       bundle: true,
+      // Modules imported with import() (the tokenizer, srag_ask's DuckDB) become chunks loaded when first used.
+      splitting: true,
+      outdir: cacheDirectory,
+      entryNames: '[name]',
+      outExtension: { '.js': '.mjs' },
       platform: 'node',
       format: 'esm',
       target: 'node20',
+      // Less to parse at every start; identifiers stay as written, so errors name what they name.
+      minifyWhitespace: true,
+      minifySyntax: true,
       write: false,
       metafile: true,
       logLevel: 'silent',
@@ -67,17 +76,20 @@ export async function prepareWorkerBundle(moduleUrl: URL): Promise<void> {
       banner: { js: `import { createRequire as __sragCreateRequire } from 'node:module'; const require = __sragCreateRequire(${importMetaUrl});` },
       plugins: [sourceLocationPlugin],
     });
-    const text = result.outputFiles[0]!.text;
     const inputs: Manifest['inputs'] = {};
     for (const input of Object.keys(result.metafile.inputs)) {
       const path = resolve(input);
       const info = statSync(path);
       inputs[path] = { size: info.size, modified: info.mtimeMs, hash: hashFile(path) };
     }
-    const bundle = `${basename(entry).replace(/\.[cm]?ts$/, '')}-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.mjs`;
-    mkdirSync(cacheDirectory, { recursive: true });
-    writeAtomically(join(cacheDirectory, bundle), text);
-    writeAtomically(manifestFile(moduleUrl), JSON.stringify({ bundle, inputs } satisfies Manifest));
+    const name = basename(entry).replace(/\.[cm]?ts$/, '');
+    const digest = createHash('sha256');
+    for (const file of result.outputFiles) digest.update(file.path).update(file.contents);
+    // Each build gets a directory of its own: a process still running an older one keeps its chunks.
+    const directory = `${name}-${digest.digest('hex').slice(0, 16)}`;
+    mkdirSync(join(cacheDirectory, directory), { recursive: true });
+    for (const file of result.outputFiles) writeAtomically(join(cacheDirectory, directory, relative(cacheDirectory, file.path)), file.text);
+    writeAtomically(manifestFile(moduleUrl), JSON.stringify({ bundle: join(directory, `${name}.mjs`), inputs } satisfies Manifest));
   } catch {
     // No bundle (no esbuild, a read-only install): the worker runs its TypeScript through tsx.
   }

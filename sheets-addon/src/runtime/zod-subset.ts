@@ -1,8 +1,9 @@
 import { array, boolean, enum as enumOf, null as nullValue, number, object, string, union } from 'zod/v4';
 
 /**
- * The part of zod core uses, for the Apps Script bundle (build.mjs maps `zod` here). Core writes
- * `import { z } from 'zod'`, and a namespace object keeps all of zod — 800 KB that Apps Script
- * would evaluate on every call, every custom-function recalculation included.
+ * The part of zod core uses, for the Apps Script bundle (build.mjs maps `zod` here): the schema
+ * builders core imports by name, so that nothing else of zod's 800 KB reaches a bundle that Apps
+ * Script evaluates on every call, every custom-function recalculation included.
  */
-export const z = { array, boolean, enum: enumOf, null: nullValue, number, object, string, union };
+export { array, boolean, enumOf as enum, nullValue as null, number, object, string, union };
+export type { infer, ZodType } from 'zod/v4';
