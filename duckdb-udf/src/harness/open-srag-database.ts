@@ -1,5 +1,5 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import type { ModelUsage } from '../../../core/index.ts';
+import { SragError, type ModelUsage } from '../../../core/index.ts';
 import { bridgeWorkerUrl, LlmBridge } from '../llm-bridge/llm-bridge.ts';
 import { prepareWorkerBundle } from '../llm-bridge/worker-bundle.ts';
 import { SragStore } from '../store/srag-store.ts';
@@ -64,7 +64,9 @@ export async function openSragDatabase(path: string, options: OpenSragDatabaseOp
     progress: options.progress,
     control: options.control,
     onJournal: (entries) => {
-      if (!journal) throw new Error(`${path} is read-only`);
+      if (!journal) {
+        throw new SragError({ code: 'STORE_FAILED', message: `${path} can only be read (a read-only file), so what srag_extract extracts cannot be saved`, hint: 'open a database you may write to with --db' });
+      }
       journal.appendSync(entries);
     },
   });

@@ -136,14 +136,17 @@ export class SragStore {
    */
   extractionStore(table: string, schema: RecordSchema): ExtractionStore {
     const target: RecordTarget = { quotedTable: quoteIdentifier(table), logName: table, schema };
-    let pending: Array<{ write: { record: StoredRecord } | { entry: LogWrite }; resolve: () => void; reject: (error: unknown) => void }> = [];
+    type Write = { record: StoredRecord } | { entry: LogWrite } | { cache: CacheWrite };
+    let pending: Array<{ write: Write; resolve: () => void; reject: (error: unknown) => void }> = [];
     const flush = async (connection: DuckDBConnection) => {
       const batch = pending;
       pending = [];
       try {
         await transaction(connection, async () => {
+          const cache = batch.flatMap(({ write }) => ('cache' in write ? [write.cache] : []));
           const records = batch.flatMap(({ write }) => ('record' in write ? [write.record] : []));
           const entries = batch.flatMap(({ write }) => ('entry' in write ? [write.entry] : []));
+          if (cache.length) await writeCacheEntries(connection, cache);
           if (records.length) await writeRecords(connection, target, records);
           if (entries.length) await writeLogEntries(connection, table, entries);
         });
@@ -153,10 +156,13 @@ export class SragStore {
         for (const entry of batch) entry.reject(failure);
       }
     };
-    const save = (write: { record: StoredRecord } | { entry: LogWrite }) => new Promise<void>((resolve, reject) => {
+    // Group commit: writes that arrive while one runs share the next transaction — replies too, so
+    // that a reply is durable one commit after it arrives however many records wait to be written.
+    const save = (write: Write) => new Promise<void>((resolve, reject) => {
       pending.push({ write, resolve, reject });
       if (pending.length === 1) void this.exclusive(flush);
     });
+    const cache = this.responseCache('extraction');
     return {
       logEntries: () => this.exclusive(async (connection) => {
         const rows = (await connection.runAndReadAll('SELECT source, content_hash, status, error FROM srag_ingestion_log WHERE table_name = $1', [table])).getRowsJS();
@@ -166,7 +172,12 @@ export class SragStore {
       }),
       saveRecord: (record) => save({ record }),
       saveLogEntry: (entry) => save({ entry }),
-      responseCache: this.responseCache('extraction'),
+      responseCache: {
+        get: cache.get,
+        set: async (key, response) => {
+          if (!this.readOnly) await save({ cache: { key, response, purpose: 'extraction' } });
+        },
+      },
       refreshStatistics: async () => {
         await this.refreshStatistics(table, schema);
       },
