@@ -20,10 +20,11 @@ import { setTimeout as wait } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import {
-  documentText, ingestDocuments, ModelClient, parseRecordSchema, renderExtractionInstructions,
+  documentText, ModelClient, runExtraction, parseRecordSchema, renderExtractionInstructions,
   type DocumentSource, type LanguageModel, type RecordSchema,
 } from '../core/index.ts';
 import { countTokens } from '../duckdb-udf/src/count-tokens.ts';
+import { hashText } from '../duckdb-udf/src/hash-text.ts';
 import { loadPromptLibrary } from '../duckdb-udf/src/load-prompt-library.ts';
 import { OpenAiLanguageModel } from '../duckdb-udf/src/openai-language-model.ts';
 import { SragStore } from '../duckdb-udf/src/store/srag-store.ts';
@@ -71,11 +72,12 @@ function sourcesOf(documents: readonly GeneratedDocument[]): DocumentSource[] {
 async function timedIngest(options: { store: SragStore; table: string; schema: RecordSchema; languageModel: LanguageModel; concurrency: number; documents: DocumentSource[] }) {
   const { store, table, schema } = options;
   await store.registerTable(table, schema);
-  const client = new ModelClient({ languageModel: options.languageModel, sleep: (milliseconds) => wait(milliseconds), cache: store.responseCache(), maxConcurrency: options.concurrency, retry: { maxRetries: 0 } });
+  const extractionStore = store.extractionStore(table, schema);
+  const client = new ModelClient({ languageModel: options.languageModel, cache: extractionStore.responseCache, sleep: (milliseconds) => wait(milliseconds), maxConcurrency: options.concurrency, retry: { maxRetries: 0 }, hashText });
   const started = performance.now();
-  const summary = await ingestDocuments({
-    client, prompts, schema, documents: options.documents, store: store.recordStore(table, schema),
-    countTokens, documentConcurrency: options.concurrency * 2,
+  const summary = await runExtraction({
+    client, prompts, schema, documents: options.documents, store: extractionStore,
+    loadTokenCounter: async () => countTokens, concurrency: options.concurrency * 2, hashText,
   });
   const seconds = (performance.now() - started) / 1000;
   if (summary.done !== options.documents.length) throw new Error(`${table}: only ${summary.done} of ${options.documents.length} documents ingested: ${summary.failures[0]?.error ?? ''}`);

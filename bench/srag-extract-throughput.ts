@@ -1,17 +1,17 @@
 /**
- * Throughput of `srag_extract` inside DuckDB: `npm run bench:udf [-- --documents N] [--latency-ms L] [--concurrency C] [--output-dir DIR]`
+ * Throughput of `srag_extract` inside DuckDB: `npm run bench:udf [-- --documents N] [--latency-ms L] [--concurrency 16,64] [--output-dir DIR]`
  *
  * Against the LLM stand-in (a loopback OpenAI-compatible server answering from gold data after a
  * fixed latency), over generated hotel pages, through the same path `srag sql` / `srag run` take
- * (DuckDB on a worker thread, the table function's callbacks blocking on the LLM bridge worker):
- * - rows/s of an uncached scan at latency L and concurrency C, as a ratio to the ideal N·L/C
- *   (what the model's latency alone costs when C requests are always in flight);
- * - the most requests the stand-in saw in flight at once (must be C);
- * - the per-row overhead of a fully cached scan in microseconds (every reply from the response
- *   cache: read, hash, prompt, cache lookup, validation, normalization, back to DuckDB), next to
- *   DuckDB's own `read_text` over the same files;
- * - startup: opening a session (DuckDB worker) and the bridge worker's first call, with tsx in the
- *   worker (what srag does) and with the worker bundled by esbuild instead (the alternative).
+ * (DuckDB on a worker thread, the table function's callbacks blocking on the LLM bridge worker).
+ * All figures come from one run, as ratios where there is an ideal or a baseline:
+ * - per concurrency C: rows/s of an uncached scan at latency L, as a ratio to the ideal N·L/C
+ *   (what the model's latency alone costs when C requests are always in flight), and the most
+ *   requests the stand-in saw in flight at once (must be C);
+ * - the per-row cost of a fully cached scan (every document unchanged: read, hash, look up its
+ *   record, back to DuckDB) above DuckDB's own `read_text` over the same files;
+ * - startup: the bridge worker's first answer from its bundle (what srag starts) and through tsx
+ *   (the fallback), checking the bundle cache, and opening a session (DuckDB worker).
  * Prints a table and writes JSON to bench/results/. Timings are measurements of this machine.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,25 +20,25 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import { build } from 'esbuild';
-import { openSqlSession } from '../duckdb-udf/src/harness/sql-session.ts';
+import { openSqlSession, type SqlSession } from '../duckdb-udf/src/harness/sql-session.ts';
 import { controlSlots, createControlBuffer } from '../duckdb-udf/src/llm-bridge/control-buffer.ts';
-import { LlmBridge } from '../duckdb-udf/src/llm-bridge/llm-bridge.ts';
+import { bridgeWorkerUrl } from '../duckdb-udf/src/llm-bridge/llm-bridge.ts';
+import { prepareWorkerBundle, readyWorkerBundle } from '../duckdb-udf/src/llm-bridge/worker-bundle.ts';
 import { startLlmStandIn, type RecordedRequest } from '../tests/helpers/llm-stand-in/index.ts';
 import { generateHotelCorpus } from './generate-hotel-corpus.ts';
 
 const { values: flags } = parseArgs({
   options: {
-    documents: { type: 'string', default: '480' },
+    documents: { type: 'string', default: '512' },
     'latency-ms': { type: 'string', default: '200' },
-    concurrency: { type: 'string', default: '16' },
-    'cached-repeats': { type: 'string', default: '3' },
+    concurrency: { type: 'string', default: '16,64' },
+    'cached-repeats': { type: 'string', default: '5' },
     'output-dir': { type: 'string', default: fileURLToPath(new URL('./results/', import.meta.url)) },
   },
 });
 const documents = Number(flags.documents);
 const latencyMs = Number(flags['latency-ms']);
-const concurrency = Number(flags.concurrency);
+const concurrencies = flags.concurrency!.split(',').map(Number);
 const cachedRepeats = Number(flags['cached-repeats']);
 
 const seconds = (milliseconds: number) => milliseconds / 1000;
@@ -53,90 +53,90 @@ function maximumInFlight(requests: RecordedRequest[]): number {
   return maximum;
 }
 
-/** The bridge worker's first answer with tsx registered in the worker (srag's way). */
-function bridgeStartupWithTsx(): number {
-  const bridge = new LlmBridge({ environment: {}, progress: false, onWrites: () => {} });
+/** The bridge worker's first answer, started as `startWorker` would with `module` (a bundle, or the TypeScript through tsx). */
+async function bridgeFirstAnswerMs(module: URL, registerTypeScript: boolean): Promise<number> {
+  const control = createControlBuffer();
+  const channel = new MessageChannel();
   const started = performance.now();
-  bridge.callSync({ type: 'usage' });
+  const worker = new Worker(new URL('../duckdb-udf/src/llm-bridge/worker-entry.mjs', import.meta.url), {
+    workerData: { control, syncPort: channel.port2, environment: {}, progress: false, module: module.href, registerTypeScript },
+    transferList: [channel.port2],
+  });
+  worker.postMessage({ type: 'request', id: 1, request: { type: 'usage' } });
+  const view = new Int32Array(control);
+  while (!receiveMessageOnPort(channel.port1)) Atomics.wait(view, controlSlots.reply, 0, 5);
   const elapsed = performance.now() - started;
-  void bridge.close();
+  await worker.terminate();
   return elapsed;
 }
 
-/** The same, with the worker bundled by esbuild first: bundling time and worker start. */
-async function bridgeStartupWithEsbuild(directory: string): Promise<{ bundleMs: number; startMs: number }> {
-  const started = performance.now();
-  const output = path.join(fileURLToPath(new URL('../node_modules/.cache/', import.meta.url)), 'srag-bench-bridge-worker.mjs');
-  const result = await build({
-    entryPoints: [fileURLToPath(new URL('../duckdb-udf/src/llm-bridge/bridge-worker.ts', import.meta.url))],
-    bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, logLevel: 'silent',
-    external: ['@duckdb/node-api', 'gpt-tokenizer', 'gpt-tokenizer/*'],
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  });
-  mkdirSync(path.dirname(output), { recursive: true });
-  writeFileSync(output, result.outputFiles[0]!.text);
-  const bundled = performance.now();
-  const control = createControlBuffer();
-  const channel = new MessageChannel();
-  const worker = new Worker(output, { workerData: { control, syncPort: channel.port2, environment: {}, progress: false }, transferList: [channel.port2] });
-  worker.postMessage({ id: 1, reply: 'sync', request: { type: 'usage' } });
-  const view = new Int32Array(control);
-  while (!receiveMessageOnPort(channel.port1)) Atomics.wait(view, controlSlots.reply, 0, 50);
-  const elapsed = performance.now() - bundled;
-  await worker.terminate();
-  rmSync(output, { force: true });
-  void directory;
-  return { bundleMs: bundled - started, startMs: elapsed };
-}
-
 const directory = mkdtempSync(path.join(os.tmpdir(), 'srag-udf-bench-'));
+const sessions: SqlSession[] = [];
 try {
   generateHotelCorpus(directory, documents);
   const glob = path.join(directory, 'docs', '*');
   const schema = path.join(directory, 'schema.json');
   const standIn = await startLlmStandIn({ corpora: [directory], latencyMs });
 
-  const tsxStartupMs = bridgeStartupWithTsx();
-  const esbuildStartup = await bridgeStartupWithEsbuild(directory);
+  await prepareWorkerBundle(bridgeWorkerUrl);
+  const checkedAt = performance.now();
+  const bundle = readyWorkerBundle(bridgeWorkerUrl);
+  const bundleCheckMs = performance.now() - checkedAt;
+  if (!bundle) throw new Error('bench: no bundle of the bridge worker could be built');
+  const bundleStartMs = median([await bridgeFirstAnswerMs(bundle, false), await bridgeFirstAnswerMs(bundle, false), await bridgeFirstAnswerMs(bundle, false)]);
+  const tsxStartMs = median([await bridgeFirstAnswerMs(bridgeWorkerUrl, true), await bridgeFirstAnswerMs(bridgeWorkerUrl, true), await bridgeFirstAnswerMs(bridgeWorkerUrl, true)]);
 
-  const openedAt = performance.now();
-  const session = await openSqlSession(path.join(directory, 'bench.duckdb'), {
-    environment: { OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-bench-not-a-real-key-0000', SRAG_CONCURRENCY: String(concurrency), SRAG_MAX_RETRIES: '0' },
-    progress: false,
-  });
-  const sessionOpenMs = performance.now() - openedAt;
-  // Warm-up: start the bridge worker and extract the first page, so the timed scan measures the scan.
-  const warmUpAt = performance.now();
-  const firstPage = (await session.run(`SELECT file FROM glob('${glob}') ORDER BY file LIMIT 1`)).rows[0]![0];
-  await session.run(`SELECT count(*) FROM srag_extract('${firstPage}', schema := '${schema}')`);
-  const firstCallMs = performance.now() - warmUpAt;
+  const uncached: Array<Record<string, number>> = [];
+  let session: SqlSession | undefined;
+  let sessionOpenMs = 0;
+  for (const concurrency of concurrencies) {
+    const openedAt = performance.now();
+    session = await openSqlSession(path.join(directory, `bench-${concurrency}.duckdb`), {
+      environment: { OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-bench-not-a-real-key-0000', SRAG_CONCURRENCY: String(concurrency), SRAG_MAX_RETRIES: '3' },
+      progress: false,
+    });
+    sessions.push(session);
+    sessionOpenMs ||= performance.now() - openedAt;
+    // Warm-up: start the bridge worker and extract the first page, so the timed scan measures the scan.
+    const firstPage = (await session.run(`SELECT file FROM glob('${glob}') ORDER BY file LIMIT 1`)).rows[0]![0];
+    await session.run(`SELECT count(*) FROM srag_extract('${firstPage}', schema := '${schema}')`);
 
-  const scan = `SELECT count(*), count(_error) FROM srag_extract('${glob}', schema := '${schema}', concurrency := ${concurrency})`;
-  standIn.reset();
-  const uncachedAt = performance.now();
-  const uncached = await session.run(scan);
-  const uncachedMs = performance.now() - uncachedAt;
-  const requests = standIn.requests.length;
-  const inFlight = maximumInFlight(standIn.requests);
-  const busyMs = standIn.requests.reduce((sum, request) => sum + request.finishedAt - request.startedAt, 0);
-  if (uncached.rows[0]![0] !== documents || uncached.rows[0]![1] !== 0) throw new Error(`bench: unexpected scan result ${JSON.stringify(uncached.rows)}`);
-  const idealMs = (requests * latencyMs) / concurrency;
+    standIn.reset();
+    const scanAt = performance.now();
+    const result = await session.run(`SELECT count(*), count(_error) FROM srag_extract('${glob}', schema := '${schema}', concurrency := ${concurrency})`);
+    const scanMs = performance.now() - scanAt;
+    if (result.rows[0]![0] !== documents || result.rows[0]![1] !== 0) throw new Error(`bench: unexpected scan result ${JSON.stringify(result.rows)}`);
+    const requests = standIn.requests.length;
+    const busyMs = standIn.requests.reduce((sum, request) => sum + request.finishedAt - request.startedAt, 0);
+    const idealMs = (requests * latencyMs) / concurrency;
+    uncached.push({
+      concurrency,
+      requests,
+      seconds: seconds(scanMs),
+      rowsPerSecond: requests / seconds(scanMs),
+      idealSeconds: seconds(idealMs),
+      ratioToIdeal: idealMs / scanMs,
+      maximumInFlight: maximumInFlight(standIn.requests),
+      /** Σ request durations at the stand-in ÷ scan time: how full the C slots were kept. */
+      averageInFlight: busyMs / scanMs,
+      meanRequestMs: busyMs / requests,
+    });
+  }
 
+  // Every page is now unchanged in the last session's database: the scan reads, hashes and looks up.
+  const scan = `SELECT count(*), count(_error) FROM srag_extract('${glob}', schema := '${schema}')`;
   standIn.reset();
   const cachedTimes: number[] = [];
-  for (let repeat = 0; repeat < cachedRepeats; repeat += 1) {
-    const at = performance.now();
-    await session.run(scan);
-    cachedTimes.push(performance.now() - at);
-  }
-  if (standIn.requests.length !== 0) throw new Error('bench: the cached scans made model calls');
   const readTextTimes: number[] = [];
   for (let repeat = 0; repeat < cachedRepeats; repeat += 1) {
-    const at = performance.now();
-    await session.run(`SELECT count(*), sum(length(content)) FROM read_text('${glob}')`);
+    let at = performance.now();
+    await session!.run(scan);
+    cachedTimes.push(performance.now() - at);
+    at = performance.now();
+    await session!.run(`SELECT count(*), sum(length(content)) FROM read_text('${glob}')`);
     readTextTimes.push(performance.now() - at);
   }
-  await session.close();
+  if (standIn.requests.length !== 0) throw new Error('bench: the cached scans made model calls');
   await standIn.close();
 
   const cachedMs = median(cachedTimes);
@@ -146,52 +146,37 @@ try {
     machine: { cpus: os.cpus().length, node: process.version, loadAverage: os.loadavg()[0] },
     documents,
     latencyMs,
-    concurrency,
-    uncached: {
-      requests,
-      seconds: seconds(uncachedMs),
-      rowsPerSecond: requests / seconds(uncachedMs),
-      idealSeconds: seconds(idealMs),
-      idealRowsPerSecond: concurrency / seconds(latencyMs),
-      ratioToIdeal: idealMs / uncachedMs,
-      maximumInFlight: inFlight,
-      /** Σ request durations at the stand-in ÷ scan time: how full the C slots were kept. */
-      averageInFlight: busyMs / uncachedMs,
-      meanRequestMs: busyMs / requests,
-    },
+    uncached,
     cached: {
       seconds: seconds(cachedMs),
       perRowMicroseconds: (cachedMs * 1000) / documents,
       readTextPerRowMicroseconds: (readTextMs * 1000) / documents,
+      aboveReadTextPerRowMicroseconds: ((cachedMs - readTextMs) * 1000) / documents,
     },
-    startup: {
-      sessionOpenMs,
-      firstSragCallMs: firstCallMs,
-      bridgeWorkerWithTsxMs: tsxStartupMs,
-      bridgeWorkerWithEsbuildBundleMs: esbuildStartup.bundleMs,
-      bridgeWorkerWithEsbuildStartMs: esbuildStartup.startMs,
-    },
+    startup: { bridgeWorkerFromBundleMs: bundleStartMs, bridgeWorkerThroughTsxMs: tsxStartMs, bundleCacheCheckMs: bundleCheckMs, sessionOpenMs },
   };
 
   const rows: Array<[string, string]> = [
-    ['documents · latency · concurrency', `${documents} · ${latencyMs} ms · ${concurrency}`],
-    ['uncached scan', `${figures.uncached.seconds.toFixed(2)} s for ${requests} calls = ${figures.uncached.rowsPerSecond.toFixed(1)} rows/s`],
-    ['ideal N·L/C', `${figures.uncached.idealSeconds.toFixed(2)} s = ${figures.uncached.idealRowsPerSecond.toFixed(1)} rows/s`],
-    ['ratio to ideal', figures.uncached.ratioToIdeal.toFixed(3)],
-    ['requests in flight: most · on average', `${inFlight} · ${figures.uncached.averageInFlight.toFixed(1)} (mean request ${figures.uncached.meanRequestMs.toFixed(0)} ms at the stand-in)`],
-    ['cached scan (median of ' + cachedRepeats + ')', `${figures.cached.seconds.toFixed(3)} s = ${figures.cached.perRowMicroseconds.toFixed(0)} µs/row`],
+    ['documents · latency', `${documents} · ${latencyMs} ms`],
+    ...uncached.flatMap((run): Array<[string, string]> => [
+      [`uncached scan at concurrency ${run.concurrency}`, `${run.seconds!.toFixed(2)} s for ${run.requests} calls = ${run.rowsPerSecond!.toFixed(1)} rows/s (ideal ${run.idealSeconds!.toFixed(2)} s)`],
+      ['  ratio to ideal N·L/C', run.ratioToIdeal!.toFixed(3)],
+      ['  requests in flight: most · on average', `${run.maximumInFlight} · ${run.averageInFlight!.toFixed(1)} (mean request ${run.meanRequestMs!.toFixed(0)} ms at the stand-in)`],
+    ]),
+    [`cached scan (median of ${cachedRepeats})`, `${figures.cached.seconds.toFixed(3)} s = ${figures.cached.perRowMicroseconds.toFixed(0)} µs/row`],
     ['read_text over the same files', `${figures.cached.readTextPerRowMicroseconds.toFixed(1)} µs/row`],
+    ['cached scan above read_text', `${figures.cached.aboveReadTextPerRowMicroseconds.toFixed(0)} µs/row`],
+    ['bridge worker start, bundle (median of 3)', `${bundleStartMs.toFixed(0)} ms (bundle cache check ${bundleCheckMs.toFixed(1)} ms)`],
+    ['bridge worker start, tsx (median of 3)', `${tsxStartMs.toFixed(0)} ms`],
     ['session open (DuckDB worker)', `${sessionOpenMs.toFixed(0)} ms`],
-    ['first srag call (bridge start + 1 call)', `${firstCallMs.toFixed(0)} ms`],
-    ['bridge worker start, tsx in the worker', `${tsxStartupMs.toFixed(0)} ms`],
-    ['bridge worker start, esbuild bundle', `${esbuildStartup.bundleMs.toFixed(0)} ms bundling + ${esbuildStartup.startMs.toFixed(0)} ms start`],
   ];
   const width = rows.reduce((widest, [label]) => Math.max(widest, label.length), 0);
-  process.stdout.write(`srag_extract throughput (${os.cpus().length} CPUs, Node ${process.version})\n${rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`).join('\n')}\n`);
+  process.stdout.write(`srag_extract throughput (${os.cpus().length} CPUs, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)})\n${rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`).join('\n')}\n`);
   mkdirSync(flags['output-dir']!, { recursive: true });
   const output = path.join(flags['output-dir']!, `srag-extract-throughput-${figures.date.replace(/[:.]/g, '-')}.json`);
   writeFileSync(output, `${JSON.stringify(figures, null, 2)}\n`);
   process.stdout.write(`wrote ${path.relative(process.cwd(), output)}\n`);
 } finally {
+  await Promise.all(sessions.map((session) => session.close()));
   rmSync(directory, { recursive: true, force: true });
 }

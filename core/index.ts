@@ -36,7 +36,6 @@ export type { AttributeEvidence, RecordIssue } from './extraction/record-issue.t
 export { quoteOccursIn } from './extraction/quote-occurs-in.ts';
 export { recordOutputSchema } from './extraction/record-output-schema.ts';
 export { extractRecordBatch, renderBatchExtractionInstructions, type BatchDocument, type BatchOutcome, type ExtractRecordBatchOptions } from './extraction/extract-record-batch.ts';
-export { extractDocuments, type DocumentExtraction, type ExtractDocumentsOptions } from './extraction/extract-documents.ts';
 export { failsEveryDocument } from './extraction/fails-every-document.ts';
 export { computeStatistics, distinctValueCap } from './statistics/compute-statistics.ts';
 export { roundMean } from './statistics/round-mean.ts';
@@ -47,6 +46,10 @@ export { askQuestion, renderSqlInstructions, type AskQuestionOptions, type AskRe
 export { checkGeneratedSql } from './text-to-sql/check-generated-sql.ts';
 export { describeResultCut } from './text-to-sql/describe-result-cut.ts';
 export { predictSchema, type PredictSchemaOptions, type PredictedSchema } from './schema-prediction/predict-schema.ts';
-export { ingestDocuments, type DocumentSource, type IngestDocumentsOptions, type IngestProgress, type IngestSummary } from './ingestion/ingest-documents.ts';
-export type { IngestionLogEntry, RecordStore, StoredRecord } from './ingestion/record-store.ts';
+export type { DocumentSource } from './extraction-run/document-source.ts';
+export type { ExtractionStore, IngestionLogEntry, LogStatus, StoredRecord } from './extraction-run/extraction-store.ts';
+export type { DocumentOutcome, OutcomeStatus } from './extraction-run/document-outcome.ts';
+export type { RunSummary } from './extraction-run/run-summary.ts';
+export { startExtractionRun, ExtractionRun, type ExtractionRunOptions, type RunProgress } from './extraction-run/start-extraction-run.ts';
+export { runExtraction } from './extraction-run/run-extraction.ts';
 export * from './evaluation/index.ts';

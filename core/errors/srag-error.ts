@@ -19,6 +19,8 @@ export type SragErrorCode =
   | 'QUOTA_EXCEEDED'
   /** The runtime's time budget ran out first (a spreadsheet custom function has 30 seconds). */
   | 'TIME_LIMIT'
+  /** The store could not keep what was done (a full disk, a read-only file): the run stops, nothing is marked failed. */
+  | 'STORE_FAILED'
   | 'CANCELLED';
 
 export interface SragErrorOptions {

@@ -38,6 +38,8 @@ export interface ModelClientOptions {
   sleep: (milliseconds: number) => Promise<void>;
   random?: () => number;
   abortSignal?: CancellationSignal;
+  /** SHA-256 as hex for cache keys; core's portable one by default, a native one where there is one. */
+  hashText?: (text: string) => string;
 }
 
 const defaultRetry: RetryPolicy = { maxRetries: 6, baseDelayMs: 500, maxDelayMs: 30_000 };
@@ -61,6 +63,7 @@ export class ModelClient {
   private readonly random: () => number;
   private readonly abortSignal: CancellationSignal | undefined;
   private readonly retryListeners = new Set<(notice: RetryNotice) => void>();
+  private readonly hashText: (text: string) => string;
 
   constructor(options: ModelClientOptions) {
     this.languageModel = options.languageModel;
@@ -70,12 +73,13 @@ export class ModelClient {
     this.sleep = options.sleep;
     this.random = options.random ?? Math.random;
     this.abortSignal = options.abortSignal;
+    this.hashText = options.hashText ?? contentHash;
   }
 
   /** The cache key: model + messages + output schema, nothing else (no keys, no timestamps). */
   cacheKey(request: LanguageModelRequest): string {
     const model = request.model ?? this.languageModel.modelId;
-    return contentHash(JSON.stringify([model, request.messages, request.outputSchema ?? null]));
+    return this.hashText(JSON.stringify([model, request.messages, request.outputSchema ?? null]));
   }
 
   /**

@@ -1,26 +1,94 @@
-import { statSync } from 'node:fs';
-import { relative } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute, sep } from 'node:path';
 import { globSync, isDynamicPattern } from 'tinyglobby';
+import { friendlyPath } from './friendly-path.ts';
+
+/** One file a document argument names. */
+export interface DocumentPath {
+  /** How to show it: relative to the working directory when it is inside it, else as given. */
+  label: string;
+  /**
+   * The document's identity in the store: its canonical absolute path (symbolic links resolved),
+   * the same whichever directory srag runs in and whichever way the file was named.
+   */
+  identity: string;
+  /** The argument that named it. */
+  pattern: string;
+  /**
+   * Set when a glob or a directory reached the file through a symbolic link that leads out of it:
+   * where it leads. Such a file is not read unless asked (its content would go to the model
+   * without anyone having named it); a link the user names itself is followed.
+   */
+  outsideTarget?: string;
+}
 
 /**
  * The files that document arguments name — globs, directories (every file under them) or plain
- * paths — de-duplicated, sorted, relative to the working directory. The CLI and `srag_extract`
- * share it so that the same argument means the same files in both; each caller says in its own
- * words what it means when nothing matches.
+ * paths — one per identity, sorted by label. The CLI, `srag_extract` and the `read_text` list
+ * share it so that the same argument means the same files everywhere; each caller says in its own
+ * words what it means when nothing matches, and what it does with links out of the given paths.
  */
-export function expandDocumentPaths(patterns: string[]): string[] {
-  const paths = new Set<string>();
+export function expandDocumentPaths(patterns: readonly string[], { followLinks = false }: { followLinks?: boolean } = {}): DocumentPath[] {
+  const byIdentity = new Map<string, DocumentPath>();
   for (const pattern of patterns) {
-    if (isDynamicPattern(pattern)) {
-      for (const path of globSync(pattern, { onlyFiles: true, expandDirectories: false })) paths.add(path);
-      continue;
-    }
-    const info = statSync(pattern, { throwIfNoEntry: false });
-    if (info?.isDirectory()) {
-      for (const path of globSync(`${pattern.replace(/\/$/, '')}/**/*`, { onlyFiles: true })) paths.add(path);
-    } else if (info) {
-      paths.add(pattern);
+    const directory = !isDynamicPattern(pattern) && statSync(pattern, { throwIfNoEntry: false })?.isDirectory();
+    const matches = isDynamicPattern(pattern)
+      ? globSync(pattern, { onlyFiles: true, expandDirectories: false })
+      : directory ? globSync(`${pattern.replace(/[\\/]$/, '')}/**/*`, { onlyFiles: true }) : statSync(pattern, { throwIfNoEntry: false }) ? [pattern] : [];
+    const root = followLinks ? undefined : linkRoot(pattern);
+    for (const path of matches) {
+      const entry = documentPath(path, pattern, root);
+      if (entry && !byIdentity.has(entry.identity)) byIdentity.set(entry.identity, entry);
     }
   }
-  return [...new Set([...paths].map((path) => relative(process.cwd(), path) || path))].sort();
+  return [...byIdentity.values()].sort((left, right) => (left.label < right.label ? -1 : left.label > right.label ? 1 : 0));
+}
+
+/**
+ * One file named by `pattern`, checked as `expandDocumentPaths` checks it (for a list of files
+ * that came from such an expansion, e.g. `read_text`'s); undefined when it does not exist.
+ */
+export function documentPathOf(path: string, pattern: string, { followLinks = false }: { followLinks?: boolean } = {}): DocumentPath | undefined {
+  return documentPath(path, pattern, followLinks ? undefined : linkRoot(pattern));
+}
+
+function documentPath(path: string, pattern: string, root: string | undefined): DocumentPath | undefined {
+  let identity: string;
+  try {
+    identity = realpathSync(path);
+  } catch {
+    return undefined; // A dangling link names no document.
+  }
+  const entry: DocumentPath = { label: friendlyPath(path, isAbsolute(pattern)), identity, pattern };
+  if (root !== undefined && !isInside(identity, root)) entry.outsideTarget = identity;
+  return entry;
+}
+
+/**
+ * The directory a glob or a directory argument confines its files to (canonical), or undefined
+ * for a plain file, which is followed wherever it leads since the user named it.
+ */
+function linkRoot(pattern: string): string | undefined {
+  let directory: string;
+  if (isDynamicPattern(pattern)) {
+    const fixed: string[] = [];
+    for (const segment of pattern.split(/[\\/]/).slice(0, -1)) {
+      if (isDynamicPattern(segment)) break;
+      fixed.push(segment);
+    }
+    directory = fixed.length === 0 ? '.' : fixed.join('/') || '/';
+  } else if (statSync(pattern, { throwIfNoEntry: false })?.isDirectory()) {
+    directory = pattern;
+  } else {
+    return undefined;
+  }
+  try {
+    return realpathSync(directory);
+  } catch {
+    return undefined;
+  }
+}
+
+function isInside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 }

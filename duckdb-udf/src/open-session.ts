@@ -1,7 +1,8 @@
 import { setTimeout as wait } from 'node:timers/promises';
-import { ModelClient, type PromptLibrary } from '../../core/index.ts';
+import { ModelClient, type PromptLibrary, type ResponseCache } from '../../core/index.ts';
 import { DuckDbSqlEngine } from './duckdb-sql-engine.ts';
 import { endpointLanguageModel } from './endpoint-language-model.ts';
+import { hashText } from './hash-text.ts';
 import { loadPromptLibrary } from './load-prompt-library.ts';
 import { readSettings, type SragSettings } from './read-settings.ts';
 import { SragStore } from './store/srag-store.ts';
@@ -15,33 +16,45 @@ export interface Session {
   loadTokenCounter(): Promise<(text: string) => number>;
   /**
    * Created on first use. Without an endpoint configured it still answers from the response cache;
-   * only a call the cache cannot answer fails, with the missing-endpoint error.
+   * only a call the cache cannot answer fails, with the missing-endpoint error. With a `cache` (an
+   * extraction store's), a client of its own that keeps replies there.
    */
-  modelClient(): ModelClient;
+  modelClient(options?: { cache?: ResponseCache }): ModelClient;
   close(): void;
 }
 
+export interface OpenSessionOptions {
+  abortSignal?: AbortSignal;
+  environment?: Record<string, string | undefined>;
+  /** Refuse a database that does not exist instead of creating it (commands that only read it). */
+  mustExist?: boolean;
+}
+
 /** Everything a command needs: the store at `databasePath`, settings, prompts, and a model client on demand. */
-export async function openSession(databasePath: string, { abortSignal, environment }: { abortSignal?: AbortSignal; environment?: Record<string, string | undefined> } = {}): Promise<Session> {
+export async function openSession(databasePath: string, { abortSignal, environment, mustExist }: OpenSessionOptions = {}): Promise<Session> {
   const settings = readSettings(environment);
-  const store = await SragStore.open(databasePath);
-  let client: ModelClient | undefined;
+  const store = await SragStore.open(databasePath, { mustExist });
+  const clients = new Map<ResponseCache, ModelClient>();
+  const defaultCache = store.responseCache();
   return {
     settings,
     store,
     prompts: loadPromptLibrary(),
     sqlEngine: new DuckDbSqlEngine(store.connection),
     loadTokenCounter: async () => (await import('./count-tokens.ts')).countTokens,
-    modelClient() {
+    modelClient({ cache = defaultCache } = {}) {
+      let client = clients.get(cache);
       if (client) return client;
       client = new ModelClient({
         languageModel: endpointLanguageModel(settings),
-        cache: store.responseCache(),
+        cache,
         maxConcurrency: settings.concurrency,
         retry: { maxRetries: settings.maxRetries },
         abortSignal,
         sleep: (milliseconds) => wait(milliseconds),
+        hashText,
       });
+      clients.set(cache, client);
       return client;
     },
     close: () => store.close(),

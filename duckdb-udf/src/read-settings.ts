@@ -9,6 +9,8 @@ export interface SragSettings {
   maxInputTokens: number;
   requestTimeoutMilliseconds: number;
   maxRetries: number;
+  /** Warn before a document that needs more model calls than this. */
+  callWarningThreshold: number;
 }
 
 export const defaultModel = 'gpt-4o-mini';
@@ -27,6 +29,7 @@ export function readSettings(environment: Record<string, string | undefined> = p
     maxInputTokens: positiveInteger(environment, 'SRAG_MAX_INPUT_TOKENS', 24_000),
     requestTimeoutMilliseconds: positiveInteger(environment, 'SRAG_REQUEST_TIMEOUT_MS', 120_000),
     maxRetries: positiveInteger(environment, 'SRAG_MAX_RETRIES', 6, true),
+    callWarningThreshold: positiveInteger(environment, 'SRAG_WARN_CALLS_PER_DOCUMENT', 20),
   };
 }
 

@@ -9,6 +9,8 @@ export interface UnreadableFile {
   what?: string;
   /** How to fix it, e.g. `write one with srag schema`. */
   hint?: string;
+  /** How the message names the file, when not by `path` (a document's path from the working directory). */
+  shownAs?: string;
 }
 
 /**
@@ -41,7 +43,7 @@ export function readTextFileSync(path: string, unreadable: UnreadableFile = {}):
   }
 }
 
-function unreadableFileError(path: string, error: unknown, { code = 'INPUT_INVALID', what, hint }: UnreadableFile): SragError {
+function unreadableFileError(path: string, error: unknown, { code = 'INPUT_INVALID', what, hint, shownAs = path }: UnreadableFile): SragError {
   const reason = (error as { code?: string }).code ?? 'error';
-  return new SragError({ code, message: `cannot read ${what ? `${what} ` : ''}${path} (${reason})`, hint, cause: error });
+  return new SragError({ code, message: `cannot read ${what ? `${what} ` : ''}${shownAs} (${reason})`, hint, cause: error });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countNoun, extractRecord, ingestDocuments, ModelClient, parseRecordSchema, type RecordStore } from '../../core/index.ts';
+import { countNoun, extractRecord, ModelClient, parseRecordSchema, runExtraction, type ExtractionStore } from '../../core/index.ts';
 import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
 import { createRecordingLanguageModel } from '../helpers/recording-language-model.ts';
 
@@ -23,16 +23,18 @@ describe('message wording', () => {
   });
 
   it('leaves the document out of its failure text: the line that reports it names it already', async () => {
-    const store: RecordStore = {
+    const store: ExtractionStore = {
       logEntries: async () => new Map(),
       saveRecord: async () => {},
-      saveFailure: async () => {},
+      saveLogEntry: async () => {},
+      responseCache: { get: async () => undefined, set: async () => {} },
+      refreshStatistics: async () => {},
     };
     const { languageModel } = createRecordingLanguageModel('no JSON here');
-    const summary = await ingestDocuments({
+    const summary = await runExtraction({
       client: new ModelClient({ languageModel, sleep: async () => {} }), prompts, schema, store,
       documents: [{ source: 'docs/lido-hotel.md', read: async () => 'The Lido Hotel.' }],
     });
-    expect(summary.failures).toEqual([{ source: 'docs/lido-hotel.md', error: 'extracting the record: the model\'s reply could not be used: the reply is not valid JSON: Unexpected token \'o\', "no JSON here"' }]);
+    expect(summary.failures).toEqual([{ source: 'docs/lido-hotel.md', label: 'docs/lido-hotel.md', error: 'extracting the record: the model\'s reply could not be used: the reply is not valid JSON: Unexpected token \'o\', "no JSON here"' }]);
   });
 });

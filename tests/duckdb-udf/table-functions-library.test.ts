@@ -42,13 +42,16 @@ describe('openSragDatabase, the library entry', () => {
     }
   });
 
-  it('keeps the replies in the database, so the same SELECT in a new session makes no model call', async () => {
+  it('keeps the records in the database, so the same SELECT in a new session makes no model call', async () => {
     const database = await openSragDatabase(path, { environment: environment(), progress: false });
     try {
       expect((await database.connection.runAndReadAll(scan)).getRowsJS()).toHaveLength(4);
-      expect(await database.usage()).toMatchObject([{ calls: 0, cacheHits: 4 }]);
-      const kept = (await database.connection.runAndReadAll("SELECT (SELECT count(*) FROM srag_cache), (SELECT count(*) FROM srag_extract_schemas), (SELECT count(*) FROM srag_ingestion_log WHERE table_name LIKE 'srag_extract:hotels:%')")).getRowsJS();
-      expect(kept).toEqual([[6n, 1n, 4n]]);
+      expect(await database.usage()).toEqual([]);
+      await database.flush();
+      const kept = (await database.connection.runAndReadAll(`SELECT (SELECT count(*) FROM srag_cache), (SELECT count(*) FROM srag_extract_schemas),
+        (SELECT count(*) FROM srag_ingestion_log WHERE table_name LIKE 'srag_extract:hotels:%'), (SELECT count(*) FROM srag_journal),
+        (SELECT sum(estimated_size) FROM duckdb_tables() WHERE schema_name = 'srag_extract')`)).getRowsJS();
+      expect(kept).toEqual([[6n, 1n, 4n, 0n, 4n]]);
     } finally {
       await database.close();
     }

@@ -99,13 +99,14 @@ describe('srag_extract over the hotels sample', () => {
     expect(rows.find((row) => fileName(row.filename) === 'cobalt-gate-boutique-hotel.html')).toMatchObject({ star_rating: null, price_per_night: null });
   });
 
-  it('makes no model call when the same SELECT runs again, and srag_usage() shows the cache hits', async () => {
+  it('makes no model call when the same SELECT runs again: unchanged documents come back from their stored records', async () => {
     standIn.reset();
+    const first = await session.run(scan);
     const again = await session.run(scan);
     expect(standIn.requests).toHaveLength(0);
-    expect(again.rows).toHaveLength(50);
+    expect(again).toEqual(first);
     const usage = objects(await session.run('SELECT * FROM srag_usage()'));
-    expect(usage).toEqual([{ model: 'gpt-4o-mini', calls: 50, cache_hits: 50, retries: 0, prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number) }]);
+    expect(usage).toEqual([{ model: 'gpt-4o-mini', calls: 50, cache_hits: 0, retries: 0, prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number) }]);
   });
 
   it('composes with read_text as a scalar: the same records, from the same cache', async () => {
@@ -121,9 +122,29 @@ describe('srag_extract over the hotels sample', () => {
     expect(composed.rows.map((row) => [fileName(row[0]!), ...row.slice(1)])).toEqual(table.rows.map((row) => [fileName(row[0]!), ...row.slice(1)]));
   });
 
-  it('says why the literal srag_extract(read_text(…)) cannot work', async () => {
-    await expect(session.run(`SELECT * FROM srag_extract(read_text('examples/hotels/docs/*'), schema := '${schemaFile}')`))
-      .rejects.toThrow(/"read_text" is a table function but it was used as a scalar function/);
+  it('takes read_text(glob) as written: the same rows as the glob itself, from the same records', async () => {
+    standIn.reset();
+    const written = await session.run(`SELECT * FROM srag_extract(read_text('examples/hotels/docs/*'), schema := '${schemaFile}') ORDER BY filename`);
+    expect(standIn.requests).toHaveLength(0);
+    expect(written).toEqual(await session.run(scan));
+  });
+
+  it('takes a list of paths, and read_text of a list, each file once', async () => {
+    const [first, second] = [`examples/hotels/docs/${pages[0]}`, `examples/hotels/docs/${pages[1]}`];
+    const listed = await session.run(`SELECT filename, hotel_name FROM srag_extract(read_text(['${second}', '${first}', '${first}']), schema := '${schemaFile}')`);
+    expect(listed.rows).toEqual([[first, gold.get(pages[0]!)!.hotel_name], [second, gold.get(pages[1]!)!.hotel_name]]);
+    expect(await session.run(`SELECT filename, hotel_name FROM srag_extract(['${second}', '${first}'], schema := '${schemaFile}')`)).toEqual(listed);
+  });
+
+  it('leaves FROM read_text(…) to DuckDB: the list form exists only where a value is expected', async () => {
+    const table = await session.run("SELECT count(*), min(length(content)) > 0 FROM read_text('examples/hotels/docs/*')");
+    expect(table.rows).toEqual([[50, true]]);
+    const list = await session.run("SELECT len(read_text('examples/hotels/docs/*')), read_text('examples/hotels/docs/*')[1].filename");
+    expect(list.rows).toEqual([[50, `examples/hotels/docs/${pages[0]}`]]);
+  });
+
+  it('names what it takes when the first argument is neither a glob nor a list of paths', async () => {
+    await expect(session.run(`SELECT * FROM srag_extract(42, schema := '${schemaFile}')`)).rejects.toThrow(/srag_extract takes a glob, a list of paths, or read_text\(…\)/);
   });
 
   it('names the problem when the glob matches nothing or the schema is missing', async () => {
@@ -164,7 +185,7 @@ describe('srag_extract when documents fail', () => {
     standIn.reset();
     const again = objects(await session.run(`SELECT filename, _error FROM srag_extract('${directory}/*', schema := '${schemaFile}') ORDER BY filename`));
     expect(standIn.requests).toHaveLength(0);
-    expect(again[1]!._error).toMatch(/answered 500.*failed in an earlier run; add retry_failed := true/);
+    expect(again[1]!._error).toMatch(/answered 500.*failed in an earlier run with the same content; add retry_failed := true to try again/);
     const log = objects(await session.run("SELECT source, status FROM srag_ingestion_log WHERE table_name LIKE 'srag_extract:hotels:%' AND status = 'failed' ORDER BY source"));
     expect(log.map((entry) => fileName(entry.source))).toEqual([brokenPages[1], brokenPages[2]]);
 

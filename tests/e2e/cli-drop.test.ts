@@ -22,14 +22,14 @@ async function databaseWith(table: string): Promise<string> {
   const store = await SragStore.open(path);
   try {
     await store.registerTable(table, schema);
-    const records = store.recordStore(table, schema);
+    const records = store.extractionStore(table, schema);
     for (const [index, city] of ['Paris', 'Rome'].entries()) {
       await records.saveRecord({
         source: `docs/${index}.txt`, contentHash: `hash-${index}`, values: { city, stars: 4 }, issues: [],
         evidence: [{ attribute: 'city', value: city, raw: city, quote: city, status: 'supported', reason: null }],
       });
     }
-    await records.saveFailure({ source: 'docs/broken.txt', contentHash: 'hash-x', error: 'unreadable' });
+    await records.saveLogEntry({ source: 'docs/broken.txt', contentHash: 'hash-x', status: 'failed', error: 'unreadable' });
   } finally {
     store.close();
   }

@@ -11,7 +11,7 @@ export interface ProcessRun {
  * Run a command to its end and collect what it printed. Asynchronous on purpose: a stand-in server
  * in the calling process must keep answering while the command runs.
  */
-export function runProcess(command: string, args: string[], { input, onSpawn, ...options }: Pick<SpawnOptions, 'cwd' | 'env'> & {
+export function runProcess(command: string, args: string[], { input, onSpawn, ...options }: Pick<SpawnOptions, 'cwd' | 'env' | 'uid' | 'gid'> & {
   /** Piped to the command's stdin (which is otherwise closed). */
   input?: string;
   onSpawn?: (child: ReturnType<typeof spawn>) => void;

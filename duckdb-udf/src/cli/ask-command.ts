@@ -17,7 +17,7 @@ const shownRows = 100;
  * stops the command with its error, after the answers printed so far.
  */
 export async function askCommand(questions: string[], options: AskCommandOptions, abortSignal: AbortSignal): Promise<number> {
-  const session = await openSession(options.db, { abortSignal });
+  const session = await openSession(options.db, { abortSignal, mustExist: true });
   try {
     const info = await session.store.tableInfo(options.table);
     for (const [index, question] of questions.entries()) {

@@ -22,6 +22,7 @@ Environment:
   SRAG_MAX_INPUT_TOKENS   extraction input budget; longer documents are split (default 24000)
   SRAG_REQUEST_TIMEOUT_MS per-request timeout (default 120000)
   SRAG_MAX_RETRIES        retries on 429, 5xx, timeouts and network errors (default 6)
+  SRAG_WARN_CALLS_PER_DOCUMENT  warn before a document that needs more model calls (default 20)
 
 Without OPENAI_API_KEY or OPENAI_BASE_URL, only replies already in the database's response cache
 work; anything else fails with a line saying how to configure a model. To try srag offline, run
@@ -80,6 +81,7 @@ ${environmentHelp}`);
     .option('--table <name>', 'table name (default: the schema title in snake_case)')
     .option('--retry-failed', 'retry documents that failed in an earlier run')
     .option('--no-evidence', 'do not ask for quotes (cheaper; values are then unchecked)')
+    .option('--follow-links', 'read symbolic links that lead out of the given paths (skipped by default)')
     .action(async (documents: string[], options) => { exitStatus = await ingestCommand(documents, options, abort.signal); });
 
   program.command('ask')

@@ -1,9 +1,9 @@
 import cliProgress from 'cli-progress';
-import type { IngestProgress, RetryNotice } from '../../../core/index.ts';
+import type { RunProgress, RetryNotice } from '../../../core/index.ts';
 import { ProgressStatus } from '../progress-status.ts';
 
 export interface ProgressReporter {
-  update(progress: IngestProgress): void;
+  update(progress: RunProgress): void;
   /** A model call is about to wait before its next try: the bar says so until the wait ends. */
   retry(notice: RetryNotice): void;
   stop(): void;
@@ -34,7 +34,7 @@ export function createProgressReporter(total: number, stream: NodeJS.WriteStream
   const timer = setInterval(() => bar.update({ status: statusPayload() }), statusRedrawMilliseconds);
   timer.unref();
   return {
-    update(progress: IngestProgress) {
+    update(progress: RunProgress) {
       if (progress.outcome === 'failed') failed += 1;
       status.progressed();
       bar.update(progress.completed, { failed, status: statusPayload() });

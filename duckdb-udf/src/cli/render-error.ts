@@ -15,6 +15,7 @@ const exitStatusForCode: Record<SragErrorCode, number> = {
   TABLE_NOT_FOUND: 2,
   QUOTA_EXCEEDED: 4,
   TIME_LIMIT: 4,
+  STORE_FAILED: 6,
   CANCELLED: 130,
 };
 

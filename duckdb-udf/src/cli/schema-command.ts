@@ -21,7 +21,7 @@ export async function schemaCommand(patterns: string[], options: SchemaCommandOp
   const session = await openSession(options.db, { abortSignal });
   try {
     const client = session.modelClient();
-    const loaded = await Promise.all(samples.map(async (document) => ({ name: document.source, text: documentText(document.source, await document.read()) })));
+    const loaded = await Promise.all(samples.map(async (document) => ({ name: document.label ?? document.source, text: documentText(document.source, await document.read()) })));
     process.stderr.write(`predicting a schema from ${countNoun(loaded.length, 'document')} and ${countNoun(questions.length, 'question')}, ${countNoun(options.iterations, 'round')}\n`);
     const predicted = await predictSchema({
       client,

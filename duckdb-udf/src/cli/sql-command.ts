@@ -24,11 +24,12 @@ const shellHelp = `Dot commands (at the start of a line):
   .help               this text
   .quit, .exit        leave (as does Ctrl-D)
 srag functions (docs/sql-functions.md has the details):
-  SELECT * FROM srag_extract('docs/*', schema := 'schema.json');
-      one row per file: filename, content_hash, one typed column per schema property, _error
+  SELECT * FROM srag_extract(read_text('docs/*'), schema := 'schema.json');
+      one row per file: filename, content_hash, one typed column per schema property, _error;
+      also srag_extract('docs/*', …) and srag_extract(['a.txt', 'b.md'], …)
       named: model := '…', concurrency := 16, on_error := 'capture' | 'null' | 'fail',
-             batch_size := 8, retry_failed := true
-  CREATE TABLE hotels AS SELECT * FROM srag_extract('docs/*', schema := 'schema.json');
+             batch_size := 8, retry_failed := true, follow_links := true
+  CREATE TABLE hotels AS SELECT * FROM srag_extract(read_text('docs/*'), schema := 'schema.json');
   SELECT filename, r.* FROM (SELECT filename, json_transform(srag_extract(content, 'schema.json', filename),
       srag_record_type('schema.json')) AS r FROM read_text('docs/*'));
       the scalar form, over any text column

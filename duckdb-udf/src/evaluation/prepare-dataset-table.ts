@@ -1,4 +1,5 @@
-import { countNoun, ingestDocuments, predictSchema, tableNameForSchema, type AggregativeDataset, type CancellationSignal, type IngestProgress, type RecordSchema } from '../../../core/index.ts';
+import { countNoun, predictSchema, runExtraction, tableNameForSchema, type AggregativeDataset, type CancellationSignal, type RecordSchema, type RunProgress } from '../../../core/index.ts';
+import { hashText } from '../hash-text.ts';
 import type { Session } from '../open-session.ts';
 
 /** Documents and questions the schema is predicted from, as in the paper (seed 000 §3.2.1). */
@@ -19,7 +20,7 @@ export async function prepareDatasetTable(options: {
   schema?: RecordSchema;
   abortSignal: CancellationSignal;
   log: (line: string) => void;
-  onProgress?: (progress: IngestProgress) => void;
+  onProgress?: (progress: RunProgress) => void;
 }): Promise<string> {
   const { session, dataset, log } = options;
   const tables = await session.store.tables();
@@ -42,24 +43,22 @@ export async function prepareDatasetTable(options: {
   }
   const table = tableNameForSchema(schema, options.table ?? existing);
   await session.store.registerTable(table, schema);
-  try {
-    const summary = await ingestDocuments({
-      client,
-      prompts: session.prompts,
-      schema,
-      documents: dataset.documents.map((document) => ({ source: document.source, read: async () => document.text })),
-      store: session.store.recordStore(table, schema),
-      maxInputTokens: session.settings.maxInputTokens,
-      countTokens,
-      model: session.settings.extractModel,
-      documentConcurrency: session.settings.concurrency * 2,
-      onProgress: options.onProgress,
-      abortSignal: options.abortSignal,
-    });
-    log(`${table}: ${summary.done} ingested, ${summary.unchanged} unchanged, ${summary.failed + summary.skippedFailed} failed`);
-  } finally {
-    await session.store.refreshStatistics(table, schema);
-  }
+  const store = session.store.extractionStore(table, schema);
+  const summary = await runExtraction({
+    client: session.modelClient({ cache: store.responseCache }),
+    prompts: session.prompts,
+    schema,
+    documents: dataset.documents.map((document) => ({ source: document.source, read: async () => document.text })),
+    store,
+    maxInputTokens: session.settings.maxInputTokens,
+    loadTokenCounter: async () => countTokens,
+    model: session.settings.extractModel,
+    concurrency: session.settings.concurrency * 2,
+    hashText,
+    onProgress: options.onProgress,
+    cancellation: options.abortSignal,
+  });
+  log(`${table}: ${summary.done} ingested, ${summary.unchanged} unchanged, ${summary.failed + summary.skippedFailed} failed`);
   return table;
 }
 

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';
+import { createReadTextListFunctions } from '../table-functions/read-text-list.ts';
 import { createSragAskJsonFunction } from '../table-functions/srag-ask.ts';
 import { createSragExtractScalarFunctions } from '../table-functions/srag-extract-scalar.ts';
 import { createSragExtractFunction } from '../table-functions/srag-extract.ts';
@@ -12,6 +13,7 @@ export function registerSragFunctions(connection: DuckDBConnection, bridge: LlmB
   connection.registerTableFunction(createSragExtractFunction(bridge));
   connection.registerTableFunction(createSragUsageFunction(bridge));
   for (const scalar of createSragExtractScalarFunctions(bridge)) connection.registerScalarFunction(scalar);
+  for (const scalar of createReadTextListFunctions()) connection.registerScalarFunction(scalar);
   connection.registerScalarFunction(createSragRecordTypeFunction());
   connection.registerScalarFunction(createSragAskJsonFunction(bridge, tableExport));
 }

@@ -1,8 +1,12 @@
 import type { Worker } from 'node:worker_threads';
 import { SragError, type ModelUsage, type SqlResult } from '../../../core/index.ts';
 import { cancelThroughControlBuffer, createControlBuffer } from '../llm-bridge/control-buffer.ts';
-import { startTypeScriptWorker } from '../llm-bridge/start-typescript-worker.ts';
+import { bridgeWorkerUrl } from '../llm-bridge/llm-bridge.ts';
+import { startWorker } from '../llm-bridge/start-worker.ts';
+import { prepareWorkerBundle } from '../llm-bridge/worker-bundle.ts';
 import type { SqlSessionReply, SqlSessionRequest } from './sql-session-protocol.ts';
+
+const sessionWorkerUrl = new URL('./sql-session-worker.ts', import.meta.url);
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -34,7 +38,8 @@ export class SqlSessionError extends Error {
  */
 export async function openSqlSession(path: string, { environment = process.env, progress = true }: { environment?: Record<string, string | undefined>; progress?: boolean } = {}): Promise<SqlSession> {
   const control = createControlBuffer();
-  const worker: Worker = startTypeScriptWorker(new URL('./sql-session-worker.ts', import.meta.url), { path, control, environment: { ...environment }, progress });
+  await Promise.all([prepareWorkerBundle(sessionWorkerUrl), prepareWorkerBundle(bridgeWorkerUrl)]);
+  const worker: Worker = startWorker(sessionWorkerUrl, { path, control, environment: { ...environment }, progress });
   const pending = new Map<number, { resolve: (reply: SqlSessionReply) => void; reject: (error: unknown) => void }>();
   let nextId = 1;
   let exited: unknown;
@@ -67,13 +72,19 @@ export async function openSqlSession(path: string, { environment = process.env, 
     await worker.terminate();
     throw new SragError({ code: opened.error.code ?? 'INPUT_INVALID', message: opened.error.message, hint: opened.error.hint });
   }
+  let cancelled = false;
   return {
-    run: async (sql) => {
-      const reply = expectOk(await call({ type: 'run', sql }));
-      return { ...reply.result!, returnsRows: reply.returnsRows ?? true };
+    async run(sql) {
+      cancelled = false;
+      const reply = await call({ type: 'run', sql });
+      // Whichever stopped the statement first — the srag call or DuckDB's interrupt — it was the cancel.
+      if (!reply.ok && cancelled) throw new SqlSessionError('cancelled; what was extracted before is saved, so running the statement again resumes', 'CANCELLED');
+      const done = expectOk(reply);
+      return { ...done.result!, returnsRows: done.returnsRows ?? true };
     },
     usage: async () => expectOk(await call({ type: 'usage' })).usage ?? [],
     cancel() {
+      cancelled = true;
       cancelThroughControlBuffer(control);
       void call({ type: 'interrupt' }).catch(() => undefined);
     },

@@ -1,5 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { CachedResponse, ModelUsage, NormalizedValue, RecordSchema, SragErrorCode } from '../../../core/index.ts';
+import type { ModelUsage, NormalizedValue, RecordSchema, SragErrorCode } from '../../../core/index.ts';
+import type { JournalEntry } from '../store/journal-entry.ts';
+import type { ExtractMirror } from '../store/srag-store.ts';
 
 /** How a failed document is reported by `srag_extract` (`on_error := ...`). */
 export type OnError = 'capture' | 'null' | 'fail';
@@ -16,6 +18,13 @@ export interface ExtractionSettings {
   retryFailed: boolean;
 }
 
+/** A document of a scan: its identity, how the `filename` column shows it, and why it is not read (a link out of the given paths). */
+export interface ScanDocument {
+  source: string;
+  label: string;
+  refusal?: string;
+}
+
 /** One output row of `srag_extract`, before it is written into a DuckDB chunk. */
 export interface ExtractedRow {
   filename: string;
@@ -23,27 +32,6 @@ export interface ExtractedRow {
   /** null when the document failed: every attribute column is then NULL. */
   values: Record<string, NormalizedValue> | null;
   error: string | null;
-}
-
-export interface LogWrite {
-  tableName: string;
-  source: string;
-  contentHash: string;
-  status: 'done' | 'failed';
-  error: string | null;
-}
-
-export interface SchemaWrite {
-  schemaKey: string;
-  title: string;
-  schemaJson: string;
-}
-
-/** What the bridge learnt that the store must keep: drained with every reply, written behind. */
-export interface PendingWrites {
-  cache: Array<[key: string, response: CachedResponse]>;
-  log: LogWrite[];
-  schemas: SchemaWrite[];
 }
 
 /** A registered table's schema as `srag_tables` or `srag_extract_schemas` holds it. */
@@ -82,22 +70,18 @@ export interface AskReply {
  */
 export type CallerRequest = { type: 'export-table'; table: string; columns: string[]; file: string };
 
-/** A caller request on the synchronous port, sent by the worker between a call and its reply. */
-export interface CallerRequestMessage {
-  callerRequestId: number;
-  request: CallerRequest;
+/** The waiting thread's answer to a caller request (posted to the worker): done, or why not. */
+export interface CallerReply {
+  type: 'caller-reply';
+  id: number;
+  error?: SerializedError;
 }
 
-/** The waiting thread's answer to a caller request, posted back on the same port. */
-export type CallerReplyMessage =
-  | { callerRequestId: number; ok: true }
-  | { callerRequestId: number; ok: false; error: SerializedError };
-
 export type BridgeRequest =
-  | { type: 'load'; cache: Array<[string, CachedResponse]>; log: LogWrite[]; schemas: SchemaWrite[] }
-  | { type: 'start-scan'; schema: RecordSchema; schemaKey: string; documents: string[]; settings: ExtractionSettings }
+  | { type: 'load'; mirror: ExtractMirror }
+  | { type: 'start-scan'; schema: RecordSchema; schemaKey: string; documents: ScanDocument[]; settings: ExtractionSettings }
   | { type: 'next-rows'; scanId: number; maximum: number }
-  | { type: 'extract-texts'; schema: RecordSchema; documents: Array<{ name: string; content: string }>; settings: ExtractionSettings }
+  | { type: 'extract-texts'; schema: RecordSchema; schemaKey: string; documents: Array<ScanDocument & { content: string }>; settings: ExtractionSettings }
   | { type: 'ask'; request: AskRequest }
   | { type: 'usage' }
   | { type: 'drain' };
@@ -119,8 +103,26 @@ export interface SerializedError {
 }
 
 export type BridgeReply =
-  | { id: number; ok: true; value: unknown; writes: PendingWrites }
-  | { id: number; ok: false; error: SerializedError; writes: PendingWrites };
+  | { type: 'reply'; id: number; ok: true; value: unknown }
+  | { type: 'reply'; id: number; ok: false; error: SerializedError };
+
+/**
+ * What the bridge posts to the thread that owns DuckDB: replies to its calls; writes for the
+ * store's journal, which that thread appends at once — also while it is blocked in a callback —
+ * and acknowledges with a `JournalAck`; and, during a blocked call, work only that thread can do
+ * (`CallerRequest`), answered with a `CallerReply`.
+ */
+export type BridgeMessage =
+  | BridgeReply
+  | { type: 'journal'; id: number; entries: JournalEntry[] }
+  | { type: 'caller-request'; id: number; request: CallerRequest };
+
+/** The DuckDB thread's answer to a `journal` message: the entries are durable, or why not. */
+export interface JournalAck {
+  type: 'journal-ack';
+  id: number;
+  error?: SerializedError;
+}
 
 export interface BridgeWorkerData {
   module: string;

@@ -1,67 +1,63 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { redactSecrets, SragError } from '../../../core/index.ts';
-import type {
-  BridgeReply, BridgeRequest, BridgeWorkerData, CallerReplyMessage, CallerRequest, CallerRequestMessage, SerializedError,
-} from './bridge-protocol.ts';
+import { firstLine, redactSecrets, SragError } from '../../../core/index.ts';
 import { secretSettings } from '../read-settings.ts';
+import type { BridgeMessage, BridgeRequest, BridgeWorkerData, CallerReply, CallerRequest, JournalAck, SerializedError } from './bridge-protocol.ts';
 import { controlSlots } from './control-buffer.ts';
+import { JournalChannel } from './journal-channel.ts';
 import { LlmBridgeService } from './llm-bridge-service.ts';
 
 /**
  * The bridge worker: takes requests from the thread that runs DuckDB's callbacks, runs them on
- * its own event loop, and posts each reply to the synchronous port, then wakes the waiting
- * callback through the control buffer (or answers on the ordinary port for asynchronous calls).
+ * its own event loop, and posts each reply — each store write, each caller request — to the
+ * synchronous port, then wakes that thread through the control buffer, in case it is blocked waiting.
  */
 const data = workerData as BridgeWorkerData;
 const control = new Int32Array(data.control);
-
-/** Wakes the thread blocked in `LlmBridge.callSync`: a reply or a caller request is on the synchronous port. */
-function wakeCaller(): void {
+const secrets = secretSettings(data.environment);
+const post = (message: BridgeMessage) => {
+  data.syncPort.postMessage(message);
   Atomics.store(control, controlSlots.reply, 1);
   Atomics.notify(control, controlSlots.reply);
-}
+};
+const journal = new JournalChannel(post);
 
 const callerRequests = new Map<number, { resolve: () => void; reject: (error: unknown) => void }>();
 let nextCallerRequestId = 1;
-data.syncPort.on('message', (reply: CallerReplyMessage) => {
-  const pending = callerRequests.get(reply.callerRequestId);
-  callerRequests.delete(reply.callerRequestId);
-  if (!pending) return;
-  if (reply.ok) pending.resolve();
-  else pending.reject(new SragError({ code: reply.error.code === 'INTERNAL' ? 'SQL_FAILED' : reply.error.code, message: reply.error.message, hint: reply.error.hint }));
-});
 
 /** Asks the thread that waits for the current synchronous call to do `request` (see `CallerRequest`). */
 function askCaller(request: CallerRequest): Promise<void> {
-  const callerRequestId = nextCallerRequestId++;
+  const id = nextCallerRequestId++;
   return new Promise<void>((resolve, reject) => {
-    callerRequests.set(callerRequestId, { resolve, reject });
-    const message: CallerRequestMessage = { callerRequestId, request };
-    data.syncPort.postMessage(message);
-    wakeCaller();
+    callerRequests.set(id, { resolve, reject });
+    post({ type: 'caller-request', id, request });
   });
 }
 
-const service = new LlmBridgeService({ environment: data.environment, progress: data.progress, askCaller });
+function settleCallerRequest(reply: CallerReply): void {
+  const pending = callerRequests.get(reply.id);
+  callerRequests.delete(reply.id);
+  if (!pending) return;
+  if (!reply.error) return pending.resolve();
+  pending.reject(new SragError({ code: reply.error.code === 'INTERNAL' ? 'SQL_FAILED' : reply.error.code, message: reply.error.message, hint: reply.error.hint }));
+}
+
+const service = new LlmBridgeService({ environment: data.environment, progress: data.progress, journal, askCaller });
 
 function serialize(error: unknown): SerializedError {
-  const secrets = secretSettings(data.environment);
   if (SragError.isInstance(error)) return { code: error.code, message: redactSecrets(error.message, secrets), hint: error.hint };
-  const message = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
+  const message = error instanceof Error ? firstLine(error.message) : String(error);
   return { code: 'INTERNAL', message: redactSecrets(`unexpected error in the LLM bridge: ${message}`, secrets) };
 }
 
-parentPort!.on('message', async ({ id, reply, request }: { id: number; reply: 'sync' | 'async'; request: BridgeRequest }) => {
-  let message: BridgeReply;
+parentPort!.on('message', async (message: { type: 'request'; id: number; request: BridgeRequest } | JournalAck | CallerReply) => {
+  if (message.type === 'journal-ack') return journal.acknowledge(message);
+  if (message.type === 'caller-reply') return settleCallerRequest(message);
+  const { id, request } = message;
   try {
-    const value = await service.handle(request);
-    message = { id, ok: true, value, writes: service.takeWrites() };
+    post({ type: 'reply', id, ok: true, value: await service.handle(request) });
   } catch (error) {
-    message = { id, ok: false, error: serialize(error), writes: service.takeWrites() };
+    post({ type: 'reply', id, ok: false, error: serialize(error) });
   }
-  if (reply === 'async') return parentPort!.postMessage(message);
-  data.syncPort.postMessage(message);
-  wakeCaller();
 });
 
 /** `Atomics.waitAsync` (Node 16+); the project's TypeScript lib (ES2022) does not declare it yet. */
@@ -85,7 +81,7 @@ void (async () => {
 })();
 
 process.on('uncaughtException', (error) => {
-  process.stderr.write(`srag: the LLM bridge stopped: ${redactSecrets(String(error), secretSettings(data.environment))}\n`);
+  process.stderr.write(`srag: the LLM bridge stopped: ${redactSecrets(String(error), secrets)}\n`);
   Atomics.store(control, controlSlots.failed, 1);
   Atomics.notify(control, controlSlots.reply);
 });

@@ -1,75 +1,96 @@
 import { setMaxListeners } from 'node:events';
+import { writeSync } from 'node:fs';
 import { setTimeout as wait } from 'node:timers/promises';
-import pLimit from 'p-limit';
 import {
-  extractDocuments, ModelClient, recordSchemaToJsonSchema, SragError,
-  type LanguageModel, type ModelUsage, type PromptLibrary, type RecordSchema,
+  ModelClient, recordSchemaToJsonSchema, SragError, startExtractionRun,
+  type DocumentOutcome, type DocumentSource, type ExtractionRun, type IngestionLogEntry, type LanguageModel, type ModelUsage, type PromptLibrary, type RecordSchema,
 } from '../../../core/index.ts';
+import { hashText } from '../hash-text.ts';
 import { loadPromptLibrary } from '../load-prompt-library.ts';
-import { endpointLanguageModel } from '../endpoint-language-model.ts';
-import { readSettings, type SragSettings } from '../read-settings.ts';
-import { askOverTable } from './ask-over-table.ts';
-import type { BridgeRequest, CallerRequest, ExtractedRow, ExtractionSettings, PendingWrites, SchemaWrite } from './bridge-protocol.ts';
-import { ExtractionLog } from './extraction-log.ts';
-import { ExtractionScan } from './extraction-scan.ts';
-import { MirroredResponseCache } from './mirrored-response-cache.ts';
-import { ProgressLine } from './progress-line.ts';
 import { readDocumentFile } from '../read-document-file.ts';
+import { readSettings, type SragSettings } from '../read-settings.ts';
+import type { BridgeRequest, CallerRequest, ExtractedRow, ExtractionSettings, OnError, ScanDocument } from './bridge-protocol.ts';
+import { BridgeStore } from './bridge-store.ts';
+import type { JournalChannel } from './journal-channel.ts';
+import { JournaledResponseCache } from './journaled-response-cache.ts';
+import { ProgressLine } from './progress-line.ts';
+
+/** Extraction replies of this session kept at hand (a batch split re-reads its halves' replies). */
+const extractionRepliesKept = 1_000;
+
+interface Scan {
+  run: ExtractionRun;
+  onError: OnError;
+  /** Outcomes taken from the run but not yet returned (an `on_error := 'fail'` scan stops before a failed one). */
+  held: DocumentOutcome[];
+  runDone: boolean;
+}
 
 /**
- * Everything asynchronous behind the SQL functions, run on the bridge worker: model clients
- * (one per concurrency a scan asks for, sharing the cache and the endpoint), scans, questions,
- * and the copies of the cache and log. Each request maps to one core call; this class only
- * keeps the state those calls share across DuckDB callbacks.
+ * Everything asynchronous behind the SQL functions, run on the bridge worker: model clients (one
+ * per concurrency a scan asks for, sharing the cache and the endpoint), extraction runs, questions,
+ * and the copy of each `srag_extract` schema's ingestion log. Each request maps to one core call;
+ * this class only keeps the state those calls share across DuckDB callbacks.
  */
 export class LlmBridgeService {
   private readonly settings: SragSettings;
   private readonly prompts: PromptLibrary = loadPromptLibrary();
   private readonly languageModel: LanguageModel;
-  private readonly cache = new MirroredResponseCache();
-  private readonly log = new ExtractionLog();
   private readonly progress: ProgressLine;
-  private readonly countTokens: Promise<(text: string) => number>;
-  private unsavedSchemas: SchemaWrite[] = [];
-  /** Schemas srag_extract was called with (key → JSON Schema text), this session's and those stored. */
+  private readonly journal: JournalChannel;
+  private readonly extractionCache: JournaledResponseCache;
+  private readonly askCache: JournaledResponseCache;
+  /** Per `srag_extract` schema key: the latest log entry (with values when done) per document. */
+  private readonly logs = new Map<string, Map<string, IngestionLogEntry>>();
+  /** Schemas srag_extract was called with in this session (key → JSON Schema text), for `srag_ask`. */
   private readonly extractSchemas = new Map<string, string>();
   private abort = LlmBridgeService.abortController();
   private clients = new Map<number, ModelClient>();
   /** Usage of clients retired by a cancel, still part of the session's totals. */
   private readonly retiredUsage: ModelUsage[] = [];
-  private readonly scans = new Map<number, ExtractionScan>();
+  private readonly scans = new Map<number, Scan>();
   private nextScanId = 1;
+  private tokenCounter: Promise<(text: string) => number> | undefined;
 
   private readonly askCaller: (request: CallerRequest) => Promise<void>;
 
-  constructor({ environment, progress, askCaller }: {
+  constructor({ environment, progress, journal, askCaller }: {
     environment: Record<string, string | undefined>;
     progress: boolean;
+    journal: JournalChannel;
     /** Work only the thread blocked in the current DuckDB callback can do (see `CallerRequest`). */
     askCaller: (request: CallerRequest) => Promise<void>;
   }) {
-    this.askCaller = askCaller;
     this.settings = readSettings(environment);
-    // A scan answered wholly from the cache needs no endpoint; the missing-endpoint error waits for a real call.
-    this.languageModel = endpointLanguageModel(this.settings);
+    this.journal = journal;
+    this.askCaller = askCaller;
+    this.extractionCache = new JournaledResponseCache(journal, 'extraction', extractionRepliesKept);
+    this.askCache = new JournaledResponseCache(journal, null);
+    // A scan answered wholly from the store needs no endpoint: the missing-endpoint error waits for
+    // a real call, and so does loading the OpenAI-compatible wire.
+    let endpoint: Promise<LanguageModel> | undefined;
+    this.languageModel = {
+      modelId: this.settings.model,
+      doGenerate: async (request) => {
+        endpoint ??= import('../endpoint-language-model.ts').then(({ endpointLanguageModel }) => endpointLanguageModel(this.settings));
+        return (await endpoint).doGenerate(request);
+      },
+    };
     this.progress = new ProgressLine(progress ? undefined : false);
-    // The same o200k counter `srag ingest` splits long documents with, so both send the same requests.
-    this.countTokens = import('../count-tokens.ts').then((module) => rememberCounts(module.countTokens));
   }
 
   async handle(request: BridgeRequest): Promise<unknown> {
     switch (request.type) {
       case 'load':
-        this.cache.load(request.cache);
-        this.log.load(request.log);
-        for (const schema of request.schemas) this.extractSchemas.set(schema.schemaKey, schema.schemaJson);
+        for (const { schemaKey, entries } of request.mirror.tables) this.logs.set(schemaKey, new Map(entries.map((entry) => [entry.source, entry])));
+        this.askCache.load(request.mirror.cache);
         return null;
       case 'start-scan':
-        return { scanId: this.startScan(request.schema, request.schemaKey, request.documents, request.settings) };
+        return { scanId: await this.startScan(request.schema, request.schemaKey, request.documents, request.settings) };
       case 'next-rows': {
         const scan = this.scans.get(request.scanId);
         if (!scan) throw new SragError({ code: 'CANCELLED', message: 'srag_extract: the scan was cancelled' });
-        const next = await scan.next(request.maximum);
+        const next = await this.nextRows(scan, request.maximum);
         if (next.done) {
           this.scans.delete(request.scanId);
           this.progress.clear();
@@ -77,22 +98,25 @@ export class LlmBridgeService {
         return next;
       }
       case 'extract-texts':
-        return { rows: await this.extractTexts(request.schema, request.documents, request.settings) };
+        return { rows: await this.extractTexts(request.schema, request.schemaKey, request.documents, request.settings) };
       case 'ask': {
-        // A schema recorded in this session may not be written yet; the table's own SQL cannot see it.
+        // A schema recorded in this session may not be applied yet; the table's own SQL cannot see it.
         const known = new Set(request.request.knownSchemas.filter((schema) => schema.origin === 'srag_extract').map((schema) => schema.name));
         const knownSchemas = [...request.request.knownSchemas];
         for (const [name, schemaJson] of this.extractSchemas) {
           if (!known.has(name)) knownSchemas.push({ name, schemaJson, statisticsJson: null, origin: 'srag_extract' });
         }
+        // Loaded on the first question: it brings DuckDB (the sandbox) into this worker, which extraction never needs.
+        const { askOverTable } = await import('./ask-over-table.ts');
         return askOverTable({
-          client: this.client(this.settings.concurrency), prompts: this.prompts, request: { ...request.request, knownSchemas }, model: this.settings.model,
+          client: this.client(this.settings.concurrency, 'ask'), prompts: this.prompts, request: { ...request.request, knownSchemas }, model: this.settings.model,
           exportTable: (table, columns, file) => this.askCaller({ type: 'export-table', table, columns, file }),
         });
       }
       case 'usage':
         return this.usage();
       case 'drain':
+        await this.journal.idle();
         this.progress.clear();
         return null;
     }
@@ -104,8 +128,8 @@ export class LlmBridgeService {
     for (const client of this.clients.values()) this.retiredUsage.push(...client.usage.models());
     this.clients = new Map();
     this.abort = LlmBridgeService.abortController();
-    const cancelled = new SragError({ code: 'CANCELLED', message: 'cancelled; rows extracted so far are cached, so running the statement again resumes' });
-    for (const scan of this.scans.values()) scan.fail(cancelled);
+    const cancelled = new SragError({ code: 'CANCELLED', message: 'cancelled; rows extracted so far are saved, so running the statement again resumes' });
+    for (const scan of this.scans.values()) scan.run.stop(cancelled);
     this.scans.clear();
     this.progress.clear();
   }
@@ -117,25 +141,22 @@ export class LlmBridgeService {
     return controller;
   }
 
-  takeWrites(): PendingWrites {
-    const schemas = this.unsavedSchemas;
-    this.unsavedSchemas = [];
-    return { cache: this.cache.takeUnsaved(), log: this.log.takeUnsaved(), schemas };
-  }
-
-  private client(concurrency: number): ModelClient {
-    let client = this.clients.get(concurrency);
+  /** Extraction clients are keyed by concurrency; the question client (key 0) reads the copied cache. */
+  private client(concurrency: number, purpose: 'extraction' | 'ask'): ModelClient {
+    const key = purpose === 'ask' ? 0 : concurrency;
+    let client = this.clients.get(key);
     if (!client) {
       client = new ModelClient({
         languageModel: this.languageModel,
-        cache: this.cache,
+        cache: purpose === 'ask' ? this.askCache : this.extractionCache,
         maxConcurrency: concurrency,
         retry: { maxRetries: this.settings.maxRetries },
         abortSignal: this.abort.signal,
         sleep: (milliseconds) => wait(milliseconds),
+        hashText,
       });
       client.onRetry((notice) => this.progress.retry(notice));
-      this.clients.set(concurrency, client);
+      this.clients.set(key, client);
     }
     return client;
   }
@@ -154,87 +175,141 @@ export class LlmBridgeService {
     return [...byModel.values()].sort((left, right) => left.model.localeCompare(right.model));
   }
 
-  private rememberSchema(schema: RecordSchema, schemaKey: string): void {
-    if (this.extractSchemas.has(schemaKey)) return;
-    const schemaJson = JSON.stringify(recordSchemaToJsonSchema(schema));
-    this.extractSchemas.set(schemaKey, schemaJson);
-    this.unsavedSchemas.push({ schemaKey, title: schema.title, schemaJson });
+  /** The store for one schema, registering the schema (and its record table) the first time. */
+  private async storeFor(schema: RecordSchema, schemaKey: string): Promise<BridgeStore> {
+    let log = this.logs.get(schemaKey);
+    if (!log) {
+      const schemaJson = JSON.stringify(recordSchemaToJsonSchema(schema));
+      await this.journal.write([{ kind: 'schema', schemaKey, title: schema.title, schemaJson }]);
+      this.extractSchemas.set(schemaKey, schemaJson);
+      log = new Map();
+      this.logs.set(schemaKey, log);
+    }
+    return new BridgeStore(this.journal, schemaKey, log, this.extractionCache);
   }
 
-  private extractor(schema: RecordSchema, settings: ExtractionSettings, logTable: string | undefined) {
+  private async startRun(schema: RecordSchema, schemaKey: string, documents: DocumentSource[], settings: ExtractionSettings, lookahead?: number): Promise<ExtractionRun> {
     const concurrency = settings.concurrency ?? this.settings.concurrency;
-    const client = this.client(concurrency);
-    return {
-      concurrency,
-      extract: async (documents: Parameters<typeof extractDocuments>[0]['documents']) => extractDocuments({
-        client,
-        prompts: this.prompts,
-        schema,
-        documents,
-        maxInputTokens: this.settings.maxInputTokens,
-        countTokens: await this.countTokens,
-        model: settings.model ?? this.settings.extractModel,
-        previousFailure: logTable && !settings.retryFailed ? (source, hash) => this.log.previousFailure(logTable, source, hash) : undefined,
-      }),
-    };
-  }
-
-  private startScan(schema: RecordSchema, schemaKey: string, documents: string[], settings: ExtractionSettings): number {
-    this.rememberSchema(schema, schemaKey);
-    const { concurrency, extract } = this.extractor(schema, settings, schemaKey);
-    let completed = 0;
     let failed = 0;
     this.progress.start(documents.length);
-    const scan = new ExtractionScan({
+    return startExtractionRun({
+      client: this.client(concurrency, 'extraction'),
+      prompts: this.prompts,
+      schema,
       documents,
+      store: await this.storeFor(schema, schemaKey),
+      retryFailed: settings.retryFailed,
+      retryHint: 'add retry_failed := true',
+      maxInputTokens: this.settings.maxInputTokens,
+      loadTokenCounter: () => this.loadTokenCounter(),
+      model: settings.model ?? this.settings.extractModel,
       concurrency,
       batchSize: settings.batchSize,
-      onError: settings.onError,
-      read: (path) => ({ source: path, read: () => readDocumentFile(path) }),
-      extract,
-      onDocument: (extraction) => {
-        completed += 1;
-        if (extraction.error !== null) failed += 1;
-        this.progress.update(completed, failed);
-        if (extraction.skipped || !extraction.contentHash) return;
-        this.log.record({
-          tableName: schemaKey, source: extraction.source, contentHash: extraction.contentHash,
-          status: extraction.error === null ? 'done' : 'failed', error: extraction.error,
-        });
+      lookahead,
+      callWarningThreshold: this.settings.callWarningThreshold,
+      hashText,
+      onProgress: (progress) => {
+        if (progress.outcome === 'failed') failed += 1;
+        this.progress.update(progress.completed, failed);
       },
+      onWarning: (line) => {
+        this.progress.clear();
+        writeLine(`srag_extract: warning: ${line}`);
+      },
+      cancellation: this.abort.signal,
     });
+  }
+
+  private async startScan(schema: RecordSchema, schemaKey: string, documents: ScanDocument[], settings: ExtractionSettings): Promise<number> {
+    const run = await this.startRun(schema, schemaKey, documents.map((document) => ({
+      source: document.source,
+      label: document.label,
+      read: () => (document.refusal
+        ? Promise.reject(new SragError({ code: 'DOCUMENT_UNREADABLE', message: document.refusal }))
+        : readDocumentFile(document.source, { shownAs: document.label })),
+    })), settings);
     const scanId = this.nextScanId;
     this.nextScanId += 1;
-    this.scans.set(scanId, scan);
+    this.scans.set(scanId, { run, onError: settings.onError, held: [], runDone: false });
     return scanId;
   }
 
-  /** The scalar form: a chunk of texts, all extracted (concurrently) before the callback is released. */
-  private async extractTexts(schema: RecordSchema, documents: Array<{ name: string; content: string }>, settings: ExtractionSettings): Promise<ExtractedRow[]> {
-    const { concurrency, extract } = this.extractor(schema, settings, undefined);
-    const limit = pLimit(concurrency);
-    let completed = 0;
-    let failed = 0;
-    this.progress.start(documents.length);
-    const extractions = await Promise.all(documents.map((document) => limit(async () => {
-      const [extraction] = await extract([{ source: document.name, read: async () => document.content }]);
-      completed += 1;
-      if (extraction!.error !== null) failed += 1;
-      this.progress.update(completed, failed);
-      return extraction!;
-    })));
-    this.progress.clear();
-    return extractions.map((extraction) => ({ filename: extraction.source, contentHash: extraction.contentHash, values: extraction.values, error: extraction.error }));
+  /**
+   * The next rows of a scan, in document order. With `on_error := 'fail'`, the rows before a
+   * failed document are returned first, and the next call fails naming it.
+   */
+  private async nextRows(scan: Scan, maximum: number): Promise<{ rows: ExtractedRow[]; done: boolean }> {
+    if (scan.held.length === 0 && !scan.runDone) {
+      const next = await scan.run.next(maximum);
+      scan.held = next.outcomes;
+      scan.runDone = next.done;
+    }
+    let taken = 0;
+    const rows: ExtractedRow[] = [];
+    while (taken < scan.held.length && rows.length < maximum) {
+      const outcome = scan.held[taken]!;
+      if (outcome.error !== null && scan.onError === 'fail') {
+        if (rows.length > 0) break;
+        throw new SragError({ code: outcome.errorCode ?? 'LLM_REQUEST_FAILED', message: `srag_extract: ${outcome.label}: ${outcome.error}`, hint: "use on_error := 'capture' to get the error in the _error column instead" });
+      }
+      rows.push(toRow(outcome, scan.onError));
+      taken += 1;
+    }
+    scan.held = scan.held.slice(taken);
+    return { rows, done: scan.runDone && scan.held.length === 0 };
   }
 
+  /** The scalar form: a chunk of texts, all extracted (concurrently) before the callback is released. */
+  private async extractTexts(schema: RecordSchema, schemaKey: string, documents: Array<ScanDocument & { content: string }>, settings: ExtractionSettings): Promise<ExtractedRow[]> {
+    const run = await this.startRun(schema, schemaKey, documents.map((document) => ({
+      // A text without a file name is known by its content.
+      source: document.source || `text:${hashText(document.content)}`,
+      label: document.label,
+      read: async () => document.content,
+    })), settings, Number.POSITIVE_INFINITY);
+    const rows: ExtractedRow[] = [];
+    try {
+      for (let next = await run.next(Number.POSITIVE_INFINITY); ; next = await run.next(Number.POSITIVE_INFINITY)) {
+        rows.push(...next.outcomes.map((outcome) => toRow(outcome, settings.onError)));
+        if (next.done) break;
+      }
+    } finally {
+      this.progress.clear();
+    }
+    return rows;
+  }
+
+  private loadTokenCounter(): Promise<(text: string) => number> {
+    // The same o200k counter `srag ingest` splits long documents with, so both send the same requests.
+    this.tokenCounter ??= import('../count-tokens.ts').then((module) => rememberCounts(module.countTokens));
+    return this.tokenCounter;
+  }
+}
+
+function toRow(outcome: DocumentOutcome, onError: OnError): ExtractedRow {
+  return {
+    filename: outcome.label,
+    contentHash: outcome.contentHash || null,
+    values: outcome.status === 'done' || outcome.status === 'unchanged' ? outcome.values : null,
+    error: onError === 'null' ? null : outcome.error,
+  };
+}
+
+/** A line on stderr from this worker (the thread that runs DuckDB is blocked and cannot print). */
+function writeLine(line: string): void {
+  try {
+    writeSync(2, `${line}\n`);
+  } catch {
+    // A closed terminal is no reason to fail a scan.
+  }
 }
 
 /** Texts whose counts are kept; the extraction instructions recur for every document of a scan. */
 const rememberedCounts = 32;
 
 /**
- * Counting o200k tokens is the largest share of srag's own time per document, and the
- * instructions (schema included) are counted again for every document: keep the last few counts.
+ * Counting o200k tokens is the largest share of srag's own time per long document, and the
+ * instructions (schema included) recur for every document: keep the last few counts.
  */
 function rememberCounts(countTokens: (text: string) => number): (text: string) => number {
   const counts = new Map<string, number>();

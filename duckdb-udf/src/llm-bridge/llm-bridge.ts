@@ -1,10 +1,14 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { firstLine, SragError, type SragErrorCode } from '../../../core/index.ts';
+import type { JournalEntry } from '../store/journal-entry.ts';
 import type {
-  BridgeReply, BridgeReplyValue, BridgeRequest, CallerReplyMessage, CallerRequest, CallerRequestMessage, PendingWrites,
+  BridgeMessage, BridgeReply, BridgeReplyValue, BridgeRequest, CallerReply, CallerRequest, JournalAck, SerializedError,
 } from './bridge-protocol.ts';
 import { cancelThroughControlBuffer, controlSlots, createControlBuffer } from './control-buffer.ts';
-import { startTypeScriptWorker } from './start-typescript-worker.ts';
+import { startWorker } from './start-worker.ts';
+
+/** The bridge worker's module (see `prepareWorkerBundle` to have it start fast). */
+export const bridgeWorkerUrl = new URL('./bridge-worker.ts', import.meta.url);
 
 /** A blocked call wakes this often to look at the cancel counter and the worker's health. */
 const pollMilliseconds = 200;
@@ -15,16 +19,21 @@ export interface LlmBridgeOptions {
   progress?: boolean;
   /** Share it to cancel from another thread (a CLI's UI thread while this one runs DuckDB). */
   control?: SharedArrayBuffer;
-  /** Receives what the store must write: new cache entries, log entries, schemas. */
-  onWrites: (writes: PendingWrites) => void;
+  /**
+   * Makes the bridge's store writes durable before returning (the store's journal); throws when
+   * it cannot. Called on this thread, also while it is blocked in a DuckDB callback.
+   */
+  onJournal: (entries: JournalEntry[]) => void;
 }
 
 /**
  * The DuckDB-callback side of the LLM bridge. DuckDB's table and scalar callbacks are synchronous
  * and run on this thread; model calls are not. `callSync` posts a request to the bridge worker and
  * blocks with `Atomics.wait` until the worker has posted its reply, then takes the reply with
- * `receiveMessageOnPort`, all without this thread's event loop. The worker starts on the first
- * call, so sessions that never call an srag function never pay for it.
+ * `receiveMessageOnPort`, all without this thread's event loop. While it waits it also takes the
+ * worker's store writes, journals them and acknowledges them, so every reply is saved as it
+ * arrives. The worker starts on the first call, so sessions that never call an srag function
+ * never pay for it.
  */
 export class LlmBridge {
   readonly controlBuffer: SharedArrayBuffer;
@@ -40,9 +49,9 @@ export class LlmBridge {
     this.control = new Int32Array(this.controlBuffer);
   }
 
-  /** Sent before the first request once the worker starts (e.g. the cache copy). */
+  /** Sent before the first request once the worker starts (what it keeps at hand). */
   queue(request: BridgeRequest): void {
-    if (this.worker) this.post(request, 'async', this.nextId++);
+    if (this.worker) this.post(request, this.nextId++);
     else this.queued.push(request);
   }
 
@@ -58,20 +67,19 @@ export class LlmBridge {
     const worker = this.ensureWorker();
     const id = this.nextId++;
     const generation = Atomics.load(this.control, controlSlots.cancel);
-    this.post(request, 'sync', id);
+    this.post(request, id);
     for (;;) {
       Atomics.store(this.control, controlSlots.reply, 0);
-      for (let received = receiveMessageOnPort(this.syncPort!); received; received = receiveMessageOnPort(this.syncPort!)) {
-        if ('callerRequestId' in (received.message as object)) {
-          this.answerCallerRequest(received.message as CallerRequestMessage, onCallerRequest);
-          continue;
-        }
-        const reply = received.message as BridgeReply;
-        this.options.onWrites(reply.writes);
-        if (reply.id === id) return unwrap(reply) as BridgeReplyValue[Type];
-      }
+      const messages: BridgeMessage[] = [];
+      for (let received = receiveMessageOnPort(this.syncPort!); received; received = receiveMessageOnPort(this.syncPort!)) messages.push(received.message as BridgeMessage);
+      let mine: BridgeReply | undefined;
+      this.handle(messages, (reply) => {
+        if (reply.id === id) mine = reply;
+        else this.settleAsync(reply);
+      }, onCallerRequest);
+      if (mine) return unwrap(mine) as BridgeReplyValue[Type];
       if (Atomics.load(this.control, controlSlots.cancel) !== generation) {
-        throw new SragError({ code: 'CANCELLED', message: 'cancelled; rows extracted so far are cached, so running the statement again resumes' });
+        throw new SragError({ code: 'CANCELLED', message: 'cancelled; rows extracted so far are saved, so running the statement again resumes' });
       }
       if (Atomics.load(this.control, controlSlots.failed) !== 0) {
         void worker.terminate();
@@ -88,7 +96,7 @@ export class LlmBridge {
     worker.ref();
     return new Promise<BridgeReplyValue[Type]>((resolve, reject) => {
       this.asyncCalls.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.post(request, 'async', id);
+      this.post(request, id);
     });
   }
 
@@ -107,33 +115,63 @@ export class LlmBridge {
     this.syncPort?.close();
   }
 
-  private answerCallerRequest({ callerRequestId, request }: CallerRequestMessage, handle: ((request: CallerRequest) => void) | undefined): void {
-    let reply: CallerReplyMessage;
-    try {
-      if (!handle) throw new SragError({ code: 'INPUT_INVALID', message: `the bridge asked for "${request.type}" during a call that cannot do it` });
-      handle(request);
-      reply = { callerRequestId, ok: true };
-    } catch (error) {
-      reply = {
-        callerRequestId,
-        ok: false,
-        error: SragError.isInstance(error)
-          ? { code: error.code, message: error.message, hint: error.hint }
-          : { code: 'INTERNAL', message: firstLine(error instanceof Error ? error.message : String(error)) },
-      };
+  /**
+   * Journals every write among `messages` with one commit, acknowledges each, does the caller
+   * requests (only a blocked call can: `onCallerRequest`), and passes replies on.
+   */
+  private handle(messages: BridgeMessage[], onReply: (reply: BridgeReply) => void, onCallerRequest?: (request: CallerRequest) => void): void {
+    const writes = messages.filter((message): message is Extract<BridgeMessage, { type: 'journal' }> => message.type === 'journal');
+    if (writes.length > 0) {
+      let error: SerializedError | undefined;
+      try {
+        this.options.onJournal(writes.flatMap((write) => write.entries));
+      } catch (failure) {
+        error = SragError.isInstance(failure)
+          ? { code: failure.code, message: failure.message, hint: failure.hint }
+          : { code: 'STORE_FAILED', message: failure instanceof Error ? failure.message : String(failure) };
+      }
+      for (const write of writes) this.worker?.postMessage({ type: 'journal-ack', id: write.id, error } satisfies JournalAck);
     }
-    this.syncPort!.postMessage(reply);
+    for (const message of messages) {
+      if (message.type === 'reply') onReply(message);
+      else if (message.type === 'caller-request') this.answerCallerRequest(message, onCallerRequest);
+    }
   }
 
-  private post(request: BridgeRequest, reply: 'sync' | 'async', id: number): void {
-    this.worker!.postMessage({ id, reply, request });
+  private answerCallerRequest({ id, request }: { id: number; request: CallerRequest }, handle: ((request: CallerRequest) => void) | undefined): void {
+    let error: SerializedError | undefined;
+    try {
+      if (!handle) throw new SragError({ code: 'INPUT_INVALID', message: `the bridge asked for "${request.type}" outside a call that can do it` });
+      handle(request);
+    } catch (failure) {
+      error = SragError.isInstance(failure)
+        ? { code: failure.code, message: failure.message, hint: failure.hint }
+        : { code: 'INTERNAL', message: firstLine(failure instanceof Error ? failure.message : String(failure)) };
+    }
+    this.worker?.postMessage({ type: 'caller-reply', id, error } satisfies CallerReply);
+  }
+
+  private settleAsync(reply: BridgeReply): void {
+    const call = this.asyncCalls.get(reply.id);
+    if (!call) return;
+    this.asyncCalls.delete(reply.id);
+    if (this.asyncCalls.size === 0) this.worker?.unref();
+    try {
+      call.resolve(unwrap(reply));
+    } catch (error) {
+      call.reject(error);
+    }
+  }
+
+  private post(request: BridgeRequest, id: number): void {
+    this.worker!.postMessage({ type: 'request', id, request });
   }
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const channel = new MessageChannel();
     this.syncPort = channel.port1;
-    this.worker = startTypeScriptWorker(new URL('./bridge-worker.ts', import.meta.url), {
+    this.worker = startWorker(bridgeWorkerUrl, {
       control: this.controlBuffer,
       syncPort: channel.port2,
       environment: { ...(this.options.environment ?? process.env) },
@@ -141,25 +179,16 @@ export class LlmBridge {
     }, [channel.port2]);
     // A forgotten bridge must not keep the process alive; pending asynchronous calls ref it.
     this.worker.unref();
-    this.worker.on('message', (reply: BridgeReply) => {
-      this.options.onWrites(reply.writes);
-      const call = this.asyncCalls.get(reply.id);
-      if (!call) return;
-      this.asyncCalls.delete(reply.id);
-      if (this.asyncCalls.size === 0) this.worker?.unref();
-      try {
-        call.resolve(unwrap(reply));
-      } catch (error) {
-        call.reject(error);
-      }
-    });
+    // Outside a blocking call, replies and writes arrive as ordinary messages.
+    this.syncPort.on('message', (message: BridgeMessage) => this.handle([message], (reply) => this.settleAsync(reply)));
+    this.syncPort.unref();
     this.worker.on('error', (error) => {
       for (const call of this.asyncCalls.values()) call.reject(error);
       this.asyncCalls.clear();
     });
     const queued = this.queued;
     this.queued = [];
-    for (const request of queued) this.post(request, 'async', this.nextId++);
+    for (const request of queued) this.post(request, this.nextId++);
     return this.worker;
   }
 }

@@ -1,12 +1,17 @@
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import {
-  parseRecordSchema, recordSchemaToJsonSchema, sqlTypeForKind, SragError,
-  type CachedResponse, type ColumnStatistics, type IngestionLogEntry, type RecordSchema, type RecordStore, type ResponseCache, type StoredRecord,
+  firstLine, parseRecordSchema, recordSchemaToJsonSchema, sqlTypeForKind, SragError,
+  type CachedResponse, type ColumnStatistics, type ExtractionStore, type IngestionLogEntry, type RecordSchema, type ResponseCache, type StoredRecord,
 } from '../../../core/index.ts';
 import { quoteIdentifier } from '../duckdb-sql-engine.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
+import { readSqlResult } from '../read-sql-result.ts';
+import { extractRecordTable } from './extract-record-table.ts';
+import type { JournalEntry } from './journal-entry.ts';
+import { openDuckDbFile, type OpenDuckDbFileOptions } from './open-duckdb-file.ts';
 import { queryColumnStatistics } from './query-column-statistics.ts';
-import { storeTablesSql } from './store-tables.ts';
+import { addedColumns, storeTablesSql } from './store-tables.ts';
+import { writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget } from './store-writes.ts';
 
 export interface TableInfo {
   table: string;
@@ -14,32 +19,37 @@ export interface TableInfo {
   statistics: ColumnStatistics[];
 }
 
+/** What the SQL functions keep at hand for `srag_extract`: per schema key, the latest log entry (with values) per document. */
+export interface ExtractMirror {
+  tables: Array<{ schemaKey: string; entries: IngestionLogEntry[] }>;
+  /** Replies other than extraction replies (questions, SQL, answers), for `srag_ask`. */
+  cache: Array<[key: string, response: CachedResponse]>;
+}
+
+/** Journal entries applied per transaction. */
+const journalEntriesPerTransaction = 1_000;
+
 /**
  * One DuckDB file holding record tables, their schemas and statistics, the ingestion log, the
- * evidence per value and the response cache. All statements go through one connection in order
- * (`exclusive`), so a per-document transaction never interleaves with another write.
+ * evidence per value and the response cache — and the only writer of those tables. All
+ * statements go through one connection in order (`exclusive`), so a transaction never interleaves
+ * with another write. Record tables of `srag ingest` live in `main`; those `srag_extract` fills, in
+ * the `srag_extract` schema (see `extractRecordTable`).
  */
 export class SragStore {
   private queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(readonly path: string, private readonly instance: DuckDBInstance, readonly connection: DuckDBConnection) {}
+  private constructor(readonly path: string, readonly instance: DuckDBInstance, readonly connection: DuckDBConnection, readonly readOnly: boolean) {}
 
-  static async open(path: string): Promise<SragStore> {
-    let instance: DuckDBInstance;
-    try {
-      instance = await DuckDBInstance.create(path);
-    } catch (error) {
-      const message = (error as Error).message.split('\n')[0];
-      throw new SragError({
-        code: 'INPUT_INVALID',
-        message: `cannot open the database ${path}: ${message}`,
-        hint: /lock/i.test(message ?? '') ? 'another srag process has it open; wait for it or use another --db' : 'check the --db path',
-        cause: error,
-      });
-    }
+  /** Opens (or creates) the file; see `openDuckDbFile` for what is refused. */
+  static async open(path: string, options: OpenDuckDbFileOptions = {}): Promise<SragStore> {
+    const { instance, readOnly } = await openDuckDbFile(path, options);
     const connection = await instance.connect();
-    await connection.run(storeTablesSql);
-    return new SragStore(path, instance, connection);
+    // A read-only file is queried as it is; one srag never wrote to has no srag tables to read.
+    if (!readOnly) await createStoreTables(connection);
+    const store = new SragStore(path, instance, connection, readOnly);
+    if (!readOnly) await store.applyJournal();
+    return store;
   }
 
   /** Run `work` after every earlier store operation, alone on the connection. */
@@ -56,6 +66,7 @@ export class SragStore {
 
   /** Create the record table for `schema`, or check that an existing one was made for the same schema. */
   async registerTable(table: string, schema: RecordSchema): Promise<void> {
+    this.refuseWrites('ingest into it');
     const schemaJson = JSON.stringify(recordSchemaToJsonSchema(schema));
     await this.exclusive(async (connection) => {
       const existing = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [table])).getRowsJS()[0];
@@ -73,22 +84,18 @@ export class SragStore {
       if (clash) {
         throw new SragError({ code: 'INPUT_INVALID', message: `table "${table}" already exists in ${this.path} and was not made by srag`, hint: 'choose another name with --table' });
       }
-      const columns = schema.attributes.map((attribute) => `${quoteIdentifier(attribute.name)} ${sqlTypeForKind[attribute.kind]}`);
-      await connection.run('BEGIN TRANSACTION');
-      try {
-        await connection.run(`CREATE TABLE ${quoteIdentifier(table)} (${columns.join(', ')}, "_source" VARCHAR PRIMARY KEY, "_content_hash" VARCHAR NOT NULL)`);
+      await transaction(connection, async () => {
+        await connection.run(createRecordTableSql(quoteIdentifier(table), schema));
         await connection.run('INSERT INTO srag_tables (table_name, title, schema_json) VALUES ($1, $2, $3)', [table, schema.title, schemaJson]);
-        await connection.run('COMMIT');
-      } catch (error) {
-        await connection.run('ROLLBACK');
-        throw error;
-      }
+      });
     });
   }
 
   tables(): Promise<string[]> {
-    return this.exclusive(async (connection) =>
-      (await connection.runAndReadAll('SELECT table_name FROM srag_tables ORDER BY table_name')).getRowsJS().map((row) => String(row[0])));
+    return this.exclusive(async (connection) => {
+      if (!(await hasTable(connection, 'srag_tables'))) return [];
+      return (await connection.runAndReadAll('SELECT table_name FROM srag_tables ORDER BY table_name')).getRowsJS().map((row) => String(row[0]));
+    });
   }
 
   /** The named table, or the only one when no name is given; errors list what exists. */
@@ -126,90 +133,67 @@ export class SragStore {
     });
   }
 
-  /** The `RecordStore` port for one table: row, evidence and log entry saved in one transaction. */
-  recordStore(table: string, schema: RecordSchema): RecordStore {
-    const quotedTable = quoteIdentifier(table);
-    const columnList = [...schema.attributes.map((attribute) => quoteIdentifier(attribute.name)), '"_source"', '"_content_hash"'].join(', ');
-    const typedPlaceholders = (offset: number) => [
-      ...schema.attributes.map((attribute, index) => `$${offset + index + 1}::${sqlTypeForKind[attribute.kind]}`),
-      `$${offset + schema.attributes.length + 1}`, `$${offset + schema.attributes.length + 2}`,
-    ].join(', ');
-    const transaction = async (connection: DuckDBConnection, statements: () => Promise<void>) => {
-      await connection.run('BEGIN TRANSACTION');
-      try {
-        await statements();
-        await connection.run('COMMIT');
-      } catch (error) {
-        await connection.run('ROLLBACK');
-        throw error;
-      }
-    };
-    const upsertLog = (connection: DuckDBConnection, source: string, contentHash: string, status: string, error: string | null) =>
-      connection.run(
-        `INSERT INTO srag_ingestion_log (table_name, source, content_hash, status, error, attempts, updated_at)
-         VALUES ($1, $2, $3, $4, $5, 1, current_timestamp)
-         ON CONFLICT (table_name, source) DO UPDATE SET content_hash = excluded.content_hash, status = excluded.status,
-           error = excluded.error, attempts = srag_ingestion_log.attempts + 1, updated_at = excluded.updated_at`,
-        [table, source, contentHash, status, error],
-      );
-    const pending: Array<{ record: StoredRecord; resolve: () => void; reject: (error: unknown) => void }> = [];
-    const placeholderRows = (rowCount: number, width: number, offset = 0) =>
-      Array.from({ length: rowCount }, (_, row) => `(${Array.from({ length: width }, (__, column) => `$${offset + row * width + column + 1}`).join(', ')})`).join(', ');
-    const flushPending = async (connection: DuckDBConnection) => {
-      const batch = pending.splice(0, pending.length);
-      const records = [...new Map(batch.map(({ record }) => [record.source, record])).values()];
-      const sources = records.map((record) => record.source);
-      const inList = sources.map((_, index) => `$${index + 2}`).join(', ');
+  /**
+   * The extraction run's port for one table `srag ingest` fills. Saves that arrive while a write
+   * runs share the next transaction (group commit); each caller still hears back only after its
+   * own record is committed, so "done" stays durable.
+   */
+  extractionStore(table: string, schema: RecordSchema): ExtractionStore {
+    const target: RecordTarget = { quotedTable: quoteIdentifier(table), logName: table, schema };
+    type Write = { record: StoredRecord } | { entry: LogWrite } | { cache: CacheWrite };
+    let pending: Array<{ write: Write; resolve: () => void; reject: (error: unknown) => void }> = [];
+    const flush = async (connection: DuckDBConnection) => {
+      const batch = pending;
+      pending = [];
       try {
         await transaction(connection, async () => {
-          await connection.run(`DELETE FROM ${quotedTable} WHERE "_source" IN (${sources.map((_, index) => `$${index + 1}`).join(', ')})`, sources);
-          await connection.run(
-            `INSERT INTO ${quotedTable} (${columnList}) VALUES ${records.map((_, row) => `(${typedPlaceholders(row * (schema.attributes.length + 2))})`).join(', ')}`,
-            records.flatMap((record): DuckDBValue[] => [...schema.attributes.map((attribute) => record.values[attribute.name] ?? null), record.source, record.contentHash]),
-          );
-          await connection.run(`DELETE FROM srag_evidence WHERE table_name = $1 AND source IN (${inList})`, [table, ...sources]);
-          const evidence = records.flatMap((record) => record.evidence.map((entry) => [table, record.source, entry.attribute,
-            entry.value === null ? null : String(entry.value),
-            entry.raw === null || entry.raw === undefined ? null : typeof entry.raw === 'string' ? entry.raw : JSON.stringify(entry.raw),
-            entry.quote, entry.status, entry.reason]));
-          if (evidence.length) {
-            await connection.run(`INSERT INTO srag_evidence (table_name, source, attribute, value, raw, quote, status, reason) VALUES ${placeholderRows(evidence.length, 8)}`, evidence.flat());
-          }
-          await connection.run(
-            `INSERT INTO srag_ingestion_log (table_name, source, content_hash, status, error, attempts, updated_at)
-             VALUES ${records.map((_, row) => `($${row * 3 + 1}, $${row * 3 + 2}, $${row * 3 + 3}, 'done', NULL, 1, current_timestamp)`).join(', ')}
-             ON CONFLICT (table_name, source) DO UPDATE SET content_hash = excluded.content_hash, status = excluded.status,
-               error = excluded.error, attempts = srag_ingestion_log.attempts + 1, updated_at = excluded.updated_at`,
-            records.flatMap((record) => [table, record.source, record.contentHash]),
-          );
+          const cache = batch.flatMap(({ write }) => ('cache' in write ? [write.cache] : []));
+          const records = batch.flatMap(({ write }) => ('record' in write ? [write.record] : []));
+          const entries = batch.flatMap(({ write }) => ('entry' in write ? [write.entry] : []));
+          if (cache.length) await writeCacheEntries(connection, cache);
+          if (records.length) await writeRecords(connection, target, records);
+          if (entries.length) await writeLogEntries(connection, table, entries);
         });
         for (const entry of batch) entry.resolve();
       } catch (error) {
-        for (const entry of batch) entry.reject(error);
+        const failure = storeFailed(error, this.path);
+        for (const entry of batch) entry.reject(failure);
       }
     };
+    // Group commit: writes that arrive while one runs share the next transaction — replies too, so
+    // that a reply is durable one commit after it arrives however many records wait to be written.
+    const save = (write: Write) => new Promise<void>((resolve, reject) => {
+      pending.push({ write, resolve, reject });
+      if (pending.length === 1) void this.exclusive(flush);
+    });
+    const cache = this.responseCache('extraction');
     return {
       logEntries: () => this.exclusive(async (connection) => {
-        const rows = (await connection.runAndReadAll(
-          'SELECT source, content_hash, status, attempts, error FROM srag_ingestion_log WHERE table_name = $1', [table])).getRowsJS();
+        const rows = (await connection.runAndReadAll('SELECT source, content_hash, status, error FROM srag_ingestion_log WHERE table_name = $1', [table])).getRowsJS();
         return new Map<string, IngestionLogEntry>(rows.map((row) => [String(row[0]), {
-          source: String(row[0]), contentHash: String(row[1]), status: row[2] as 'done' | 'failed', attempts: Number(row[3]), error: row[4] === null ? null : String(row[4]),
+          source: String(row[0]), contentHash: String(row[1]), status: row[2] as IngestionLogEntry['status'], error: row[3] === null ? null : String(row[3]),
         }]));
       }),
-      saveRecord: (record: StoredRecord) => new Promise<void>((resolve, reject) => {
-        // Group commit: saves that arrive while a write is running share the next transaction.
-        // Each caller still hears back only after its record is committed, so "done" stays durable.
-        pending.push({ record, resolve, reject });
-        if (pending.length === 1) void this.exclusive(flushPending);
-      }),
-      saveFailure: ({ source, contentHash, error }) => this.exclusive(async (connection) => {
-        await upsertLog(connection, source, contentHash, 'failed', error);
-      }),
+      saveRecord: (record) => save({ record }),
+      saveLogEntry: (entry) => save({ entry }),
+      responseCache: {
+        get: cache.get,
+        set: async (key, response) => {
+          if (!this.readOnly) await save({ cache: { key, response, purpose: 'extraction' } });
+        },
+      },
+      refreshStatistics: async () => {
+        await this.refreshStatistics(table, schema);
+      },
     };
   }
 
-  /** The response cache, shared by every table in this file. */
-  responseCache(): ResponseCache {
+  /**
+   * The response cache, shared by every table in this file. `purpose` tags what is written
+   * ('extraction' replies are not kept at hand by the SQL functions; see `readExtractMirror`).
+   * A read-only file is read but not written.
+   */
+  responseCache(purpose: 'extraction' | null = null): ResponseCache {
     return {
       get: (key) => this.exclusive(async (connection) => {
         const row = (await connection.runAndReadAll('SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key = $1', [key])).getRowsJS()[0];
@@ -217,12 +201,156 @@ export class SragStore {
         const cached: CachedResponse = { text: String(row[0]), model: String(row[1]), usage: { promptTokens: Number(row[2]), completionTokens: Number(row[3]) } };
         return cached;
       }),
-      set: (key, response) => this.exclusive(async (connection) => {
-        await connection.run(
-          'INSERT OR IGNORE INTO srag_cache (key, model, response, prompt_tokens, completion_tokens) VALUES ($1, $2, $3, $4, $5)',
-          [key, response.model, response.text, response.usage.promptTokens, response.usage.completionTokens],
-        );
-      }),
+      set: async (key, response) => {
+        if (this.readOnly) return;
+        await this.exclusive(async (connection) => {
+          try {
+            await writeCacheEntries(connection, [{ key, response, purpose }]);
+          } catch (error) {
+            throw storeFailed(error, this.path);
+          }
+        });
+      },
     };
   }
+
+  /**
+   * Moves what the SQL functions journaled into the ordinary tables, in order, a transaction per
+   * slice, deleting each slice in the same transaction: applied once, whatever stops it.
+   */
+  applyJournal(): Promise<void> {
+    return this.exclusive(async (connection) => {
+      for (;;) {
+        const rows = (await connection.runAndReadAll(`SELECT sequence, entry FROM srag_journal ORDER BY sequence LIMIT ${journalEntriesPerTransaction}`)).getRowsJS();
+        if (rows.length === 0) return;
+        const entries = rows.map((row) => JSON.parse(String(row[1])) as JournalEntry);
+        await transaction(connection, async () => {
+          await this.applyEntries(connection, entries);
+          await connection.run('DELETE FROM srag_journal WHERE sequence <= $1', [rows.at(-1)![0] as bigint]);
+        });
+      }
+    });
+  }
+
+  /** What the SQL functions keep at hand (see `ExtractMirror`); read when the database opens. */
+  readExtractMirror(): Promise<ExtractMirror> {
+    return this.exclusive(async (connection) => {
+      if (!(await hasTable(connection, 'srag_extract_schemas'))) return { tables: [], cache: [] };
+      const schemas = (await connection.runAndReadAll('SELECT schema_key, schema_json FROM srag_extract_schemas')).getRowsJS();
+      const tables: ExtractMirror['tables'] = [];
+      for (const [schemaKey, schemaJson] of schemas) {
+        const schema = parseRecordSchema(JSON.parse(String(schemaJson)), `schema ${String(schemaKey)}`);
+        const { quotedTable, exists } = await extractRecordTable(connection, String(schemaKey));
+        const attributes = schema.attributes.map((attribute) => `r.${quoteIdentifier(attribute.name)}`);
+        const result = readSqlResult(await connection.runAndReadAll(exists
+          ? `SELECT l.source, l.content_hash, l.status, l.error, r."_source" IS NOT NULL${attributes.map((column) => `, ${column}`).join('')}
+             FROM srag_ingestion_log l LEFT JOIN ${quotedTable} r ON r."_source" = l.source AND r."_content_hash" = l.content_hash
+             WHERE l.table_name = $1`
+          : 'SELECT source, content_hash, status, error, false FROM srag_ingestion_log WHERE table_name = $1', [String(schemaKey)]));
+        const entries: IngestionLogEntry[] = [];
+        for (const row of result.rows) {
+          const [source, contentHash, status, error, hasRow] = row;
+          // A `done` entry without its row (from a version that kept none) is extracted again.
+          if (status === 'done' && hasRow !== true) continue;
+          entries.push({
+            source: String(source), contentHash: String(contentHash), status: status as IngestionLogEntry['status'], error: error === null ? null : String(error),
+            ...(status === 'done' ? { values: Object.fromEntries(schema.attributes.map((attribute, index) => [attribute.name, row[5 + index] as string | number | boolean | null])) } : {}),
+          });
+        }
+        tables.push({ schemaKey: String(schemaKey), entries });
+      }
+      const cache = (await connection.runAndReadAll("SELECT key, model, response, prompt_tokens, completion_tokens FROM srag_cache WHERE purpose IS DISTINCT FROM 'extraction'")).getRowsJS()
+        .map((row): [string, CachedResponse] => [String(row[0]), { model: String(row[1]), text: String(row[2]), usage: { promptTokens: Number(row[3]), completionTokens: Number(row[4]) } }]);
+      return { tables, cache };
+    });
+  }
+
+  private async applyEntries(connection: DuckDBConnection, entries: JournalEntry[]): Promise<void> {
+    const targets = new Map<string, RecordTarget>();
+    const target = async (logName: string): Promise<RecordTarget> => {
+      let found = targets.get(logName);
+      if (!found) {
+        const row = (await connection.runAndReadAll('SELECT schema_json FROM srag_extract_schemas WHERE schema_key = $1', [logName])).getRowsJS()[0];
+        if (!row) throw new SragError({ code: 'STORE_FAILED', message: `the journal names a schema the database does not know (${logName})` });
+        const schema = parseRecordSchema(JSON.parse(String(row[0])), `schema ${logName}`);
+        found = { quotedTable: (await extractRecordTable(connection, logName)).quotedTable, logName, schema };
+        targets.set(logName, found);
+      }
+      return found;
+    };
+    // Consecutive entries of one kind and table are written together; order between runs is kept.
+    for (let start = 0; start < entries.length;) {
+      const first = entries[start]!;
+      let end = start + 1;
+      const sameRun = (entry: JournalEntry) => entry.kind === first.kind && (!('logName' in entry) || !('logName' in first) || entry.logName === first.logName);
+      while (end < entries.length && sameRun(entries[end]!)) end += 1;
+      const run = entries.slice(start, end);
+      start = end;
+      switch (first.kind) {
+        case 'schema':
+          for (const entry of run as Array<Extract<JournalEntry, { kind: 'schema' }>>) {
+            await connection.run('INSERT OR IGNORE INTO srag_extract_schemas (schema_key, title, schema_json) VALUES ($1, $2, $3)', [entry.schemaKey, entry.title, entry.schemaJson]);
+            const schema = parseRecordSchema(JSON.parse(entry.schemaJson), `schema ${entry.schemaKey}`);
+            await connection.run(createRecordTableSql((await extractRecordTable(connection, entry.schemaKey)).quotedTable, schema, true));
+          }
+          break;
+        case 'record':
+          await writeRecords(connection, await target(first.logName), (run as Array<Extract<JournalEntry, { kind: 'record' }>>).map((entry) => entry.record));
+          break;
+        case 'log':
+          await writeLogEntries(connection, first.logName, (run as Array<Extract<JournalEntry, { kind: 'log' }>>).map((entry) => entry.entry));
+          break;
+        case 'cache':
+          await writeCacheEntries(connection, (run as Array<Extract<JournalEntry, { kind: 'cache' }>>).map((entry): CacheWrite => ({ key: entry.key, response: entry.response, purpose: entry.purpose })));
+          break;
+      }
+    }
+  }
+
+  private refuseWrites(what: string): void {
+    if (this.readOnly) throw new SragError({ code: 'INPUT_INVALID', message: `${this.path} can only be read (a read-only file), so srag cannot ${what}`, hint: 'pass a --db you may write to' });
+  }
+}
+
+/** A record table: one column per attribute, then the document's identity and content hash. */
+function createRecordTableSql(quotedTable: string, schema: RecordSchema, ifNotExists = false): string {
+  const columns = schema.attributes.map((attribute) => `${quoteIdentifier(attribute.name)} ${sqlTypeForKind[attribute.kind]}`);
+  return `CREATE TABLE ${ifNotExists ? 'IF NOT EXISTS ' : ''}${quotedTable} (${columns.join(', ')}, "_source" VARCHAR PRIMARY KEY, "_content_hash" VARCHAR NOT NULL)`;
+}
+
+async function createStoreTables(connection: DuckDBConnection): Promise<void> {
+  await connection.run(storeTablesSql);
+  for (const { table, column, type } of addedColumns) {
+    const present = (await connection.runAndReadAll("SELECT 1 FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = $1 AND column_name = $2", [table, column])).getRowsJS().length > 0;
+    if (present) continue;
+    await connection.run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+    await connection.run('CHECKPOINT');
+  }
+}
+
+async function transaction(connection: DuckDBConnection, statements: () => Promise<void>): Promise<void> {
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    await statements();
+    await connection.run('COMMIT');
+  } catch (error) {
+    await connection.run('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+async function hasTable(connection: DuckDBConnection, table: string): Promise<boolean> {
+  return (await connection.runAndReadAll("SELECT 1 FROM duckdb_tables() WHERE table_name = $1 AND schema_name = 'main'", [table])).getRowsJS().length > 0;
+}
+
+/** A write the database refused, as the run reports it: what failed, and that nothing is lost by fixing it and running again. */
+function storeFailed(error: unknown, path: string): SragError {
+  if (SragError.isInstance(error)) return error;
+  const message = firstLine((error as Error).message);
+  return new SragError({
+    code: 'STORE_FAILED',
+    message: `cannot write to the database ${path}: ${message}`,
+    hint: 'fix the cause (disk space, permissions) and run the same command again: what was saved stays, the rest resumes',
+    cause: error,
+  });
 }

@@ -34,6 +34,27 @@ CREATE TABLE IF NOT EXISTS srag_cache (
   response VARCHAR NOT NULL,
   prompt_tokens BIGINT NOT NULL,
   completion_tokens BIGINT NOT NULL,
+  created_at TIMESTAMP DEFAULT current_timestamp,
+  purpose VARCHAR
+);
+CREATE TABLE IF NOT EXISTS srag_extract_schemas (
+  schema_key VARCHAR PRIMARY KEY,
+  title VARCHAR NOT NULL,
+  schema_json VARCHAR NOT NULL,
   created_at TIMESTAMP DEFAULT current_timestamp
 );
+CREATE SCHEMA IF NOT EXISTS srag_extract;
+CREATE TABLE IF NOT EXISTS srag_journal (
+  sequence BIGINT NOT NULL,
+  entry VARCHAR NOT NULL
+);
 `;
+
+/**
+ * Brings a file of an earlier version up to date: columns added since. Each change is checkpointed
+ * at once — DuckDB 1.5 cannot replay an `ALTER TABLE … ADD COLUMN` of a table with a DEFAULT from
+ * its write-ahead log, so a crash before the next checkpoint would leave a file it cannot open.
+ */
+export const addedColumns = [
+  { table: 'srag_cache', column: 'purpose', type: 'VARCHAR' },
+] as const;

@@ -15,6 +15,7 @@ const labelForCode: Record<SragErrorCode, string> = {
   TABLE_NOT_FOUND: 'unknown table',
   QUOTA_EXCEEDED: 'quota exceeded',
   TIME_LIMIT: 'time limit',
+  STORE_FAILED: 'store failed',
   CANCELLED: 'cancelled',
 };
 

@@ -2,8 +2,8 @@ import { contentHash, recordSchemaToJsonSchema, tableNameForSchema, type RecordS
 
 /**
  * Names a schema `srag_extract` was called with: `srag_extract:<title>:<hash>`. It keys the
- * schema in `srag_extract_schemas` and the scan's entries in `srag_ingestion_log`, apart from
- * the tables `srag ingest` fills, whose log entries mean a row exists in that table.
+ * schema in `srag_extract_schemas`, its record table (see `extractRecordTable`) and its rows in
+ * `srag_ingestion_log` and `srag_evidence`, apart from the tables `srag ingest` fills.
  */
 export function schemaKey(schema: RecordSchema): string {
   return `srag_extract:${tableNameForSchema(schema)}:${contentHash(JSON.stringify(recordSchemaToJsonSchema(schema))).slice(0, 12)}`;

@@ -1,9 +1,12 @@
 import { DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { RecordSchema } from '../../../core/index.ts';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';
 import { extractedRecordJson } from './extracted-columns.ts';
 import { readSchemaArgument } from './read-schema-argument.ts';
 import { renderSqlError } from './render-sql-error.ts';
+import { schemaKey } from './schema-key.ts';
 
 /**
  * The scalar `srag_extract(content, schema [, filename])`: the record of one text as JSON (its
@@ -39,7 +42,8 @@ export function createSragExtractScalarFunctions(bridge: LlmBridge): DuckDBScala
           const { rows } = bridge.callSync({
             type: 'extract-texts',
             schema,
-            documents: indexes.map((index) => ({ name: names[index] ?? 'document', content: contents[index]! })),
+            schemaKey: schemaKey(schema),
+            documents: indexes.map((index) => ({ ...identityOf(names[index]), content: contents[index]! })),
             settings: { batchSize: 1, onError: 'capture', retryFailed: true },
           });
           rows.forEach((row, position) => { results[indexes[position]!] = extractedRecordJson(schema, row); });
@@ -52,4 +56,20 @@ export function createSragExtractScalarFunctions(bridge: LlmBridge): DuckDBScala
     },
   });
   return [create(false), create(true)];
+}
+
+/**
+ * A text's identity in the store: the file it names (canonical, as `srag_extract(glob)` keys it,
+ * so both forms share their records), or — without a file name — its content (the bridge keys it
+ * `text:<hash>`).
+ */
+function identityOf(filename: string | null | undefined): { source: string; label: string } {
+  if (!filename) return { source: '', label: 'document' };
+  let source = resolve(filename);
+  try {
+    source = realpathSync(source);
+  } catch {
+    // Not a file here: the name still identifies the text.
+  }
+  return { source, label: filename };
 }

@@ -1,11 +1,11 @@
-import { BOOLEAN, DuckDBTableFunction, INTEGER, VARCHAR } from '@duckdb/node-api';
+import { ANY, BOOLEAN, DuckDBTableFunction, INTEGER, VARCHAR } from '@duckdb/node-api';
 import { SragError, type RecordSchema } from '../../../core/index.ts';
-import type { ExtractionSettings, OnError } from '../llm-bridge/bridge-protocol.ts';
+import type { ExtractionSettings, OnError, ScanDocument } from '../llm-bridge/bridge-protocol.ts';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';
 import { extractedColumns, extractedColumnValues } from './extracted-columns.ts';
 import { readSchemaArgument } from './read-schema-argument.ts';
 import { renderSqlError } from './render-sql-error.ts';
-import { resolveDocumentGlob } from './resolve-document-glob.ts';
+import { resolveScanDocuments } from './resolve-scan-documents.ts';
 import { schemaKey } from './schema-key.ts';
 
 /** DuckDB's vector size: the most rows one call of the main function may return. */
@@ -14,25 +14,27 @@ const rowsPerChunk = 2048;
 interface BindData {
   schema: RecordSchema;
   schemaKey: string;
-  documents: string[];
+  documents: ScanDocument[];
   settings: ExtractionSettings;
 }
 
 /**
  * `srag_extract(docs, schema := …, model := …, concurrency := …, on_error := …, batch_size := …,
- * retry_failed := …)`: one row per file matching the `docs` glob. Bind reads the arguments and
- * the schema and lists the files; init starts the scan on the bridge; each main call blocks until
- * the next rows are extracted (see `LlmBridge.callSync`) and writes them into the chunk.
+ * retry_failed := …, follow_links := …)`: one row per document `docs` names — a glob, a list of
+ * paths, or `read_text(…)` (see `createReadTextListFunctions`). Bind reads the arguments and the
+ * schema and lists the files; init starts the extraction run on the bridge; each main call blocks
+ * until the next rows are ready (see `LlmBridge.callSync`) and writes them into the chunk.
  */
 export function createSragExtractFunction(bridge: LlmBridge): DuckDBTableFunction {
   return DuckDBTableFunction.create({
     name: 'srag_extract',
-    parameterTypes: [VARCHAR],
-    namedParameterTypes: { schema: VARCHAR, model: VARCHAR, concurrency: INTEGER, on_error: VARCHAR, batch_size: INTEGER, retry_failed: BOOLEAN },
+    // ANY: a glob (VARCHAR), a list of paths (VARCHAR[]) or read_text's list of files, told apart in bind.
+    parameterTypes: [ANY],
+    namedParameterTypes: { schema: VARCHAR, model: VARCHAR, concurrency: INTEGER, on_error: VARCHAR, batch_size: INTEGER, retry_failed: BOOLEAN, follow_links: BOOLEAN },
     bindFunction(info) {
       try {
         const schema = readSchemaArgument(info.getNamedParameter('schema') as string | null);
-        const documents = resolveDocumentGlob(String(info.getParameter(0) ?? ''));
+        const documents = resolveScanDocuments(info.getParameter(0), { followLinks: info.getNamedParameter('follow_links') === true });
         for (const column of extractedColumns(schema)) info.addResultColumn(column.name, column.type);
         info.setCardinality(documents.length, true);
         const bindData: BindData = {

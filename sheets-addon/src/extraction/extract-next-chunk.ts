@@ -1,5 +1,6 @@
-import { documentText, ingestDocuments, SragError, type DocumentSource } from '../../../core/index.ts';
+import { documentText, runExtraction, SragError, type DocumentSource } from '../../../core/index.ts';
 import { createRequestLoop } from '../apps-script/create-request-loop.ts';
+import { createResponseCache } from '../apps-script/cache-service-response-cache.ts';
 import { readDriveFile } from '../apps-script/read-drive-file.ts';
 import { requireModelSettings } from '../apps-script/settings.ts';
 import { createModelClient } from '../model/create-model-client.ts';
@@ -87,21 +88,22 @@ export function extractNextChunk(request: ChunkRequest): ChunkResult {
       return documentText(file.name, file.content);
     },
   }));
-  const records = createSheetsRecordStore(layout, schema, [settings.apiKey]);
+  // The same CacheService the client keeps its replies in (createModelClient opens its own view of it).
+  const records = createSheetsRecordStore(layout, schema, [settings.apiKey], createResponseCache({ keepLonger: false }));
   let done = 0;
   let failed = 0;
   let failure: unknown;
   try {
-    loop.run(() => ingestDocuments({
+    loop.run(() => runExtraction({
       client,
       prompts: loadPromptLibrary(),
       schema,
       documents: sources,
       store: records.store,
       retryFailed: true,
-      documentConcurrency: claimed.length,
+      concurrency: claimed.length,
       model: settings.model,
-      abortSignal: loop.abortSignal,
+      cancellation: loop.abortSignal,
       onProgress: (progress) => {
         if (progress.outcome === 'done') done += 1;
         if (progress.outcome === 'failed') failed += 1;

@@ -1,9 +1,9 @@
-import { redactSecrets, type AttributeEvidence, type IngestionLogEntry, type RecordSchema, type RecordStore, type StoredRecord } from '../../../core/index.ts';
+import { redactSecrets, type AttributeEvidence, type ExtractionStore, type IngestionLogEntry, type RecordSchema, type ResponseCache, type StoredRecord } from '../../../core/index.ts';
 import { toCellValue } from '../sheets/cell-values.ts';
 import { tryDocumentLock, type RecordsLayout } from '../sheets/records-sheet.ts';
 
 export interface SheetsRecordStore {
-  store: RecordStore;
+  store: ExtractionStore;
   /**
    * Writes the records saved since the last write, under one document lock, waiting for the lock
    * until `waitUntil` (epoch milliseconds). A record leaves the buffer only once its row is
@@ -14,14 +14,16 @@ export interface SheetsRecordStore {
 }
 
 /**
- * Core's `RecordStore` over the Records sheet. Saves are buffered and written together before the
- * request loop's next round trip (one lock, one read of the source column, three calls per row:
- * formats, values, notes): every Apps Script service call costs real time. A row is found by
- * `_source`, since the user may sort the sheet while a batch runs. Each value's quote becomes the
- * cell's note, so the evidence is a hover away. The row write is what makes a document done: a
- * batch that stops anywhere resumes from the status column.
+ * The extraction run's store over the Records sheet. Saves are buffered and written together
+ * before the request loop's next round trip (one lock, one read of the source column, three calls
+ * per row: formats, values, notes): every Apps Script service call costs real time. A row is found
+ * by `_source`, since the user may sort the sheet while a batch runs. Each value's quote becomes
+ * the cell's note, so the evidence is a hover away. The row write is what makes a document done: a
+ * batch that stops anywhere resumes from the status column, which is also why the run is handed no
+ * log (the claimed rows are the ones to extract). An empty document's row is done, its issue says
+ * why it has no values. `responseCache` is the one the batch's model client keeps replies in.
  */
-export function createSheetsRecordStore(layout: RecordsLayout, schema: RecordSchema, secrets: Array<string | undefined>): SheetsRecordStore {
+export function createSheetsRecordStore(layout: RecordsLayout, schema: RecordSchema, secrets: Array<string | undefined>, responseCache: ResponseCache): SheetsRecordStore {
   const pending = new Map<string, { cells: Array<string | number | boolean>; notes: string[] }>();
   const formats = layout.header.map((_, index) => {
     const attribute = schema.attributes[index - 1];
@@ -47,7 +49,7 @@ export function createSheetsRecordStore(layout: RecordsLayout, schema: RecordSch
     if (pending.size > 0) tryDocumentLock(waitUntil - Date.now(), writePending);
     return pending.size;
   };
-  const store: RecordStore = {
+  const store: ExtractionStore = {
     async logEntries() {
       return new Map<string, IngestionLogEntry>();
     },
@@ -65,11 +67,15 @@ export function createSheetsRecordStore(layout: RecordsLayout, schema: RecordSch
         notes: ['', ...schema.attributes.map((attribute) => evidence.get(attribute.name)?.quote ?? ''), '', '', ''],
       });
     },
-    async saveFailure({ source, contentHash, error }) {
+    async saveLogEntry({ source, contentHash, status, error }) {
       pending.set(source, {
-        cells: [source, ...schema.attributes.map(() => ''), 'failed', redactSecrets(error, secrets), contentHash],
+        cells: [source, ...schema.attributes.map(() => ''), status === 'empty' ? 'done' : 'failed', redactSecrets(error ?? '', secrets), contentHash],
         notes: layout.header.map(() => ''),
       });
+    },
+    responseCache,
+    async refreshStatistics() {
+      // =SRAG_ASK computes the statistics of the range it is given.
     },
   };
   return { store, flush };

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { GoldCorpus, GoldRecord } from './load-gold-corpus.ts';
 import { invalidRequestReply, type Reply } from './reply.ts';
 import { repositoryRoot } from './repository-root.ts';
-import { containsQuote } from './text-matching.ts';
+import { containsQuote, normalizeWhitespace } from './text-matching.ts';
 
 /** How many of the record's non-null quotes occur in the (whitespace-normalized) text. */
 export function countQuotesFound(record: GoldRecord, normalizedText: string): number {
@@ -13,20 +13,111 @@ export function countQuotesFound(record: GoldRecord, normalizedText: string): nu
   return found;
 }
 
-/** The gold record whose quotes occur most often in the text (ties: the first), or undefined when none occurs. */
+/**
+ * The gold record whose quotes occur most often in the text (ties: the first), or undefined when none occurs.
+ * Which quotes occur is found in one pass over the text (see `quotesInText`), and only the records
+ * holding one of them are counted, rather than searching the text once per quote of every record.
+ */
 export function findBestRecord(corpora: GoldCorpus[], normalizedText: string): GoldRecord | undefined {
   let best: GoldRecord | undefined;
   let bestCount = 0;
   for (const corpus of corpora) {
-    for (const record of corpus.records) {
-      const count = countQuotesFound(record, normalizedText);
-      if (count > bestCount) {
-        best = record;
+    const counts = new Map<number, number>();
+    const holders = recordsByQuote(corpus);
+    for (const quote of quotesInText(corpus, normalizedText)) {
+      for (const [recordIndex, times] of holders.get(quote) ?? []) counts.set(recordIndex, (counts.get(recordIndex) ?? 0) + times);
+    }
+    let corpusBest: number | undefined;
+    for (const [recordIndex, count] of counts) {
+      if (count > bestCount || (count === bestCount && corpusBest !== undefined && recordIndex < corpusBest)) {
         bestCount = count;
+        corpusBest = recordIndex;
       }
     }
+    if (corpusBest !== undefined) best = corpus.records[corpusBest];
   }
   return best;
+}
+
+/** Per corpus: for each quote, the records that cite it and how many of their values do. */
+const recordIndexes = new WeakMap<GoldCorpus, Map<string, Map<number, number>>>();
+
+function recordsByQuote(corpus: GoldCorpus): Map<string, Map<number, number>> {
+  let index = recordIndexes.get(corpus);
+  if (!index) {
+    index = new Map();
+    corpus.records.forEach((record, recordIndex) => {
+      for (const goldValue of Object.values(record.values)) {
+        if (typeof goldValue?.quote !== 'string') continue;
+        const holders = index!.get(goldValue.quote) ?? new Map<number, number>();
+        holders.set(recordIndex, (holders.get(recordIndex) ?? 0) + 1);
+        index!.set(goldValue.quote, holders);
+      }
+    });
+    recordIndexes.set(corpus, index);
+  }
+  return index;
+}
+
+/** A node of the quote automaton: next states by character, the failure link, the quotes that end here. */
+interface QuoteNode {
+  next: Map<string, QuoteNode>;
+  fail: QuoteNode | undefined;
+  quotes: string[];
+}
+
+/** Per corpus, an Aho–Corasick automaton over its quotes' normalized forms: every quote found in one pass. */
+const quoteAutomata = new WeakMap<GoldCorpus, QuoteNode>();
+
+function quoteAutomaton(corpus: GoldCorpus): QuoteNode {
+  let root = quoteAutomata.get(corpus);
+  if (root) return root;
+  root = { next: new Map(), fail: undefined, quotes: [] };
+  for (const record of corpus.records) {
+    for (const goldValue of Object.values(record.values)) {
+      const quote = goldValue?.quote;
+      if (typeof quote !== 'string') continue;
+      const needle = normalizeWhitespace(quote);
+      if (needle.length === 0) continue;
+      let node = root;
+      for (const character of needle) {
+        let child = node.next.get(character);
+        if (!child) node.next.set(character, child = { next: new Map(), fail: undefined, quotes: [] });
+        node = child;
+      }
+      node.quotes.push(quote);
+    }
+  }
+  const queue: QuoteNode[] = [];
+  for (const child of root.next.values()) {
+    child.fail = root;
+    queue.push(child);
+  }
+  for (let index = 0; index < queue.length; index += 1) {
+    const node = queue[index]!;
+    for (const [character, child] of node.next) {
+      let fail = node.fail;
+      while (fail && !fail.next.has(character)) fail = fail.fail;
+      child.fail = fail?.next.get(character) ?? root;
+      child.quotes.push(...child.fail.quotes);
+      queue.push(child);
+    }
+  }
+  quoteAutomata.set(corpus, root);
+  return root;
+}
+
+/** The (raw) quotes of `corpus` that occur in the normalized text — what `containsQuote` says of each. */
+function quotesInText(corpus: GoldCorpus, normalizedText: string): Set<string> {
+  const root = quoteAutomaton(corpus);
+  const found = new Set<string>();
+  let node = root;
+  for (const character of normalizedText) {
+    while (node !== root && !node.next.has(character)) node = node.fail!;
+    node = node.next.get(character) ?? root;
+    for (const quote of node.quotes) found.add(quote);
+  }
+  return found;
 }
 
 /** The corpus whose records' quotes occur most often in the text (ties: the first), or undefined when none occurs. */

@@ -1,0 +1,35 @@
+import type { SragErrorCode } from '../errors/srag-error.ts';
+import type { AttributeEvidence, RecordIssue } from '../extraction/record-issue.ts';
+import type { NormalizedValue } from '../normalization/index.ts';
+import type { TokenUsage } from '../ports/language-model.ts';
+
+/**
+ * What happened to one document in a run:
+ * - `done`: extracted now and saved;
+ * - `unchanged`: the log holds a record for this very content; no model call, no write;
+ * - `failed`: it could not be read or extracted (the error is logged for this content);
+ * - `skipped-failed`: it failed before with this very content and was not tried again;
+ * - `empty`: no text at all (or only whitespace); skipped without a model call and logged.
+ */
+export type OutcomeStatus = 'done' | 'unchanged' | 'failed' | 'skipped-failed' | 'empty';
+
+export interface DocumentOutcome {
+  source: string;
+  label: string;
+  /** SHA-256 of the content as read; '' when it could not be read. */
+  contentHash: string;
+  status: OutcomeStatus;
+  /**
+   * One value per attribute for `done`, and for `unchanged` when the store keeps values at hand;
+   * null otherwise (never a half-filled record).
+   */
+  values: Record<string, NormalizedValue> | null;
+  evidence: AttributeEvidence[];
+  issues: RecordIssue[];
+  /** Why the document was not extracted (`failed`, `skipped-failed`, `empty`); null otherwise. */
+  error: string | null;
+  errorCode: SragErrorCode | null;
+  /** True when every reply came from the response cache. */
+  cached: boolean;
+  usage: TokenUsage;
+}

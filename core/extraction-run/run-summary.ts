@@ -1,0 +1,55 @@
+import type { DocumentOutcome } from './document-outcome.ts';
+
+/** Failures kept by name in a summary; the counts cover all of them. */
+const namedFailures = 100;
+
+/** The totals of a run, as the CLI's closing line and the Sheets batch report them. */
+export interface RunSummary {
+  total: number;
+  /** Extracted in this run and saved. */
+  done: number;
+  /** Of `done`: records whose every value is null (the document states none of the attributes). */
+  withoutValues: number;
+  /** Unchanged since an earlier run: no model call, no write. */
+  unchanged: number;
+  failed: number;
+  /** Failed in an earlier run with the same content and left alone. */
+  skippedFailed: number;
+  /** Empty or whitespace-only: skipped without a model call. */
+  empty: number;
+  /** Of `done`: every reply came from the response cache. */
+  fromCache: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** The first failures (of this run or left from an earlier one), by document label. */
+  failures: Array<{ source: string; label: string; error: string }>;
+}
+
+export function emptyRunSummary(total: number): RunSummary {
+  return { total, done: 0, withoutValues: 0, unchanged: 0, failed: 0, skippedFailed: 0, empty: 0, fromCache: 0, promptTokens: 0, completionTokens: 0, failures: [] };
+}
+
+/** Counts one outcome into the summary. */
+export function addOutcome(summary: RunSummary, outcome: DocumentOutcome): void {
+  switch (outcome.status) {
+    case 'done':
+      summary.done += 1;
+      if (outcome.cached) summary.fromCache += 1;
+      if (outcome.values && Object.values(outcome.values).every((value) => value === null)) summary.withoutValues += 1;
+      break;
+    case 'unchanged':
+      summary.unchanged += 1;
+      break;
+    case 'empty':
+      summary.empty += 1;
+      break;
+    case 'failed':
+    case 'skipped-failed':
+      if (outcome.status === 'failed') summary.failed += 1;
+      else summary.skippedFailed += 1;
+      if (summary.failures.length < namedFailures) summary.failures.push({ source: outcome.source, label: outcome.label, error: outcome.error ?? 'failed' });
+      break;
+  }
+  summary.promptTokens += outcome.usage.promptTokens;
+  summary.completionTokens += outcome.usage.completionTokens;
+}

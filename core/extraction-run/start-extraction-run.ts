@@ -1,0 +1,324 @@
+import { approximateTokenCount } from '../documents/approximate-token-count.ts';
+import { documentText } from '../documents/document-text.ts';
+import { firstLine } from '../errors/first-line.ts';
+import { SragError } from '../errors/srag-error.ts';
+import { extractRecordBatch } from '../extraction/extract-record-batch.ts';
+import { failsEveryDocument } from '../extraction/fails-every-document.ts';
+import { contentHash } from '../hashing/content-hash.ts';
+import type { ModelClient } from '../language-model/model-client.ts';
+import type { PromptLibrary } from '../prompts/prompt-library.ts';
+import type { RecordSchema } from '../schema/attribute-definition.ts';
+import type { DocumentOutcome, OutcomeStatus } from './document-outcome.ts';
+import type { DocumentSource } from './document-source.ts';
+import { estimateExtractionCalls } from './estimate-extraction-calls.ts';
+import type { ExtractionStore, IngestionLogEntry } from './extraction-store.ts';
+import { addOutcome, emptyRunSummary, type RunSummary } from './run-summary.ts';
+
+export interface RunProgress {
+  completed: number;
+  total: number;
+  /** The document's label. */
+  source: string;
+  outcome: OutcomeStatus;
+}
+
+export interface ExtractionRunOptions {
+  client: ModelClient;
+  prompts: PromptLibrary;
+  schema: RecordSchema;
+  /** In the order outcomes are returned. */
+  documents: readonly DocumentSource[];
+  store: ExtractionStore;
+  /** Ask for a quote per value and check it (default true). */
+  withEvidence?: boolean;
+  /** Try documents again that failed in an earlier run with the same content. */
+  retryFailed?: boolean;
+  /** How this surface asks for that, for the message of a document left alone, e.g. "rerun with --retry-failed". */
+  retryHint?: string;
+  /** The extraction input budget; longer documents are split. */
+  maxInputTokens?: number;
+  /** The token counter, loaded on first need: only long documents and batches need it. */
+  loadTokenCounter?: () => Promise<(text: string) => number>;
+  model?: string;
+  /** Groups of documents in progress at once (default 16); a group makes one model call at a time. */
+  concurrency?: number;
+  /** Documents per model call (default 1; see `extractRecordBatch`). */
+  batchSize?: number;
+  /**
+   * How many documents past the last one `next` returned may be started (default four rounds:
+   * `4 · concurrency · batchSize`), so that a consumer that stops early (`LIMIT 5`) costs a few
+   * calls, not all. `runExtraction` lifts it.
+   */
+  lookahead?: number;
+  /** Warn before a document that needs more model calls than this (default 20). */
+  callWarningThreshold?: number;
+  /** SHA-256 as hex; the default is core's portable one, a surface may pass a native one. */
+  hashText?: (text: string) => string;
+  onProgress?: (progress: RunProgress) => void;
+  /** One line, before the work it warns about. */
+  onWarning?: (warning: string) => void;
+  /** Checked before each group starts; requests in flight are cancelled by the client's own signal. */
+  cancellation?: { readonly aborted: boolean };
+}
+
+/** Concurrency when the surface does not say. */
+const defaultConcurrency = 16;
+const defaultCallWarningThreshold = 20;
+
+/**
+ * The one extraction run behind `srag ingest`, `srag_extract` (table and scalar) and the Sheets
+ * batch. Documents are read, hashed and looked up in the store's ingestion log: unchanged ones
+ * (and ones that failed before, unless retried) cost nothing; empty ones are logged without a
+ * call; the rest are extracted in groups of `batchSize`, `concurrency` groups at a time, and each
+ * record (with its evidence and log entry) is saved before its outcome is given out. A document
+ * that fails gets its own `failed` outcome and log entry and never takes the run down; an error
+ * that would fail every document (a refused key, an unreachable endpoint, a cancel) or a store
+ * that cannot save stops the run, leaving unsaved documents unmarked.
+ *
+ * Outcomes come back in document order through `next`, which a DuckDB scan pulls chunk by chunk;
+ * `runExtraction` drains it.
+ */
+export function startExtractionRun(options: ExtractionRunOptions): ExtractionRun {
+  return new ExtractionRun(options);
+}
+
+export class ExtractionRun {
+  readonly summary: RunSummary;
+  private readonly outcomes: Array<DocumentOutcome | undefined>;
+  private readonly concurrency: number;
+  private readonly batchSize: number;
+  private readonly lookahead: number;
+  private readonly hashText: (text: string) => string;
+  private log: ReadonlyMap<string, IngestionLogEntry> | undefined;
+  private nextToStart = 0;
+  private emitted = 0;
+  private completed = 0;
+  private inFlight = 0;
+  private saving = 0;
+  private failure: unknown;
+  private waiters: Array<() => void> = [];
+  private tokenCounter: Promise<(text: string) => number> | undefined;
+
+  constructor(private readonly options: ExtractionRunOptions) {
+    this.outcomes = new Array(options.documents.length);
+    this.summary = emptyRunSummary(options.documents.length);
+    this.concurrency = Math.max(1, options.concurrency ?? defaultConcurrency);
+    this.batchSize = Math.max(1, options.batchSize ?? 1);
+    this.lookahead = Math.max(1, options.lookahead ?? 4 * this.concurrency * this.batchSize);
+    this.hashText = options.hashText ?? contentHash;
+    options.store.logEntries().then(
+      (log) => {
+        this.log = log;
+        this.pump();
+      },
+      (error: unknown) => this.stop(storeFailure(error, 'read the ingestion log')),
+    );
+  }
+
+  /**
+   * The next outcomes in document order: at least one (waiting for it), at most `maximum`, all
+   * that are ready. `done` once every outcome was returned. Rejects with the error that stopped
+   * the run once the outcomes before it are returned.
+   */
+  async next(maximum: number): Promise<{ outcomes: DocumentOutcome[]; done: boolean }> {
+    const total = this.outcomes.length;
+    for (;;) {
+      this.pump();
+      if (this.emitted >= total) return { outcomes: [], done: true };
+      const ready: DocumentOutcome[] = [];
+      while (ready.length < maximum && this.emitted + ready.length < total) {
+        const outcome = this.outcomes[this.emitted + ready.length];
+        if (!outcome) break;
+        ready.push(outcome);
+      }
+      if (ready.length > 0) {
+        // Outcomes handed out are not needed again; a long run should not hold them all.
+        this.outcomes.fill(undefined, this.emitted, this.emitted + ready.length);
+        this.emitted += ready.length;
+        this.pump();
+        return { outcomes: ready, done: this.emitted >= total };
+      }
+      if (this.failure !== undefined) throw this.failure;
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  /** Stops starting documents; `next` rejects with `error` (the first one given) when it gets there. */
+  stop(error: unknown): void {
+    this.failure ??= error;
+    this.wake();
+  }
+
+  /** Resolves once nothing is in flight any more: every started group and every save has finished or failed. */
+  async whenSettled(): Promise<void> {
+    while (this.inFlight > 0 || this.saving > 0) await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  private pump(): void {
+    if (this.log === undefined) return;
+    if (this.options.cancellation?.aborted) this.stop(new SragError({ code: 'CANCELLED', message: 'cancelled' }));
+    const total = this.outcomes.length;
+    while (this.failure === undefined && this.inFlight < this.concurrency && this.nextToStart < total && this.nextToStart < this.emitted + this.lookahead) {
+      const start = this.nextToStart;
+      const end = Math.min(total, start + this.batchSize);
+      this.nextToStart = end;
+      this.inFlight += 1;
+      this.runGroup(start, end)
+        .catch((error: unknown) => this.stop(error))
+        .finally(() => {
+          this.inFlight -= 1;
+          this.pump();
+          this.wake();
+        });
+    }
+  }
+
+  private async runGroup(start: number, end: number): Promise<void> {
+    const { options } = this;
+    const log = this.log!;
+    const pending: Array<{ index: number; outcome: DocumentOutcome; text: string }> = [];
+    for (let index = start; index < end; index += 1) {
+      const document = options.documents[index]!;
+      const outcome = blankOutcome(document);
+      let content: string;
+      try {
+        content = await document.read();
+      } catch (error) {
+        if (failsEveryDocument(error)) throw error;
+        await this.finish(index, Object.assign(outcome, { status: 'failed' as const }, describe(error)));
+        continue;
+      }
+      outcome.contentHash = this.hashText(content);
+      const previous = log.get(document.source);
+      if (previous?.contentHash === outcome.contentHash) {
+        if (previous.status === 'done') {
+          this.settle(index, Object.assign(outcome, { status: 'unchanged' as const, values: previous.values ?? null }));
+          continue;
+        }
+        if (previous.status === 'empty') {
+          this.settle(index, Object.assign(outcome, { status: 'empty' as const, error: previous.error }));
+          continue;
+        }
+        if (!options.retryFailed) {
+          const retry = options.retryHint ? `; ${options.retryHint} to try again` : '';
+          this.settle(index, Object.assign(outcome, { status: 'skipped-failed' as const, error: `${previous.error ?? 'failed'} (failed in an earlier run with the same content${retry})` }));
+          continue;
+        }
+      }
+      const text = documentText(document.source, content);
+      if (text.trim() === '') {
+        await this.finish(index, Object.assign(outcome, { status: 'empty' as const, error: 'the document is empty: no text to extract from (no model call made)' }));
+        continue;
+      }
+      await this.warnIfCostly(outcome.label, text);
+      pending.push({ index, outcome, text });
+    }
+    if (pending.length === 0) return;
+    const extractions = await extractRecordBatch({
+      client: options.client,
+      prompts: options.prompts,
+      schema: options.schema,
+      documents: pending.map(({ outcome, text }) => ({ text, documentName: outcome.label })),
+      withEvidence: options.withEvidence,
+      maxInputTokens: options.maxInputTokens,
+      countTokens: await this.countTokens(),
+      model: options.model,
+    });
+    // The group's slot is free as soon as the model is done: saving does not hold back the next call.
+    extractions.forEach((extraction, position) => {
+      const { index, outcome } = pending[position]!;
+      if ('error' in extraction) return this.saveBehind(index, Object.assign(outcome, { status: 'failed' as const }, describe(extraction.error)));
+      const { values, evidence, issues, cached, usage } = extraction.record;
+      this.saveBehind(index, Object.assign(outcome, { status: 'done' as const, values, evidence, issues, cached, usage }));
+    });
+  }
+
+  /** `finish` without waiting for it; what it throws stops the run. */
+  private saveBehind(index: number, outcome: DocumentOutcome): void {
+    this.saving += 1;
+    this.finish(index, outcome)
+      .catch((error: unknown) => this.stop(error))
+      .finally(() => {
+        this.saving -= 1;
+        this.wake();
+      });
+  }
+
+  /** Saves what the outcome means to the store, then gives it out; a failed save stops the run. */
+  private async finish(index: number, outcome: DocumentOutcome): Promise<void> {
+    const { store } = this.options;
+    try {
+      if (outcome.status === 'done') {
+        await store.saveRecord({ source: outcome.source, contentHash: outcome.contentHash, values: outcome.values!, evidence: outcome.evidence, issues: outcome.issues });
+      } else if (outcome.status === 'failed' || outcome.status === 'empty') {
+        await store.saveLogEntry({ source: outcome.source, contentHash: outcome.contentHash, status: outcome.status, error: outcome.error });
+      }
+    } catch (error) {
+      throw storeFailure(error, `save ${outcome.label}`);
+    }
+    this.settle(index, outcome);
+  }
+
+  private settle(index: number, outcome: DocumentOutcome): void {
+    this.outcomes[index] = outcome;
+    this.completed += 1;
+    addOutcome(this.summary, outcome);
+    this.options.onProgress?.({ completed: this.completed, total: this.outcomes.length, source: outcome.label, outcome: outcome.status });
+    this.wake();
+  }
+
+  private async warnIfCostly(label: string, text: string): Promise<void> {
+    const { options } = this;
+    if (!options.onWarning) return;
+    const threshold = options.callWarningThreshold ?? defaultCallWarningThreshold;
+    const estimate = await estimateExtractionCalls({
+      text, schema: options.schema, prompts: options.prompts, withEvidence: options.withEvidence ?? true,
+      maxInputTokens: options.maxInputTokens, threshold, loadTokenCounter: () => this.countTokens(),
+    });
+    if (estimate) {
+      options.onWarning(`${label} is long: it needs about ${estimate.calls} model calls (~${formatTokens(estimate.promptTokens)} prompt tokens), more than the ${threshold} a document is expected to take`);
+    }
+  }
+
+  private countTokens(): Promise<(text: string) => number> {
+    const load = this.options.loadTokenCounter;
+    this.tokenCounter ??= load ? load() : Promise.resolve(approximateTokenCount);
+    return this.tokenCounter;
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
+
+function blankOutcome(document: DocumentSource): DocumentOutcome {
+  return {
+    source: document.source, label: document.label ?? document.source, contentHash: '', status: 'failed', values: null,
+    evidence: [], issues: [], error: null, errorCode: null, cached: false, usage: { promptTokens: 0, completionTokens: 0 },
+  };
+}
+
+function describe(error: unknown): Pick<DocumentOutcome, 'error' | 'errorCode'> {
+  if (SragError.isInstance(error)) return { error: error.message, errorCode: error.code };
+  return { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error), errorCode: null };
+}
+
+/** A store's error as the run reports it: the store's own `STORE_FAILED` error, or one that says what failed. */
+function storeFailure(error: unknown, what: string): SragError {
+  if (SragError.isInstance(error) && (error.code === 'STORE_FAILED' || error.code === 'CANCELLED')) return error;
+  const message = firstLine(error instanceof Error ? error.message : String(error));
+  return new SragError({
+    code: 'STORE_FAILED',
+    message: `the store could not ${what}: ${message}`,
+    hint: 'fix the cause (disk space, permissions) and run the same extraction again: what was saved stays, the rest resumes',
+    cause: error,
+  });
+}
+
+function formatTokens(tokens: number): string {
+  if (tokens >= 1_000_000) return `${(tokens / 1_000_000).toFixed(1)} M`;
+  if (tokens >= 1_000) return `${Math.round(tokens / 1_000)} k`;
+  return String(tokens);
+}

@@ -1,0 +1,33 @@
+import type { ExtractionStore, IngestionLogEntry, ResponseCache, StoredRecord } from '../../../core/index.ts';
+import type { JournalChannel } from './journal-channel.ts';
+
+/**
+ * The extraction run's store port on the bridge, for one schema `srag_extract` is called with
+ * (`logName` is its `srag_extract:<title>:<hash>` key). The log is the copy read when the database
+ * opened, kept current here; writes go through the journal and count once it acknowledged them.
+ */
+export class BridgeStore implements ExtractionStore {
+  constructor(
+    private readonly journal: JournalChannel,
+    private readonly logName: string,
+    private readonly log: Map<string, IngestionLogEntry>,
+    readonly responseCache: ResponseCache,
+  ) {}
+
+  async logEntries(): Promise<ReadonlyMap<string, IngestionLogEntry>> {
+    return this.log;
+  }
+
+  async saveRecord(record: StoredRecord): Promise<void> {
+    await this.journal.write([{ kind: 'record', logName: this.logName, record }]);
+    this.log.set(record.source, { source: record.source, contentHash: record.contentHash, status: 'done', error: null, values: record.values });
+  }
+
+  async saveLogEntry(entry: { source: string; contentHash: string; status: 'failed' | 'empty'; error: string | null }): Promise<void> {
+    await this.journal.write([{ kind: 'log', logName: this.logName, entry }]);
+    this.log.set(entry.source, { ...entry });
+  }
+
+  /** Nothing reads statistics of `srag_extract`'s record tables; `srag_ask` computes them from the user's table. */
+  async refreshStatistics(): Promise<void> {}
+}

@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Plugin } from 'esbuild';
+
+/** What a cached bundle was built from: each input's size, modification time and SHA-256. */
+interface Manifest {
+  /** The entry file, relative to the cache directory (its chunks sit beside it). */
+  bundle: string;
+  inputs: Record<string, { size: number; modified: number; hash: string }>;
+}
+
+/** Packages the bundle imports at run time rather than carrying: native code, or large and loaded late. */
+const externalPackages = ['@duckdb/node-api', 'esbuild', 'gpt-tokenizer'];
+
+/**
+ * Bundles live beside the packages they import (`@duckdb/node-api` among them), so that their
+ * imports resolve as the sources' do; a later `npm run build` that emits JavaScript makes them
+ * unnecessary (`startWorker` runs built modules as they are).
+ */
+const cacheDirectory = fileURLToPath(new URL('../../../node_modules/.cache/srag/', import.meta.url));
+
+/**
+ * The bundle of the TypeScript worker module `moduleUrl`, if one was built from exactly the files
+ * it would be built from now; undefined otherwise. An input whose size and modification time are
+ * unchanged is taken as unchanged; otherwise its content hash decides.
+ */
+export function readyWorkerBundle(moduleUrl: URL): URL | undefined {
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(readFileSync(manifestFile(moduleUrl), 'utf8')) as Manifest;
+  } catch {
+    return undefined;
+  }
+  for (const [path, recorded] of Object.entries(manifest.inputs)) {
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (!info) return undefined;
+    if (info.size === recorded.size && info.mtimeMs === recorded.modified) continue;
+    if (info.size !== recorded.size || hashFile(path) !== recorded.hash) return undefined;
+  }
+  const bundle = join(cacheDirectory, manifest.bundle);
+  return statSync(bundle, { throwIfNoEntry: false }) ? pathToFileURL(bundle) : undefined;
+}
+
+/**
+ * Makes sure a bundle of `moduleUrl` is ready for `startWorker`: builds one with esbuild when the
+ * sources changed since the last (a second or so, once), and otherwise only checks. A worker that
+ * transpiles its TypeScript through tsx takes most of a second to answer; a bundle, a fraction.
+ * Never fails: without a bundle the worker falls back to tsx.
+ */
+export async function prepareWorkerBundle(moduleUrl: URL): Promise<void> {
+  if (readyWorkerBundle(moduleUrl)) return;
+  try {
+    const { build } = await import('esbuild');
+    const entry = fileURLToPath(moduleUrl);
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      // Modules imported with import() (the tokenizer, srag_ask's DuckDB) become chunks loaded when first used.
+      splitting: true,
+      outdir: cacheDirectory,
+      entryNames: '[name]',
+      outExtension: { '.js': '.mjs' },
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      // Less to parse at every start; identifiers stay as written, so errors name what they name.
+      minifyWhitespace: true,
+      minifySyntax: true,
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      external: externalPackages.flatMap((name) => [name, `${name}/*`]),
+      // Some bundled CommonJS packages call require().
+      banner: { js: `import { createRequire as __sragCreateRequire } from 'node:module'; const require = __sragCreateRequire(${importMetaUrl});` },
+      plugins: [sourceLocationPlugin],
+    });
+    const inputs: Manifest['inputs'] = {};
+    for (const input of Object.keys(result.metafile.inputs)) {
+      const path = resolve(input);
+      const info = statSync(path);
+      inputs[path] = { size: info.size, modified: info.mtimeMs, hash: hashFile(path) };
+    }
+    const name = basename(entry).replace(/\.[cm]?ts$/, '');
+    const digest = createHash('sha256');
+    for (const file of result.outputFiles) digest.update(file.path).update(file.contents);
+    // Each build gets a directory of its own: a process still running an older one keeps its chunks.
+    const directory = `${name}-${digest.digest('hex').slice(0, 16)}`;
+    mkdirSync(join(cacheDirectory, directory), { recursive: true });
+    for (const file of result.outputFiles) writeAtomically(join(cacheDirectory, directory, relative(cacheDirectory, file.path)), file.text);
+    writeAtomically(manifestFile(moduleUrl), JSON.stringify({ bundle: join(directory, `${name}.mjs`), inputs } satisfies Manifest));
+  } catch {
+    // No bundle (no esbuild, a read-only install): the worker runs its TypeScript through tsx.
+  }
+}
+
+/** Spelled in parts so that this file, bundled itself, keeps it. */
+const importMetaUrl = ['import', 'meta', 'url'].join('.');
+
+/**
+ * A module that finds files next to itself (`new URL('../../prompts/', import.meta.url)`) must
+ * find them from its source location, not from the bundle's: each source's `import.meta.url` is
+ * replaced by that source's own URL.
+ */
+const sourceLocationPlugin: Plugin = {
+  name: 'srag-source-location',
+  setup(builder) {
+    builder.onLoad({ filter: /\.[cm]?[jt]s$/ }, ({ path }) => {
+      if (path.includes(`${sep}node_modules${sep}`)) return undefined;
+      const contents = readFileSync(path, 'utf8');
+      if (!contents.includes(importMetaUrl)) return undefined;
+      return { contents: contents.replaceAll(importMetaUrl, JSON.stringify(pathToFileURL(path).href)), loader: /\.[cm]?ts$/.test(path) ? 'ts' : 'js' };
+    });
+  },
+};
+
+function manifestFile(moduleUrl: URL): string {
+  const source = fileURLToPath(moduleUrl);
+  return join(cacheDirectory, `${basename(source)}-${createHash('sha256').update(source).digest('hex').slice(0, 12)}.json`);
+}
+
+function hashFile(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+/** Two processes may build at once; each file appears whole or not at all. */
+function writeAtomically(path: string, text: string): void {
+  const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
+}

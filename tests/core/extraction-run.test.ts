@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import {
+  contentHash, LanguageModelError, ModelClient, parseRecordSchema, runExtraction, SragError, startExtractionRun,
+  type CachedResponse, type DocumentSource, type ExtractionStore, type IngestionLogEntry, type LanguageModelRequest, type StoredRecord,
+} from '../../core/index.ts';
+import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { caught } from '../helpers/caught.ts';
+import { createRecordingLanguageModel, type ScriptedReply } from '../helpers/recording-language-model.ts';
+
+const schema = parseRecordSchema({
+  title: 'Hotel',
+  properties: {
+    hotel_name: { type: 'string', description: 'Name of the hotel as written on the page.' },
+    stars: { type: 'integer', description: 'Official star rating.' },
+  },
+});
+const prompts = loadPromptLibrary();
+
+/** A careful model: the hotel named in the document, with its stars; nulls for a text that names none. */
+function answer(request: LanguageModelRequest): string {
+  const user = request.messages.find((message) => message.role === 'user')!.content;
+  const match = /The (\w+) Hotel has (\d) stars\./.exec(user);
+  if (!match) return JSON.stringify({ hotel_name: { value: null, quote: null }, stars: { value: null, quote: null } });
+  return JSON.stringify({ hotel_name: { value: `${match[1]} Hotel`, quote: `The ${match[1]} Hotel` }, stars: { value: Number(match[2]), quote: `has ${match[2]} stars` } });
+}
+
+function documents(texts: Record<string, string>): DocumentSource[] {
+  return Object.entries(texts).map(([name, text]) => ({ source: `/corpus/${name}`, label: name, read: async () => text }));
+}
+
+/** An in-memory store that records every call; `failOn` makes the nth save (1-based) fail like a full disk. */
+function memoryStore({ log = [] as IngestionLogEntry[], failOn }: { log?: IngestionLogEntry[]; failOn?: number } = {}) {
+  const entries = new Map(log.map((entry) => [entry.source, entry]));
+  const calls: string[] = [];
+  const cache = new Map<string, CachedResponse>();
+  let saves = 0;
+  let statisticsRefreshed = 0;
+  const save = (what: string) => {
+    saves += 1;
+    if (saves === failOn) throw new Error('IO Error: No space left on device');
+    calls.push(what);
+  };
+  const store: ExtractionStore = {
+    logEntries: async () => entries,
+    saveRecord: async (record: StoredRecord) => {
+      save(`record ${record.source}`);
+      entries.set(record.source, { source: record.source, contentHash: record.contentHash, status: 'done', error: null, values: record.values });
+    },
+    saveLogEntry: async (entry) => {
+      save(`${entry.status} ${entry.source}`);
+      entries.set(entry.source, { ...entry });
+    },
+    responseCache: { get: async (key) => cache.get(key), set: async (key, response) => { cache.set(key, response); } },
+    refreshStatistics: async () => { statisticsRefreshed += 1; },
+  };
+  return { store, calls, entries, statistics: () => statisticsRefreshed };
+}
+
+function client(replies: ScriptedReply | ScriptedReply[] = answer) {
+  const { languageModel, requests } = createRecordingLanguageModel(replies);
+  return { client: new ModelClient({ languageModel, retry: { maxRetries: 0 }, sleep: async () => {} }), requests };
+}
+
+const hotels = { 'alpha.txt': 'The Alpha Hotel has 2 stars.', 'bravo.txt': 'The Bravo Hotel has 3 stars.', 'charlie.txt': 'The Charlie Hotel has 4 stars.' };
+
+describe('runExtraction', () => {
+  it('saves one record per document with its log entry, and refreshes the statistics once', async () => {
+    const { store, calls, statistics } = memoryStore();
+    const { client: model, requests } = client();
+    const summary = await runExtraction({ client: model, prompts, schema, documents: documents(hotels), store });
+    expect(requests).toHaveLength(3);
+    expect(calls.sort()).toEqual(['record /corpus/alpha.txt', 'record /corpus/bravo.txt', 'record /corpus/charlie.txt']);
+    expect(summary).toMatchObject({ total: 3, done: 3, withoutValues: 0, unchanged: 0, failed: 0, empty: 0 });
+    expect(statistics()).toBe(1);
+  });
+
+  it('costs nothing for an unchanged document, and extracts a changed one again', async () => {
+    const log: IngestionLogEntry[] = [
+      { source: '/corpus/alpha.txt', contentHash: contentHash(hotels['alpha.txt']), status: 'done', error: null },
+      { source: '/corpus/bravo.txt', contentHash: contentHash('an older text'), status: 'done', error: null },
+    ];
+    const { store, calls } = memoryStore({ log });
+    const { client: model, requests } = client();
+    const summary = await runExtraction({ client: model, prompts, schema, documents: documents(hotels), store });
+    expect(requests).toHaveLength(2);
+    expect(calls.sort()).toEqual(['record /corpus/bravo.txt', 'record /corpus/charlie.txt']);
+    expect(summary).toMatchObject({ done: 2, unchanged: 1 });
+  });
+
+  it('leaves a document alone that failed before with the same content, saying how to retry, unless retryFailed', async () => {
+    const log: IngestionLogEntry[] = [{ source: '/corpus/alpha.txt', contentHash: contentHash(hotels['alpha.txt']), status: 'failed', error: 'the model endpoint answered 500' }];
+    const { client: model, requests } = client();
+    const skipped = await runExtraction({ client: model, prompts, schema, documents: documents(hotels), store: memoryStore({ log }).store, retryHint: 'rerun with --retry-failed' });
+    expect(requests).toHaveLength(2);
+    expect(skipped.skippedFailed).toBe(1);
+    expect(skipped.failures).toEqual([{ source: '/corpus/alpha.txt', label: 'alpha.txt', error: 'the model endpoint answered 500 (failed in an earlier run with the same content; rerun with --retry-failed to try again)' }]);
+    const retried = await runExtraction({ client: model, prompts, schema, documents: documents(hotels), store: memoryStore({ log }).store, retryFailed: true });
+    expect(retried).toMatchObject({ done: 3, skippedFailed: 0 });
+  });
+
+  it('skips empty and whitespace-only documents without a model call, and logs them as empty', async () => {
+    const { store, calls, entries } = memoryStore();
+    const { client: model, requests } = client();
+    const summary = await runExtraction({ client: model, prompts, schema, documents: documents({ ...hotels, 'blank.txt': ' \n\t\n ', 'nothing.md': '', 'tags-only.html': '<html><body> </body></html>' }), store });
+    expect(requests).toHaveLength(3);
+    expect(summary).toMatchObject({ done: 3, empty: 3, failed: 0 });
+    expect(calls.filter((call) => call.startsWith('empty')).sort()).toEqual(['empty /corpus/blank.txt', 'empty /corpus/nothing.md', 'empty /corpus/tags-only.html']);
+    // Logged by content: the next run knows them without reading a reply or calling.
+    const again = await runExtraction({ client: model, prompts, schema, documents: documents({ 'blank.txt': ' \n\t\n ' }), store: memoryStore({ log: [...entries.values()] }).store });
+    expect(again).toMatchObject({ empty: 1, done: 0 });
+    expect(requests).toHaveLength(3);
+  });
+
+  it('counts records without any value apart, so that a run of nulls does not read as a success', async () => {
+    const { store } = memoryStore();
+    const { client: model } = client();
+    const summary = await runExtraction({ client: model, prompts, schema, documents: documents({ ...hotels, 'menu.txt': 'Soup of the day: tomato.', 'notice.txt': 'The pool is closed on Mondays.' }), store });
+    expect(summary).toMatchObject({ done: 5, withoutValues: 2 });
+  });
+
+  it('stops at the first store failure: nothing more is saved, no document is marked failed, and the error says what to do', async () => {
+    const { store, calls } = memoryStore({ failOn: 2 });
+    const { client: model } = client();
+    const texts = Object.fromEntries(Array.from({ length: 12 }, (_, index) => [`hotel-${index}.txt`, `The H${index} Hotel has ${(index % 5) + 1} stars.`]));
+    const error = await caught(runExtraction({ client: model, prompts, schema, documents: documents(texts), store, concurrency: 1 }));
+    expect(SragError.isInstance(error) && error.code).toBe('STORE_FAILED');
+    expect((error as SragError).message).toBe('the store could not save hotel-1.txt: IO Error: No space left on device');
+    expect((error as SragError).hint).toMatch(/run the same extraction again/);
+    expect(calls).toEqual(['record /corpus/hotel-0.txt']);
+    expect(calls.some((call) => call.startsWith('failed'))).toBe(false);
+  });
+
+  it('stops on an error that would fail every document, without marking any', async () => {
+    const { store, calls } = memoryStore();
+    const { client: model } = client(new LanguageModelError({ message: 'the endpoint refused the API key', status: 401, retryable: false }));
+    const error = await caught(runExtraction({ client: model, prompts, schema, documents: documents(hotels), store }));
+    expect((error as LanguageModelError).status).toBe(401);
+    expect(calls).toEqual([]);
+  });
+
+  it('warns before a document that needs more calls than the threshold, with its estimated calls and tokens', async () => {
+    const { store } = memoryStore();
+    const { client: model, requests } = client();
+    const warnings: string[] = [];
+    let requestsWhenWarned = -1;
+    const long = Array.from({ length: 400 }, (_, index) => `Paragraph ${index}: the lobby, the garden and the rooms are described at length here.`).join('\n\n');
+    await runExtraction({
+      client: model, prompts, schema, documents: documents({ 'long.txt': long }), store, maxInputTokens: 1_500, callWarningThreshold: 3,
+      onWarning: (line) => {
+        warnings.push(line);
+        requestsWhenWarned = requests.length;
+      },
+    });
+    expect(requestsWhenWarned).toBe(0);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^long\.txt is long: it needs about \d+ model calls \(~\d+ k prompt tokens\), more than the 3 a document is expected to take$/);
+    const estimated = Number(/about (\d+) model calls/.exec(warnings[0]!)![1]);
+    expect(Math.abs(estimated - requests.length)).toBeLessThanOrEqual(Math.ceil(requests.length / 4));
+  });
+});
+
+describe('startExtractionRun', () => {
+  it('gives outcomes in document order, however the calls finish', async () => {
+    const texts = Object.fromEntries(Array.from({ length: 8 }, (_, index) => [`hotel-${index}.txt`, `The H${index} Hotel has ${(index % 5) + 1} stars.`]));
+    const { languageModel } = createRecordingLanguageModel(answer);
+    const slowFirst: typeof languageModel = {
+      modelId: languageModel.modelId,
+      doGenerate: async (request) => {
+        const user = request.messages.find((message) => message.role === 'user')!.content;
+        await new Promise((resolve) => setTimeout(resolve, user.includes('H0 Hotel') ? 60 : 1));
+        return languageModel.doGenerate(request);
+      },
+    };
+    const run = startExtractionRun({ client: new ModelClient({ languageModel: slowFirst, sleep: async () => {} }), prompts, schema, documents: documents(texts), store: memoryStore().store, concurrency: 4 });
+    const labels: string[] = [];
+    for (let next = await run.next(3); ; next = await run.next(3)) {
+      expect(next.outcomes.length).toBeLessThanOrEqual(3);
+      labels.push(...next.outcomes.map((outcome) => outcome.label));
+      if (next.done) break;
+    }
+    expect(labels).toEqual(Object.keys(texts));
+  });
+
+  it('starts no more than the lookahead past what was taken, so a consumer that stops early pays for little', async () => {
+    const texts = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`hotel-${index}.txt`, `The H${index} Hotel has ${(index % 5) + 1} stars.`]));
+    const { client: model, requests } = client();
+    const run = startExtractionRun({ client: model, prompts, schema, documents: documents(texts), store: memoryStore().store, concurrency: 2, lookahead: 6 });
+    const first = await run.next(1);
+    expect(first.outcomes).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await run.whenSettled();
+    expect(requests.length).toBeLessThanOrEqual(1 + 6);
+  });
+});

@@ -1,0 +1,101 @@
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
+
+let standIn: LlmStandIn;
+const workDirectory = mkdtempSync(join(tmpdir(), 'srag-sql-forms-'));
+const schema = 'examples/hotels/schema.json';
+const environment = (extra: Record<string, string> = {}) => ({ OPENAI_BASE_URL: standIn.url, SRAG_CONCURRENCY: '8', ...extra });
+
+/** `srag sql -c` with --json: the rows, after checking that it succeeded. */
+async function sql(database: string, query: string, extra: Record<string, string> = {}) {
+  const run = await runSrag(['sql', '--db', database, '--json', '-c', query], { environment: environment(extra) });
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as { columns: string[]; rows: unknown[][] };
+}
+
+beforeAll(async () => {
+  standIn = await startLlmStandIn({ corpora: ['examples/hotels'] });
+});
+afterAll(async () => {
+  await standIn.close();
+});
+
+describe('srag_extract in srag sql', () => {
+  const database = join(workDirectory, 'forms.duckdb');
+
+  it('takes read_text(glob) and read_text([files]) as written, with the same rows as the glob', async () => {
+    const byGlob = await sql(database, `SELECT * FROM srag_extract('examples/hotels/docs/*', schema := '${schema}') ORDER BY filename`);
+    expect(byGlob.rows).toHaveLength(50);
+    standIn.reset();
+    const byReadText = await sql(database, `SELECT * FROM srag_extract(read_text('examples/hotels/docs/*'), schema := '${schema}') ORDER BY filename`);
+    expect(byReadText).toEqual(byGlob);
+    const files = ['examples/hotels/docs/amber-arch-hotel.md', 'examples/hotels/docs/willow-lodge-hotel.html'];
+    const byList = await sql(database, `SELECT * FROM srag_extract(read_text(['${files[1]}', '${files[0]}']), schema := '${schema}')`);
+    expect(byList.rows).toEqual(byGlob.rows.filter((row) => files.includes(String(row[0]))));
+    expect(standIn.requests).toHaveLength(0);
+  });
+
+  it('explains a value of a table made from srag_extract with srag why', async () => {
+    await sql(database, `CREATE TABLE hotels AS SELECT * FROM srag_extract(read_text('examples/hotels/docs/*'), schema := '${schema}')`);
+    const why = await runSrag(['why', 'amber-arch-hotel.md', 'star_rating', '--db', database, '--table', 'hotels']);
+    expect(why.status, why.stderr).toBe(0);
+    expect(why.stdout).toMatch(/^examples\/hotels\/docs\/amber-arch-hotel\.md · star_rating = 4 \(supported\)\nmodel returned: .*\nquote: “[^”]*4[^”]*”\n$/);
+    const unknown = await runSrag(['why', 'amber-arch-hotel.md', 'no_such_column', '--db', database, '--table', 'hotels']);
+    expect(unknown.stderr).toMatch(/^srag: table hotels has no column "no_such_column" — one of: hotel_name, /);
+  });
+
+  it('gives a link out of the glob its own row and error, and reads it with follow_links := true', async () => {
+    const documents = join(workDirectory, 'links');
+    mkdirSync(documents);
+    cpSync(join(repositoryRoot, 'examples/hotels/docs/amber-arch-hotel.md'), join(documents, 'amber-arch-hotel.md'));
+    writeFileSync(join(workDirectory, 'private.md'), '# Private Hotel\n\nPassword: hunter2.');
+    symlinkSync(join(workDirectory, 'private.md'), join(documents, 'private.md'));
+    standIn.reset();
+    const rows = (await sql(database, `SELECT filename, _error FROM srag_extract('${documents}/*', schema := '${schema}') ORDER BY filename`)).rows;
+    expect(rows).toEqual([[`${documents}/amber-arch-hotel.md`, null], [`${documents}/private.md`, `${documents}/private.md is a symbolic link to ${join(workDirectory, 'private.md')}, outside the given paths; add follow_links := true to read it`]]);
+    expect(standIn.requests.some((request) => JSON.stringify(request.body).includes('hunter2'))).toBe(false);
+    const followed = (await sql(database, `SELECT filename, _error FROM srag_extract('${documents}/*', schema := '${schema}', follow_links := true) ORDER BY filename`)).rows;
+    expect(followed.map((row) => row[1])).toEqual([null, null]);
+  });
+});
+
+describe('srag_extract killed with SIGKILL', () => {
+  it('keeps every reply that arrived, so running it again asks only for the rest', async () => {
+    const documents = join(workDirectory, 'killed-docs');
+    cpSync(join(repositoryRoot, 'examples/hotels/docs'), documents, { recursive: true });
+    const database = join(workDirectory, 'killed.duckdb');
+    const statement = `CREATE OR REPLACE TABLE hotels AS SELECT * FROM srag_extract('${documents}/*', schema := '${schema}', concurrency := 2)`;
+    standIn.reset();
+    standIn.setOptions({ latencyMs: 100 });
+    let answeredBeforeKill = 0;
+    try {
+      const killed = await runSrag(['sql', '--db', database, '-c', statement], {
+        environment: environment(),
+        onSpawn: (child) => {
+          const timer = setInterval(() => {
+            const answered = standIn.requests.filter((request) => request.status === 200).length;
+            if (answered >= 12) {
+              clearInterval(timer);
+              answeredBeforeKill = answered;
+              child.kill('SIGKILL');
+            }
+          }, 20);
+        },
+      });
+      expect(killed.signal).toBe('SIGKILL');
+    } finally {
+      standIn.setOptions({ latencyMs: 0 });
+    }
+    // Each reply was saved as it came: at most the one the kill cut off is missing.
+    const saved = (await sql(database, "SELECT count(*) FROM srag_ingestion_log WHERE table_name LIKE 'srag_extract:%' AND status = 'done'")).rows[0]![0] as number;
+    expect(saved).toBeGreaterThanOrEqual(answeredBeforeKill - 1);
+    standIn.reset();
+    expect((await sql(database, `${statement}; SELECT count(*), count(_error) FROM hotels`)).rows).toEqual([[readdirSync(documents).length, 0]]);
+    expect(standIn.requests.length).toBeLessThanOrEqual(50 - answeredBeforeKill + 1);
+    expect(standIn.requests.length).toBe(50 - saved);
+  });
+});
