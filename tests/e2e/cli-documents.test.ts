@@ -12,7 +12,9 @@ const environment = (extra: Record<string, string> = {}) => ({ OPENAI_BASE_URL: 
 const sql = async (database: string, query: string, cwd = repositoryRoot) => {
   const run = await runSrag(['sql', '--db', database, '--json', '-c', query], { cwd });
   expect(run.status, run.stderr).toBe(0);
-  return (JSON.parse(run.stdout) as { rows: unknown[][] }).rows;
+  // One JSON line per statement that returns rows (none for UPDATE); the last one is the answer.
+  const last = run.stdout.trim().split('\n').at(-1);
+  return last ? (JSON.parse(last) as { rows: unknown[][] }).rows : [];
 };
 
 /** A directory of its own with a few hotel pages copied in. */
@@ -76,7 +78,7 @@ describe("a document's identity", () => {
     expect((await runSrag(['ingest', 'docs/*', '--schema', schema, '--db', 'hotels.duckdb'], { cwd: project, environment: environment() })).status).toBe(0);
     await sql(database, `UPDATE srag_ingestion_log SET source = regexp_replace(source, '^.*/docs/', 'elsewhere/docs/')`);
     const again = await runSrag(['ingest', 'docs/*', '--schema', schema, '--db', 'hotels.duckdb'], { cwd: project, environment: environment() });
-    expect(again.stderr).toMatch(/^note: 2 document\(s\) of hotels were ingested by an earlier srag from another directory .*run srag ingest there once to convert them/);
+    expect(again.stderr).toMatch(/^note: 2 documents of hotels were ingested by an earlier srag from another directory .*run srag ingest there once to convert them/);
   });
 });
 
@@ -128,13 +130,13 @@ describe('documents srag should not send as they are', () => {
   it('skips a symbolic link that leads out of the given directory, unless --follow-links', async () => {
     const documents = corpus('links', 2);
     const outside = join(workDirectory, 'private.txt');
-    writeFileSync(outside, 'The Private Hotel has 5 stars. Password: hunter2.');
+    writeFileSync(outside, 'The Private Hotel has 5 stars. Password: hunter2. STAND-IN: NO-VALUES');
     symlinkSync(outside, join(documents, 'zz-link.txt'));
     const database = join(documents, '..', 'hotels.duckdb');
     standIn.reset();
     const run = await runSrag(['ingest', documents, '--schema', schema, '--db', database], { environment: environment() });
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stderr).toBe(`skipping 1 symbolic link(s) that lead out of the given paths: ${documents}/zz-link.txt → ${outside} (pass --follow-links to read them)\n`);
+    expect(run.stderr).toBe(`skipping 1 symbolic link that leads out of the given paths: ${documents}/zz-link.txt → ${outside} (pass --follow-links to read them)\n`);
     expect(standIn.requests.some((request) => JSON.stringify(request.body).includes('hunter2'))).toBe(false);
     const followed = await runSrag(['ingest', documents, '--schema', schema, '--db', database, '--follow-links'], { environment: environment() });
     // The private page names no hotel of the gold data: a record with no values, read all the same.
@@ -157,7 +159,7 @@ describe('documents srag should not send as they are', () => {
 
   it('warns before a document that needs more calls than SRAG_WARN_CALLS_PER_DOCUMENT, with its estimate', async () => {
     const documents = corpus('long', 0);
-    writeFileSync(join(documents, 'long.md'), Array.from({ length: 300 }, (_, index) => `## Room ${index}\n\nA quiet room facing the courtyard, with a desk, a wardrobe and a view of the old town.`).join('\n\n'));
+    writeFileSync(join(documents, 'long.md'), 'STAND-IN: NO-VALUES\n\n' + Array.from({ length: 300 }, (_, index) => `## Room ${index}\n\nA quiet room facing the courtyard, with a desk, a wardrobe and a view of the old town.`).join('\n\n'));
     const database = join(documents, '..', 'hotels.duckdb');
     const run = await runSrag(['ingest', `${documents}/*`, '--schema', schema, '--db', database], { environment: environment({ SRAG_MAX_INPUT_TOKENS: '3000', SRAG_WARN_CALLS_PER_DOCUMENT: '2' }) });
     expect(run.status, run.stderr).toBe(0);
@@ -168,13 +170,13 @@ describe('documents srag should not send as they are', () => {
 describe('records with no values', () => {
   it('reports them beside the done count and in srag stats, instead of a plain success', async () => {
     const documents = corpus('no-values', 1);
-    writeFileSync(join(documents, 'menu.txt'), 'Soup of the day: tomato. Dessert: apple pie.');
-    writeFileSync(join(documents, 'notice.txt'), 'The reading room closes at ten in the evening.');
+    writeFileSync(join(documents, 'menu.txt'), 'Soup of the day: tomato. Dessert: apple pie. STAND-IN: NO-VALUES');
+    writeFileSync(join(documents, 'notice.txt'), 'The reading room closes at ten in the evening. STAND-IN: NO-VALUES');
     const database = join(documents, '..', 'hotels.duckdb');
     const run = await runSrag(['ingest', `${documents}/*`, '--schema', schema, '--db', database], { environment: environment() });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^hotels: 3 done \(2 with no values\), 0 failed/);
-    expect(run.stderr).toMatch(/^2 record\(s\) hold no value at all/);
+    expect(run.stderr).toMatch(/^2 records hold no value at all/);
     const stats = await runSrag(['stats', '--db', database]);
     expect(stats.stdout).toMatch(/^table hotels \(Hotels\) in .*: 3 rows \(2 with no values: /);
   });

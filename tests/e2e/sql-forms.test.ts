@@ -14,7 +14,9 @@ const environment = (extra: Record<string, string> = {}) => ({ OPENAI_BASE_URL: 
 async function sql(database: string, query: string, extra: Record<string, string> = {}) {
   const run = await runSrag(['sql', '--db', database, '--json', '-c', query], { environment: environment(extra) });
   expect(run.status, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as { columns: string[]; rows: unknown[][] };
+  // One JSON line per statement that returns rows (none for DDL); the last one is the answer.
+  const last = run.stdout.trim().split('\n').at(-1);
+  return last ? JSON.parse(last) as { columns: string[]; rows: unknown[][] } : { columns: [], rows: [] };
 }
 
 beforeAll(async () => {
@@ -52,7 +54,7 @@ describe('srag_extract in srag sql', () => {
     const documents = join(workDirectory, 'links');
     mkdirSync(documents);
     cpSync(join(repositoryRoot, 'examples/hotels/docs/amber-arch-hotel.md'), join(documents, 'amber-arch-hotel.md'));
-    writeFileSync(join(workDirectory, 'private.md'), '# Private Hotel\n\nPassword: hunter2.');
+    writeFileSync(join(workDirectory, 'private.md'), '# Private Hotel\n\nPassword: hunter2. STAND-IN: NO-VALUES');
     symlinkSync(join(workDirectory, 'private.md'), join(documents, 'private.md'));
     standIn.reset();
     const rows = (await sql(database, `SELECT filename, _error FROM srag_extract('${documents}/*', schema := '${schema}') ORDER BY filename`)).rows;

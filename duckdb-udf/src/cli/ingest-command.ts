@@ -27,7 +27,7 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
     await session.store.registerTable(table, schema);
     const leftRelative = await adoptRelativeSources(session.store, table, documents);
     if (leftRelative > 0) {
-      process.stderr.write(`note: ${leftRelative} document(s) of ${table} were ingested by an earlier srag from another directory (their paths are relative to it); run srag ingest there once to convert them, or they may appear twice\n`);
+      process.stderr.write(`note: ${countNoun(leftRelative, 'document')} of ${table} ${leftRelative === 1 ? 'was' : 'were'} ingested by an earlier srag from another directory (their paths are relative to it); run srag ingest there once to convert them, or they may appear twice\n`);
     }
     const store = session.store.extractionStore(table, schema);
     const client = session.modelClient({ cache: store.responseCache });

@@ -14,6 +14,11 @@ export const documentMarkers = {
   wrongTypes: 'STAND-IN: WRONG-TYPES',
   /** The first property's value becomes a list nested 100,000 levels deep (no JSON.stringify can write it). */
   deepValue: 'STAND-IN: DEEP-VALUE',
+  /**
+   * A document that states none of the schema's attributes, on purpose: the stand-in answers a
+   * record of nulls, as a real model does, instead of refusing a document it has no gold for.
+   */
+  noValues: 'STAND-IN: NO-VALUES',
 } as const;
 
 /** Nesting of the `deepValue` reply: deeper than any recursive JSON writer's stack. */
