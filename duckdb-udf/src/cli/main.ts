@@ -1,16 +1,12 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { setMaxListeners } from 'node:events';
-import { askCommand } from './ask-command.ts';
-import { dropCommand } from './drop-command.ts';
-import { registerEvalCommand } from './eval-command.ts';
-import { ingestCommand } from './ingest-command.ts';
-import { renderError } from './render-error.ts';
-import { runCommand } from './run-command.ts';
-import { schemaCommand } from './schema-command.ts';
-import { sqlCommand } from './sql-command.ts';
-import { statsCommand } from './stats-command.ts';
-import { textCommand } from './text-command.ts';
-import { whyCommand } from './why-command.ts';
+import packageJson from '../../../package.json' with { type: 'json' };
+import { positiveInteger } from './positive-integer.ts';
+import { registerEvalCommand } from './register-eval-command.ts';
+
+// Each command's module is imported when that command runs: DuckDB, the tokenizer, the PDF and
+// Word readers and the model wire load only for the commands that need them, so `srag --help`
+// starts in a fraction of the time (see bench/cli-start.ts).
 
 const environmentHelp = `
 Environment:
@@ -27,12 +23,6 @@ Environment:
 Without OPENAI_API_KEY or OPENAI_BASE_URL, only replies already in the database's response cache
 work; anything else fails with a line saying how to configure a model. To try srag offline, run
 npm run demo (it starts the test LLM stand-in, which answers only the sample corpus's questions).`;
-
-function positiveInteger(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('expected a positive whole number');
-  return number;
-}
 
 export async function main(argv: string[]): Promise<number> {
   // `srag … | head` closes the pipe early; that is not an error worth a stack trace.
@@ -54,6 +44,7 @@ export async function main(argv: string[]): Promise<number> {
   const database = () => new Option('--db <file>', 'DuckDB file').default('srag.duckdb');
   const program = new Command('srag')
     .description('Structured RAG: extract one typed record per document with an LLM, then answer aggregate questions with SQL')
+    .version(packageJson.version, '-V, --version', 'print the srag version')
     .showHelpAfterError('(run srag --help for usage)')
     .addHelpText('after', `
 Typical session:
@@ -63,7 +54,7 @@ Typical session:
 ${environmentHelp}`);
 
   program.command('schema')
-    .description('predict a record schema from sample documents and example questions (the S-RAG paper, §3.2.1)')
+    .description('predict a record schema from sample documents and example questions, as the S-RAG paper does')
     .argument('<documents...>', 'files, directories or quoted globs')
     .requiredOption('--questions <file>', 'example questions: one per line, or JSONL with a "question" field')
     .option('--samples <n>', 'sample documents shown to the model', positiveInteger, 12)
@@ -71,7 +62,7 @@ ${environmentHelp}`);
     .option('--iterations <n>', 'rounds: 1 from documents, then refinements with questions', positiveInteger, 4)
     .option('-o, --output <file>', 'write the schema here (default: stdout)')
     .addOption(database())
-    .action(async (documents: string[], options) => { exitStatus = await schemaCommand(documents, options, abort.signal); });
+    .action(async (documents: string[], options) => { exitStatus = await (await import('./schema-command.ts')).schemaCommand(documents, options, abort.signal); });
 
   program.command('ingest')
     .description('extract one record per document into a table; unchanged documents cost nothing on reruns')
@@ -82,7 +73,7 @@ ${environmentHelp}`);
     .option('--retry-failed', 'retry documents that failed in an earlier run')
     .option('--no-evidence', 'do not ask for quotes (cheaper; values are then unchecked)')
     .option('--follow-links', 'read symbolic links that lead out of the given paths (skipped by default)')
-    .action(async (documents: string[], options) => { exitStatus = await ingestCommand(documents, options, abort.signal); });
+    .action(async (documents: string[], options) => { exitStatus = await (await import('./ingest-command.ts')).ingestCommand(documents, options, abort.signal); });
 
   program.command('ask')
     .description('answer a question: the model writes SQL, DuckDB computes, the answer cites the SQL')
@@ -90,28 +81,28 @@ ${environmentHelp}`);
     .addOption(database())
     .option('--table <name>', 'table to ask (needed when the database holds several)')
     .option('--json', 'print {answer, sql, columns, rows, usage}, one line per question')
-    .action(async (questions: string[], options) => { exitStatus = await askCommand(questions, options, abort.signal); });
+    .action(async (questions: string[], options) => { exitStatus = await (await import('./ask-command.ts')).askCommand(questions, options, abort.signal); });
 
   program.command('sql')
     .description('run your own SQL on the database, as the DuckDB CLI does: -c runs statements or a dot command, statements piped on stdin run as a script, a terminal gets a shell (.tables, .schema, .help, .quit); every result is printed, DDL prints nothing')
     .option('-c, --command <sql>', 'SQL statements (each result is printed) or one dot command, e.g. ".tables"')
     .addOption(database())
     .option('--json', 'print one {columns, rows} line per result')
-    .action(async (options) => { exitStatus = await sqlCommand(options, abort.signal); });
+    .action(async (options) => { exitStatus = await (await import('./sql-command.ts')).sqlCommand(options, abort.signal); });
 
   program.command('run')
     .description('run a SQL file statement by statement, with the srag functions (a dbt-style batch job)')
     .argument('<file>', 'the SQL file')
     .addOption(database())
     .option('--json', 'print one JSON line per statement: {statement, line, columns, rows}')
-    .action(async (file: string, options) => { exitStatus = await runCommand(file, options, abort.signal); });
+    .action(async (file: string, options) => { exitStatus = await (await import('./run-command.ts')).runCommand(file, options, abort.signal); });
 
   program.command('stats')
     .description('show a table\'s columns, statistics and ingestion log')
     .addOption(database())
     .option('--table <name>', 'table (needed when the database holds several)')
     .option('--json', 'print JSON')
-    .action(async (options) => { exitStatus = await statsCommand(options); });
+    .action(async (options) => { exitStatus = await (await import('./stats-command.ts')).statsCommand(options); });
 
   program.command('why')
     .description('show where a value came from: the quote, the raw model value, and why it was kept or dropped')
@@ -119,7 +110,7 @@ ${environmentHelp}`);
     .argument('<attribute>', 'attribute (column) name')
     .addOption(database())
     .option('--table <name>', 'table (needed when the database holds several)')
-    .action(async (document: string, attribute: string, options) => { exitStatus = await whyCommand(document, attribute, options); });
+    .action(async (document: string, attribute: string, options) => { exitStatus = await (await import('./why-command.ts')).whyCommand(document, attribute, options); });
 
   program.command('text')
     .description('print a document as the model reads it (PDF, Word, HTML reduced to text); --parts shows the parts ingest sends')
@@ -129,14 +120,14 @@ ${environmentHelp}`);
     .addOption(database())
     .option('--table <name>', 'table whose schema to use (needed when the database holds several)')
     .option('--no-evidence', 'count the parts as ingest --no-evidence sends them')
-    .action(async (document: string, options) => { exitStatus = await textCommand(document, options); });
+    .action(async (document: string, options) => { exitStatus = await (await import('./text-command.ts')).textCommand(document, options); });
 
   program.command('drop')
     .description('remove a record table and its catalog rows (schema, statistics, ingestion log, evidence) in one transaction')
     .argument('<table>', 'the table to remove')
     .addOption(database())
     .option('-y, --yes', 'do not ask first (needed when stdin is not a terminal)')
-    .action(async (table: string, options) => { exitStatus = await dropCommand(table, options, abort.signal); });
+    .action(async (table: string, options) => { exitStatus = await (await import('./drop-command.ts')).dropCommand(table, options, abort.signal); });
 
   registerEvalCommand(program, abort.signal, (status) => { exitStatus = status; });
 
@@ -148,6 +139,7 @@ ${environmentHelp}`);
     if (typeof code === 'string' && code.startsWith('commander.')) {
       return code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help' ? 0 : 2;
     }
+    const { renderError } = await import('./render-error.ts');
     const { line, exitStatus: status } = renderError(error);
     process.stderr.write(`${line}\n`);
     return status;

@@ -13,7 +13,7 @@ export interface SchemaCommandOptions {
   db: string;
 }
 
-/** `srag schema`: predict a schema from sample documents and questions (the S-RAG paper, §3.2.1). */
+/** `srag schema`: predict a schema from sample documents and questions, as the S-RAG paper does. */
 export async function schemaCommand(patterns: string[], options: SchemaCommandOptions, abortSignal: AbortSignal): Promise<number> {
   const { documents } = await resolveDocuments(patterns);
   const questions = (await readQuestionsFile(options.questions)).slice(0, options.questionCount);
