@@ -17,7 +17,8 @@ const externalPackages = ['@duckdb/node-api', 'esbuild', 'gpt-tokenizer'];
 /**
  * Bundles live beside the packages they import (`@duckdb/node-api` among them), so that their
  * imports resolve as the sources' do; a later `npm run build` that emits JavaScript makes them
- * unnecessary (`startWorker` runs built modules as they are).
+ * unnecessary (`startWorker` runs built modules as they are): the installed package ships
+ * dist/ (see build/build-package.mjs) and never bundles at run time.
  */
 const cacheDirectory = fileURLToPath(new URL('../../../node_modules/.cache/srag/', import.meta.url));
 
@@ -50,7 +51,8 @@ export function readyWorkerBundle(moduleUrl: URL): URL | undefined {
  * Never fails: without a bundle the worker falls back to tsx.
  */
 export async function prepareWorkerBundle(moduleUrl: URL): Promise<void> {
-  if (readyWorkerBundle(moduleUrl)) return;
+  // Built JavaScript (the installed package's dist/) runs as it is: nothing to bundle.
+  if (!/\.[cm]?ts$/.test(moduleUrl.pathname) || readyWorkerBundle(moduleUrl)) return;
   try {
     const { build } = await import('esbuild');
     const entry = fileURLToPath(moduleUrl);
