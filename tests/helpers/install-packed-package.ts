@@ -1,0 +1,32 @@
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repositoryRoot } from './run-srag.ts';
+import { runProcess } from './run-process.ts';
+
+export interface InstalledPackage {
+  /** The project the tarball was installed into (a temporary directory outside the repository). */
+  project: string;
+  /** The installed `srag` command (node_modules/.bin/srag). */
+  command: string;
+  tarball: string;
+}
+
+/**
+ * `npm pack` the repository (which runs `npm run build`), then `npm install` the tarball into a
+ * fresh project in a temporary directory, as a user would. `--prefer-offline`: after `npm ci`
+ * npm's cache holds every dependency, so the registry is asked only for what the cache lacks.
+ */
+export async function installPackedPackage(): Promise<InstalledPackage> {
+  const directory = mkdtempSync(join(tmpdir(), 'srag-package-'));
+  const npm = (args: string[], cwd: string) => runProcess('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const pack = await npm(['pack', '--pack-destination', directory], repositoryRoot);
+  if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
+  const tarball = join(directory, readdirSync(directory).find((name) => name.endsWith('.tgz'))!);
+  const project = join(directory, 'project');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'srag-user-project', private: true, type: 'module' }));
+  const install = await npm(['install', '--prefer-offline', tarball], project);
+  if (install.status !== 0) throw new Error(`npm install of ${tarball} failed: ${install.stderr}`);
+  return { project, command: join(project, 'node_modules', '.bin', 'srag'), tarball };
+}
