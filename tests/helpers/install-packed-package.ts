@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repositoryRoot } from './run-srag.ts';
@@ -12,15 +12,25 @@ export interface InstalledPackage {
   tarball: string;
 }
 
+/** What packing needs of the repository: the build's inputs and what the package ships. */
+const leftOut = new Set(['.git', 'node_modules', 'dist', 'tests', 'examples', 'bench', 'docs', 'sheets-addon', 'demo-output', '.tmp', 'test-artifacts']);
+
 /**
- * `npm pack` the repository (which runs `npm run build`), then `npm install` the tarball into a
+ * `npm pack` a copy of the repository (which runs `npm run build` there: nothing is written into
+ * the working tree while other tests read it), then `npm install` the tarball into a
  * fresh project in a temporary directory, as a user would. `--prefer-offline`: after `npm ci`
  * npm's cache holds every dependency, so the registry is asked only for what the cache lacks.
  */
 export async function installPackedPackage(): Promise<InstalledPackage> {
   const directory = mkdtempSync(join(tmpdir(), 'srag-package-'));
   const npm = (args: string[], cwd: string) => runProcess('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, env: { ...process.env, npm_config_update_notifier: 'false' } });
-  const pack = await npm(['pack', '--pack-destination', directory], repositoryRoot);
+  const source = join(directory, 'source');
+  mkdirSync(source);
+  for (const entry of readdirSync(repositoryRoot)) {
+    if (!leftOut.has(entry) && !entry.endsWith('.duckdb')) cpSync(join(repositoryRoot, entry), join(source, entry), { recursive: true });
+  }
+  symlinkSync(join(repositoryRoot, 'node_modules'), join(source, 'node_modules'), 'dir');
+  const pack = await npm(['pack', '--pack-destination', directory], source);
   if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
   const tarball = join(directory, readdirSync(directory).find((name) => name.endsWith('.tgz'))!);
   const project = join(directory, 'project');
