@@ -1,6 +1,10 @@
 export type { ChatMessage, LanguageModel, LanguageModelRequest, LanguageModelResponse, OutputSchema, TokenUsage } from './ports/language-model.ts';
 export type { ParsedSelect, ResultCut, SqlEngine, SqlResult, SqlValue } from './ports/sql-engine.ts';
 export type { CancellationSignal } from './ports/cancellation-signal.ts';
+export type { CoverageSource } from './ports/coverage-source.ts';
+export { isIncomplete, type ColumnCoverage } from './coverage/column-coverage.ts';
+export { describeCoverage, type DescribeCoverageOptions } from './coverage/describe-coverage.ts';
+export { renderCoverageForPrompt } from './coverage/render-coverage-for-prompt.ts';
 export { SragError, type SragErrorCode } from './errors/srag-error.ts';
 export { SchemaInvalidError } from './errors/schema-invalid-error.ts';
 export { ModelOutputInvalidError } from './errors/model-output-invalid-error.ts';

@@ -3,7 +3,10 @@ import { SragError } from '../errors/srag-error.ts';
 import { generateObject } from '../language-model/generate-object.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
 import type { ChatMessage, TokenUsage } from '../ports/language-model.ts';
+import type { CoverageSource } from '../ports/coverage-source.ts';
 import type { ResultCut, SqlEngine, SqlResult, SqlValue } from '../ports/sql-engine.ts';
+import type { ColumnCoverage } from '../coverage/column-coverage.ts';
+import { renderCoverageForPrompt } from '../coverage/render-coverage-for-prompt.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import { renderPrompt } from '../prompts/render-prompt.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
@@ -27,6 +30,11 @@ export interface AskQuestionOptions {
    * callers that show the rows themselves, such as a spreadsheet cell, need no prose.
    */
   withAnswer?: boolean;
+  /**
+   * Where the evidence behind the table's values is counted (see `CoverageSource`); without one,
+   * `coverage` is absent and the answer prompt says coverage is unknown.
+   */
+  coverage?: CoverageSource;
 }
 
 export interface AskResult {
@@ -36,6 +44,12 @@ export interface AskResult {
   rows: SqlValue[][];
   /** What the engine left out of the result to keep it bounded (see `ResultCut`); absent when nothing was cut. */
   cut?: ResultCut;
+  /**
+   * Per column the SQL reads: how many of the rows it counts over state the value, do not state it,
+   * had it dropped, or are of unknown footing (`describeCoverage` words it). Absent when the table
+   * keeps no evidence or it could not be counted.
+   */
+  coverage?: ColumnCoverage[];
   usage: TokenUsage & { calls: number };
 }
 
@@ -88,20 +102,34 @@ export async function askQuestion(options: AskQuestionOptions): Promise<AskResul
     }
   }
   const { columns, rows, cut } = outcome.result;
-  const returned = { sql, columns, rows, ...(cut ? { cut } : {}) };
+  const coverage = options.coverage ? await countCoverage(options.coverage, sql, table, schema) : undefined;
+  const returned = { sql, columns, rows, ...(cut ? { cut } : {}), ...(coverage ? { coverage } : {}) };
   if (options.withAnswer === false) return { answer: '', ...returned, usage };
   const answerResult = await client.generate(
     {
       model: options.model,
       messages: [{
         role: 'user',
-        content: renderPrompt(prompts.answer, { question, sql, row_count: describeRowCount(outcome.result), rows: formatRowsForPrompt(outcome.result) }),
+        content: renderPrompt(prompts.answer, { question, sql, row_count: describeRowCount(outcome.result), rows: formatRowsForPrompt(outcome.result), coverage: renderCoverageForPrompt(coverage, schema.title) }),
       }],
     },
     (response) => response,
   );
   add(answerResult.usage, answerResult.cached === true);
   return { answer: answerResult.text.trim(), ...returned, usage };
+}
+
+/**
+ * Coverage is said with the answer, never instead of it: a count that fails (the evidence is
+ * unreadable) leaves the coverage unknown, as it is for a table without evidence.
+ */
+async function countCoverage(source: CoverageSource, sql: string, table: string, schema: RecordSchema): Promise<ColumnCoverage[] | undefined> {
+  try {
+    return await source.countCoverage(sql, table, schema.attributes.map((attribute) => attribute.name));
+  } catch (error) {
+    if (SragError.isInstance(error) && (error.code === 'SQL_FAILED' || error.code === 'TABLE_NOT_FOUND')) return undefined;
+    throw error;
+  }
 }
 
 function readSqlReply(value: unknown): { value: string } | { problems: string[] } {

@@ -1,6 +1,8 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
-import { firstLine, SqlRejectedError, SragError, type ParsedSelect, type SqlEngine, type SqlResult } from '../../core/index.ts';
+import { firstLine, SqlRejectedError, SragError, type ColumnCoverage, type CoverageSource, type ParsedSelect, type SqlEngine, type SqlResult } from '../../core/index.ts';
+import { countColumnCoverage, coverageEvidenceTable } from './sandbox/count-column-coverage.ts';
+import { readCoveragePlan } from './sandbox/read-coverage-plan.ts';
 import { duckDbSqlDialect } from './duckdb-sql-dialect.ts';
 import { connectionTableSource } from './sandbox/connection-table-source.ts';
 import { openSandbox, type Sandbox, type SandboxTable } from './sandbox/open-sandbox.ts';
@@ -9,6 +11,7 @@ import { readBoundedResult } from './sandbox/read-bounded-result.ts';
 import { readSelectReferences, type SelectReferences } from './sandbox/read-select-references.ts';
 import { sandboxLimits, type SandboxLimits } from './sandbox/sandbox-limits.ts';
 import type { SandboxTableSource } from './sandbox/sandbox-table-source.ts';
+import type { CountedColumn } from './sandbox/count-column-coverage.ts';
 
 export { quoteIdentifier } from './quote-identifier.ts';
 
@@ -24,7 +27,7 @@ let parserConnection: Promise<DuckDBConnection> | undefined;
  * read to Parquet in a private temporary directory, removed when the query ends. So a query over
  * a million-row table costs a columnar export of the columns it names, not a copy of every row.
  */
-export class DuckDbSqlEngine implements SqlEngine {
+export class DuckDbSqlEngine implements SqlEngine, CoverageSource {
   readonly dialect = duckDbSqlDialect;
   private readonly source: SandboxTableSource;
   private queue: Promise<unknown> = Promise.resolve();
@@ -74,6 +77,52 @@ export class DuckDbSqlEngine implements SqlEngine {
     return next;
   }
 
+  /**
+   * Coverage of the columns `sql` reads (see `CoverageSource`), counted by DuckDB in a sandbox like
+   * the query's own: the record table's `_source` and the columns the WHERE reads, and this table's
+   * evidence (document, attribute, status) for the columns counted. The WHERE is untrusted like the
+   * rest of the statement, so it runs only there. When the selection fails to run on its own (it
+   * names a select-list alias, say), every row is counted instead, and the coverage says so.
+   */
+  countCoverage(sql: string, table: string, attributes: readonly string[]): Promise<ColumnCoverage[]> {
+    const next = this.queue.then(async () => {
+      if (!this.source.exportEvidence) throw new SragError({ code: 'TABLE_NOT_FOUND', message: `no evidence is kept for "${table}"` });
+      const plan = readCoveragePlan(await this.serialize(sql), table);
+      const selection = plan.selection === undefined ? undefined : await this.deserialize(plan.selection);
+      const count = (derived: boolean) => {
+        const columns = countedColumns(attributes, plan.columns, derived ? plan.filterColumns : undefined);
+        if (columns.length === 0) return Promise.resolve([]);
+        const wanted = new Set(['_source', ...(derived ? plan.filterColumns : [])]);
+        return this.withSandbox([table], wanted, (sandbox) => this.bounded(sandbox, () => countColumnCoverage(sandbox.connection, table, derived ? selection : undefined, columns)), async (directory) => {
+          const file = join(directory, 'evidence.parquet');
+          await this.source.exportEvidence!(table, columns.map((column) => column.column), file);
+          return coverageEvidenceTable(file);
+        });
+      };
+      if (selection === undefined) return count(false);
+      try {
+        return await count(true);
+      } catch (error) {
+        if (SragError.isInstance(error) && error.code === 'SQL_FAILED') return count(false);
+        throw error;
+      }
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Runs `work` with the sandbox's connection interrupted after the time limit. */
+  private async bounded<T>(sandbox: Sandbox, work: () => Promise<T>): Promise<T> {
+    const timer = setTimeout(() => sandbox.connection.interrupt(), this.limits.timeoutMilliseconds);
+    try {
+      return await work();
+    } catch (error) {
+      throw this.describeFailure(error, '');
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private runWithColumns(sql: string, tables: string[], wanted: Set<string> | 'all'): Promise<SqlResult> {
     return this.withSandbox(tables, wanted, async (sandbox) => {
       const timer = setTimeout(() => sandbox.connection.interrupt(), this.limits.timeoutMilliseconds);
@@ -87,10 +136,14 @@ export class DuckDbSqlEngine implements SqlEngine {
     });
   }
 
-  private async withSandbox<T>(tables: string[], wanted: Set<string> | 'all', work: (sandbox: Sandbox) => Promise<T>): Promise<T> {
+  private async withSandbox<T>(
+    tables: string[], wanted: Set<string> | 'all', work: (sandbox: Sandbox) => Promise<T>,
+    /** Tables of srag's own to add, written into the private directory (the evidence behind coverage). */
+    extraTables?: (directory: string) => Promise<SandboxTable>,
+  ): Promise<T> {
     const directory = createPrivateDirectory('sandbox');
     try {
-      const sandboxTables: SandboxTable[] = [];
+      const sandboxTables: SandboxTable[] = extraTables ? [await extraTables(directory.path)] : [];
       for (const [index, table] of tables.entries()) {
         const description = await this.source.describeTable(table);
         const aliases = description.aliases ?? [];
@@ -134,8 +187,12 @@ export class DuckDbSqlEngine implements SqlEngine {
   }
 
   private async readReferences(sql: string): Promise<SelectReferences> {
-    parserConnection ??= DuckDBInstance.create(':memory:', { enable_external_access: 'false' }).then((instance) => instance.connect());
-    const connection = await parserConnection;
+    return readSelectReferences((await this.serialize(sql)).statements[0]);
+  }
+
+  /** DuckDB's parse of `sql` (`json_serialize_sql`): exactly one statement, a SELECT, or an error. */
+  private async serialize(sql: string): Promise<{ statements: Array<{ node: unknown }> }> {
+    const connection = await parser();
     const reader = await connection.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql]);
     const serialized = JSON.parse(String(reader.getRowsJS()[0]?.[0])) as { error: boolean; error_type?: string; error_message?: string; statements?: unknown[] };
     if (serialized.error) {
@@ -146,6 +203,32 @@ export class DuckDbSqlEngine implements SqlEngine {
     }
     const statements = serialized.statements ?? [];
     if (statements.length !== 1) throw new SqlRejectedError({ sql, reason: `exactly one statement is allowed, found ${statements.length}` });
-    return readSelectReferences(statements[0]);
+    return { statements: statements as Array<{ node: unknown }> };
   }
+
+  /** A serialized statement as SQL text again (`json_deserialize_sql`). */
+  private async deserialize(serialized: unknown): Promise<string> {
+    const connection = await parser();
+    const reader = await connection.runAndReadAll('SELECT json_deserialize_sql($1::JSON)', [JSON.stringify(serialized)]);
+    return String(reader.getRowsJS()[0]?.[0]);
+  }
+}
+
+function parser(): Promise<DuckDBConnection> {
+  parserConnection ??= DuckDBInstance.create(':memory:', { enable_external_access: 'false' }).then((instance) => instance.connect());
+  return parserConnection;
+}
+
+/**
+ * The attributes coverage is counted for, with what it is counted over: with a derived selection,
+ * columns the WHERE filters on over the table and the rest over the selection; without one, all
+ * over the table.
+ */
+function countedColumns(attributes: readonly string[], read: Set<string> | 'all', filterColumns: Set<string> | undefined): CountedColumn[] {
+  return attributes.flatMap((column): CountedColumn[] => {
+    const lower = column.toLowerCase();
+    if (filterColumns?.has(lower)) return [{ column, over: 'table', reason: 'filtered' }];
+    if (read !== 'all' && !read.has(lower)) return [];
+    return [filterColumns ? { column, over: 'selected' } : { column, over: 'table', reason: 'underivable' }];
+  });
 }

@@ -61,11 +61,13 @@ describe('srag_ask', () => {
     expect(questions.length).toBeGreaterThanOrEqual(5);
     for (const [index, question] of questions.entries()) {
       const result = await session.run(`SELECT * FROM srag_ask('${question.question.replace(/'/g, "''")}', 'hotels')`);
-      expect(result.columns).toEqual(['answer', 'sql', 'result', 'result_cut', 'prompt_tokens', 'completion_tokens']);
+      expect(result.columns).toEqual(['answer', 'sql', 'result', 'result_cut', 'coverage', 'prompt_tokens', 'completion_tokens']);
       const [answer, sql, resultJson] = result.rows[0]!;
       const cli = cliAnswers[index]!;
       expect({ question: question.question, sql }).toEqual({ question: question.question, sql: cli.sql });
-      expect(sameValue(answer, cli.answer), `${question.question}: ${answer} vs ${cli.answer}`).toBe(true);
+      // The value, without what it rests on: a table made by srag_extract may keep other evidence than the ingested one.
+      const value = (text: unknown) => String(text).replace(/ \(among the .*\)$/, '');
+      expect(sameValue(value(answer), value(cli.answer)), `${question.question}: ${answer} vs ${cli.answer}`).toBe(true);
       const rows = (JSON.parse(String(resultJson)) as Array<Record<string, unknown>>).map((row) => Object.values(row));
       expect(rows.length).toBe(cli.rows.length);
       rows.forEach((row, rowIndex) => row.forEach((cell, cellIndex) => expect(sameValue(cell, cli.rows[rowIndex]![cellIndex]), question.question).toBe(true)));

@@ -1,4 +1,5 @@
-import { askQuestion } from '../../../core/index.ts';
+import { askQuestion, describeCoverage } from '../../../core/index.ts';
+import { sragCommandLine } from '../quote-shell-argument.ts';
 import { openSession } from '../open-session.ts';
 import { formatTable } from './format-table.ts';
 
@@ -6,6 +7,11 @@ export interface AskCommandOptions {
   db: string;
   table?: string;
   json?: boolean;
+}
+
+/** The file name of a document's path: what `srag why` needs to find it. */
+function documentName(source: string): string {
+  return source.slice(Math.max(source.lastIndexOf('/'), source.lastIndexOf('\\')) + 1);
 }
 
 /** Rows of a result shown under the answer; --json returns every row the engine returned. */
@@ -30,12 +36,18 @@ export async function askCommand(questions: string[], options: AskCommandOptions
         statistics: info.statistics,
         question,
         model: session.settings.model,
+        coverage: session.sqlEngine,
       });
       if (options.json) {
-        process.stdout.write(`${JSON.stringify(result)}\n`);
+        process.stdout.write(`${JSON.stringify({ ...result, coverage: result.coverage ?? null })}\n`);
       } else {
         const heading = questions.length > 1 ? `${index > 0 ? '\n' : ''}Q: ${question}\n` : '';
-        process.stdout.write(`${heading}${result.answer}\n\nSQL: ${result.sql}\n${formatTable(result, { maximumRows: shownRows })}\n`);
+        const note = describeCoverage(result.coverage, {
+          title: info.schema.title,
+          whereToLook: (column, document) => `see ${sragCommandLine(['why', document ? documentName(document) : '<document>', column], options.db)}`,
+        });
+        const coverage = note ? `\nCoverage: ${note.split('\n').join('\n  ')}\n` : '';
+        process.stdout.write(`${heading}${result.answer}\n${coverage}\nSQL: ${result.sql}\n${formatTable(result, { maximumRows: shownRows })}\n`);
       }
     }
     return 0;

@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { ModelUsage, NormalizedValue, RecordSchema, SragErrorCode } from '../../../core/index.ts';
+import type { ColumnCoverage, ModelUsage, NormalizedValue, RecordSchema, SragErrorCode } from '../../../core/index.ts';
 import type { JournalEntry } from '../store/journal-entry.ts';
 import type { ExtractMirror } from '../store/srag-store.ts';
 
@@ -59,6 +59,8 @@ export interface AskReply {
   resultJson: string;
   /** What was left out of the result to keep it bounded, in words; null when nothing was. */
   resultCut: string | null;
+  /** Coverage of the columns the SQL read; null when no evidence is kept for the table. */
+  coverage: ColumnCoverage[] | null;
   promptTokens: number;
   completionTokens: number;
 }
@@ -68,7 +70,10 @@ export interface AskReply {
  * callback: only that thread may run statements on its database (a second instance on the same
  * file is unsafe), so `srag_ask` has it export the columns a query needs to a Parquet file.
  */
-export type CallerRequest = { type: 'export-table'; table: string; columns: string[]; file: string };
+export type CallerRequest =
+  | { type: 'export-table'; table: string; columns: string[]; file: string }
+  /** The evidence behind coverage; `table` is the record table's name in `srag_evidence`. */
+  | { type: 'export-evidence'; table: string; attributes: string[]; file: string };
 
 /** The waiting thread's answer to a caller request (posted to the worker): done, or why not. */
 export interface CallerReply {

@@ -111,6 +111,7 @@ export class LlmBridgeService {
         return askOverTable({
           client: this.client(this.settings.concurrency, 'ask'), prompts: this.prompts, request: { ...request.request, knownSchemas }, model: this.settings.model,
           exportTable: (table, columns, file) => this.askCaller({ type: 'export-table', table, columns, file }),
+          exportEvidence: (table, attributes, file) => this.askCaller({ type: 'export-evidence', table, attributes, file }),
         });
       }
       case 'usage':

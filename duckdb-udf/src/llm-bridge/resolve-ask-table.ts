@@ -10,6 +10,8 @@ export interface AskTable {
   statistics: ColumnStatistics[] | undefined;
   /** `_source`, the name the prompt gives the provenance column, for a table that calls it `filename`. */
   aliases: Array<{ name: string; of: string }>;
+  /** `table_name` of its rows in `srag_evidence`: the table's own name (srag ingest) or the schema key (srag_extract). */
+  evidenceName: string;
 }
 
 /**
@@ -56,7 +58,7 @@ export function resolveAskTable(request: AskRequest): AskTable {
     });
   }
   const aliases = !hasColumn(chosen, '_source') && hasColumn(chosen, 'filename') ? [{ name: '_source', of: 'filename' }] : [];
-  return { name: chosen.name, columns: chosen.columns, schema: found.schema, statistics: found.statistics, aliases };
+  return { name: chosen.name, columns: chosen.columns, schema: found.schema, statistics: found.statistics, aliases, evidenceName: found.evidenceName };
 }
 
 const makeOneHint = "make one with CREATE TABLE hotels AS SELECT * FROM srag_extract('docs/*', schema := 'schema.json'), or with srag ingest";
@@ -73,20 +75,20 @@ function hasColumn(table: AskRequest['tables'][number], name: string): boolean {
   return table.columns.some((column) => column.name === name);
 }
 
-function explain(request: AskRequest, table: AskRequest['tables'][number]): { schema: RecordSchema; statistics: ColumnStatistics[] | undefined } | undefined {
+function explain(request: AskRequest, table: AskRequest['tables'][number]): { schema: RecordSchema; statistics: ColumnStatistics[] | undefined; evidenceName: string } | undefined {
   const registered = request.knownSchemas.find((known) => known.origin === 'srag_tables' && known.name.toLowerCase() === table.name.toLowerCase());
   if (registered) {
     const schema = parseRecordSchema(JSON.parse(registered.schemaJson), `table "${registered.name}"`);
-    return { schema, statistics: registered.statisticsJson ? (JSON.parse(registered.statisticsJson) as ColumnStatistics[]) : undefined };
+    return { schema, statistics: registered.statisticsJson ? (JSON.parse(registered.statisticsJson) as ColumnStatistics[]) : undefined, evidenceName: registered.name };
   }
   const columns = new Set(table.columns.map((column) => column.name));
-  let best: { schema: RecordSchema; overlap: number } | undefined;
+  let best: { schema: RecordSchema; overlap: number; key: string } | undefined;
   for (const known of request.knownSchemas) {
     if (known.origin !== 'srag_extract') continue;
     const schema = parseRecordSchema(JSON.parse(known.schemaJson), `schema ${known.name}`);
     const overlap = schema.attributes.filter((attribute) => columns.has(attribute.name)).length;
-    if (overlap > 0 && (!best || overlap > best.overlap)) best = { schema, overlap };
+    if (overlap > 0 && (!best || overlap > best.overlap)) best = { schema, overlap, key: known.name };
   }
   if (!best) return undefined;
-  return { schema: { ...best.schema, attributes: best.schema.attributes.filter((attribute) => columns.has(attribute.name)) }, statistics: undefined };
+  return { schema: { ...best.schema, attributes: best.schema.attributes.filter((attribute) => columns.has(attribute.name)) }, statistics: undefined, evidenceName: best.key };
 }

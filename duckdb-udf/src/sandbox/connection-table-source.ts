@@ -1,7 +1,7 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { SragError } from '../../../core/index.ts';
 import { quoteIdentifier } from '../quote-identifier.ts';
-import { sandboxExportOptions, type SandboxTableSource } from './sandbox-table-source.ts';
+import { evidenceExportSql, sandboxExportOptions, type SandboxTableSource } from './sandbox-table-source.ts';
 
 /**
  * The tables of the database behind `connection`, exported with `COPY … TO` (Parquet). Exports run
@@ -27,6 +27,9 @@ export function connectionTableSource(connection: DuckDBConnection): SandboxTabl
     }),
     exportTable: (table, columns, file) => serialized(async () => {
       await connection.run(`COPY (SELECT ${columns.map(quoteIdentifier).join(', ')} FROM ${quoteIdentifier(table)}) TO $1 (${sandboxExportOptions})`, [file]);
+    }),
+    exportEvidence: (table, attributes, file) => serialized(async () => {
+      await connection.run(`COPY (${evidenceExportSql}) TO $3 (${sandboxExportOptions})`, [table, listValue(attributes), file]);
     }),
   };
 }

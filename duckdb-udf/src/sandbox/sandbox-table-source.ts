@@ -4,6 +4,9 @@
  */
 export const sandboxExportOptions = 'FORMAT parquet, COMPRESSION uncompressed';
 
+/** The evidence `exportEvidence` writes: `$1` the table's name in `srag_evidence`, `$2` the attributes (VARCHAR[]). */
+export const evidenceExportSql = 'SELECT source, attribute, status FROM srag_evidence WHERE table_name = $1::VARCHAR AND list_contains($2::VARCHAR[], attribute)';
+
 /** A column as the sandbox recreates it: its name and DuckDB type, as the source table has them. */
 export interface SandboxColumn {
   name: string;
@@ -31,4 +34,9 @@ export interface SandboxTableSource {
   describeTable(table: string): Promise<SandboxTableDescription>;
   /** Writes `columns` of every row of `table`, in table order, to a new Parquet file at `file`. */
   exportTable(table: string, columns: string[], file: string): Promise<void>;
+  /**
+   * Writes the evidence kept for `attributes` of `table` (document, attribute, status; see
+   * `srag_evidence`) to a new Parquet file at `file`, for coverage. Absent where no evidence is kept.
+   */
+  exportEvidence?(table: string, attributes: string[], file: string): Promise<void>;
 }

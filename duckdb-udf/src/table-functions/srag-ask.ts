@@ -45,9 +45,11 @@ export function createSragAskJsonFunction(bridge: LlmBridge, tableExport: Synchr
             ...parseList<{ name: string; schema_json: string }>(extracted![index]).map((entry) => ({ name: entry.name, schemaJson: entry.schema_json, statisticsJson: null, origin: 'srag_extract' as const })),
           ];
           const request: AskRequest = { question, table: tables![index] ?? null, tables: parseList(catalogs![index]), knownSchemas };
-          const reply = bridge.callSync({ type: 'ask', request }, (callerRequest) => tableExport.exportTable(callerRequest.table, callerRequest.columns, callerRequest.file));
+          const reply = bridge.callSync({ type: 'ask', request }, (callerRequest) => (callerRequest.type === 'export-table'
+            ? tableExport.exportTable(callerRequest.table, callerRequest.columns, callerRequest.file)
+            : tableExport.exportEvidence(callerRequest.table, callerRequest.attributes, callerRequest.file)));
           output.setItem(index, JSON.stringify({
-            answer: reply.answer, sql: reply.sql, result: JSON.parse(reply.resultJson), result_cut: reply.resultCut,
+            answer: reply.answer, sql: reply.sql, result: JSON.parse(reply.resultJson), result_cut: reply.resultCut, coverage: reply.coverage,
             prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens,
           }));
         }
@@ -78,7 +80,7 @@ SELECT srag_answer.* FROM (SELECT json_transform(srag_ask_json(
     GROUP BY table_name)),
   (SELECT to_json(list({'name': table_name, 'schema_json': schema_json, 'statistics_json': statistics_json})) FROM srag_tables),
   (SELECT to_json(list({'name': schema_key, 'schema_json': schema_json})) FROM srag_extract_schemas)
-), '{"answer":"VARCHAR","sql":"VARCHAR","result":"JSON","result_cut":"VARCHAR","prompt_tokens":"BIGINT","completion_tokens":"BIGINT"}') AS srag_answer);
+), '{"answer":"VARCHAR","sql":"VARCHAR","result":"JSON","result_cut":"VARCHAR","coverage":"JSON","prompt_tokens":"BIGINT","completion_tokens":"BIGINT"}') AS srag_answer);
 CREATE OR REPLACE TEMP MACRO srag_ask(question, "table" := NULL) AS
 error('srag_ask is a table function: SELECT * FROM srag_ask(''' || replace(question, '''', '''''') || '''' || coalesce(', ''' || replace("table", '''', '''''') || '''', '') || ')');
 `;

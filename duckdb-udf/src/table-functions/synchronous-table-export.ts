@@ -1,10 +1,12 @@
 import { DuckDBPendingResultState, LIST, listValue, VARCHAR, type DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import { firstLine, SragError } from '../../../core/index.ts';
-import { sandboxExportOptions } from '../sandbox/sandbox-table-source.ts';
+import { evidenceExportSql, sandboxExportOptions } from '../sandbox/sandbox-table-source.ts';
 
 /** Writes columns of a table to Parquet and returns only when the file is complete: usable inside a DuckDB callback. */
 export interface SynchronousTableExport {
   exportTable(table: string, columns: string[], file: string): void;
+  /** The evidence behind coverage (`SandboxTableSource.exportEvidence`); `table` is its name in `srag_evidence`. */
+  exportEvidence(table: string, attributes: string[], file: string): void;
   close(): void;
 }
 
@@ -24,25 +26,37 @@ const idleWaitMilliseconds = 1;
 export async function createSynchronousTableExport(instance: DuckDBInstance): Promise<SynchronousTableExport> {
   const connection = await instance.connect();
   let statement: DuckDBPreparedStatement;
+  let evidenceStatement: DuckDBPreparedStatement;
   try {
     statement = await connection.prepare(
       `COPY (SELECT COLUMNS(lambda srag_column: list_contains($2::VARCHAR[], srag_column)) FROM query_table($1::VARCHAR)) TO $3 (${sandboxExportOptions})`,
     );
+    evidenceStatement = await connection.prepare(`COPY (${evidenceExportSql}) TO $3 (${sandboxExportOptions})`);
   } catch (error) {
     connection.closeSync();
     throw error;
   }
   const pause = new Int32Array(new SharedArrayBuffer(4));
+  const run = (prepared: DuckDBPreparedStatement, name: string, names: string[], file: string) => {
+    prepared.bindVarchar(1, name);
+    prepared.bindList(2, listValue(names), LIST(VARCHAR));
+    prepared.bindVarchar(3, file);
+    const pending = prepared.start();
+    for (let state = pending.runTask(); state !== DuckDBPendingResultState.RESULT_READY; state = pending.runTask()) {
+      if (state === DuckDBPendingResultState.NO_TASKS_AVAILABLE) Atomics.wait(pause, 0, 0, idleWaitMilliseconds);
+    }
+  };
   return {
+    exportEvidence(table, attributes, file) {
+      try {
+        run(evidenceStatement, table, attributes, file);
+      } catch (error) {
+        throw new SragError({ code: 'SQL_FAILED', message: `srag_ask could not read the evidence of "${table}": ${firstLine(error instanceof Error ? error.message : String(error))}`, cause: error });
+      }
+    },
     exportTable(table, columns, file) {
       try {
-        statement.bindVarchar(1, table);
-        statement.bindList(2, listValue(columns), LIST(VARCHAR));
-        statement.bindVarchar(3, file);
-        const pending = statement.start();
-        for (let state = pending.runTask(); state !== DuckDBPendingResultState.RESULT_READY; state = pending.runTask()) {
-          if (state === DuckDBPendingResultState.NO_TASKS_AVAILABLE) Atomics.wait(pause, 0, 0, idleWaitMilliseconds);
-        }
+        run(statement, table, columns, file);
       } catch (error) {
         const message = firstLine((error instanceof Error ? error.message : String(error)).replace(/^Failure running pending result task: /, ''));
         throw new SragError({
@@ -55,6 +69,7 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
     },
     close() {
       statement.destroySync();
+      evidenceStatement.destroySync();
       connection.closeSync();
     },
   };

@@ -25,7 +25,9 @@ function splitRow(line: string): string[] {
 
 /**
  * Reads the rows under "Result (N rows):" (a header line, then one line per row) and answers
- * shortly: the single value, or the rows joined ("Paris: 4; Rome: 3").
+ * shortly: the single value, or the rows joined ("Paris: 4; Rome: 3"). As a careful model does, a
+ * single value computed over a column the prompt's coverage calls incomplete says what it rests
+ * on: "212.5 (among the 44 hotels that state price_per_night)".
  */
 export function respondAnswer(request: ChatRequest): Reply {
   const prompt = request.messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
@@ -37,6 +39,12 @@ export function respondAnswer(request: ChatRequest): Reply {
     .filter((line) => line.trim() !== '' && !/^[\s|:-]+$/.test(line) && !/^```/.test(line.trim()));
   const rows = lines.slice(1).map(splitRow);
   if (rows.length === 0) return contentReply('No document matches the question.');
-  if (rows.length === 1 && rows[0]!.length === 1) return contentReply(rows[0]![0]!);
+  if (rows.length === 1 && rows[0]!.length === 1) return contentReply(`${rows[0]![0]!}${restsOn(prompt.slice(0, heading.index))}`);
   return contentReply(rows.map((cells) => cells.join(': ')).join('; '));
+}
+
+/** " (among the 44 hotels that state price_per_night)" when the coverage names an aggregated column with values missing or dropped. */
+function restsOn(promptHead: string): string {
+  const incomplete = /^(\w+): computed over (\d+) of the \d+ (.+?) the query selects;.*(?:do not state it|dropped)/m.exec(promptHead);
+  return incomplete ? ` (among the ${incomplete[2]} ${incomplete[3]} that state ${incomplete[1]})` : '';
 }

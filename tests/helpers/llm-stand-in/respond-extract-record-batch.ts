@@ -44,7 +44,7 @@ export function readBatchDocuments(userMessage: string): Array<{ id: string; tex
  * the single-document fault markers fault the whole batch; `dropFromBatch` leaves its record out.
  * A document no gold record matches makes the whole batch a refusal (an error reply naming it).
  */
-export function respondExtractRecordBatch(request: ChatRequest, corpora: GoldCorpus[], slips: readonly ModelSlip[] = []): Reply {
+export function respondExtractRecordBatch(request: ChatRequest, corpora: GoldCorpus[], slips: readonly ModelSlip[] = [], slipProperties: readonly string[] = []): Reply {
   const systemMessage = firstMessageOf(request, 'system');
   const propertyNames = readBatchSchemaPropertyNames(systemMessage);
   if (!propertyNames) {
@@ -64,7 +64,7 @@ export function respondExtractRecordBatch(request: ChatRequest, corpora: GoldCor
     // assignments, since a property may be named "__proto__".
     const idKey = propertyNames.includes('id') ? '_document' : 'id';
     records.push(Object.fromEntries([[idKey, document.id], ...propertyNames.map((name, position) => {
-      const property = answerProperty(name, record, document.text, slips, position);
+      const property = answerProperty(name, record, document.text, slipProperties.length === 0 || slipProperties.includes(name) ? slips : [], position);
       return [name, withEvidence ? property : property.value];
     })]));
   }

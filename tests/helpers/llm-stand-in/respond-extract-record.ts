@@ -63,7 +63,7 @@ function isReask(request: ChatRequest): boolean {
  * (one part of a split document sees only its own values); then the `slips` asked for. A document
  * no gold record matches is refused with an error reply, never answered with a record of nulls.
  */
-export function respondExtractRecord(request: ChatRequest, corpora: GoldCorpus[], slips: readonly ModelSlip[] = []): Reply {
+export function respondExtractRecord(request: ChatRequest, corpora: GoldCorpus[], slips: readonly ModelSlip[] = [], slipProperties: readonly string[] = []): Reply {
   const systemMessage = firstMessageOf(request, 'system');
   const documentText = firstMessageOf(request, 'user');
   const propertyNames = readSchemaPropertyNames(systemMessage);
@@ -79,7 +79,7 @@ export function respondExtractRecord(request: ChatRequest, corpora: GoldCorpus[]
 
   // Entries, not assignments: a property may be named "__proto__".
   const answer = Object.fromEntries(propertyNames.map((name, position) => {
-    const property = answerProperty(name, record, documentText, slips, position);
+    const property = answerProperty(name, record, documentText, slipProperties.length === 0 || slipProperties.includes(name) ? slips : [], position);
     // An object is the wrong type for every flat property; the re-ask gets the right answer.
     const value = wrongTypes ? { value: property.value, note: 'see document' } : property.value;
     return [name, withEvidence ? { value, quote: property.quote } : value];

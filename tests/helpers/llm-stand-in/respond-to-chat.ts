@@ -15,15 +15,16 @@ export interface ResponderContext {
   corpora: GoldCorpus[];
   brokenSql: { enabled: boolean; alreadyBroken: Set<string> };
   slips: readonly ModelSlip[];
+  slipProperties: readonly string[];
 }
 
 /** Routes a classified request to its responder; answer-from-context answers asynchronously (it runs DuckDB). */
 export function respondToChat(kind: RequestKind, request: ChatRequest, context: ResponderContext): Reply | Promise<Reply> {
   switch (kind) {
     case 'extract-record':
-      return respondExtractRecord(request, context.corpora, context.slips);
+      return respondExtractRecord(request, context.corpora, context.slips, context.slipProperties);
     case 'extract-record-batch':
-      return respondExtractRecordBatch(request, context.corpora, context.slips);
+      return respondExtractRecordBatch(request, context.corpora, context.slips, context.slipProperties);
     case 'predict-schema-first':
       return respondPredictSchemaFirst(request, context.corpora);
     case 'refine-schema':

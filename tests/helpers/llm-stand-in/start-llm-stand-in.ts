@@ -52,6 +52,7 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     corpora: options.corpora.map((directory) => loadGoldCorpus(directory)),
     brokenSql: { enabled: false, alreadyBroken: new Set() },
     slips: [],
+    slipProperties: [],
   };
   const settings: Settings = {
     latencyMs: 0,
@@ -61,6 +62,7 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     structuredOutputs: true,
     brokenSqlFirst: false,
     slips: [],
+    slipProperties: [],
   };
   let random = createRandom(settings.seed);
   const applyOptions = (partial: Partial<LlmStandInOptions>) => {
@@ -70,6 +72,7 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     if (partial.seed !== undefined) random = createRandom(partial.seed);
     context.brokenSql.enabled = settings.brokenSqlFirst;
     context.slips = settings.slips;
+    context.slipProperties = settings.slipProperties;
   };
   applyOptions(options);
 

@@ -54,6 +54,11 @@ export interface LlmStandInOptions {
   brokenSqlFirst?: boolean;
   /** Slips made in every extraction reply (see `ModelSlip`). Default none: a careful model. */
   slips?: ModelSlip[];
+  /**
+   * The properties the `slips` are made in, e.g. `['price_per_night']` for a reply whose other
+   * values are right; empty (the default) for every property.
+   */
+  slipProperties?: string[];
   /** Port to listen on; default 0 (a free port). */
   port?: number;
 }

@@ -1,0 +1,94 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { averageParisPrice, hotelsWithGaps, pagesWithMisreadPrice, parisHotelCount } from '../helpers/hotels-with-gaps.ts';
+import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { runSrag } from '../helpers/run-srag.ts';
+
+interface Coverage { column: string; rows: number; present: number; missing: number; dropped: number; unknown: number; over: string }
+
+let standIn: LlmStandIn;
+const corpus = hotelsWithGaps();
+const database = join(corpus.directory, 'hotels.duckdb');
+const environment = () => ({ OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-0000', SRAG_CONCURRENCY: '8' });
+const ask = (args: string[]) => runSrag(['ask', ...args, '--db', database], { environment: environment() });
+
+/** What srag_evidence says of the Paris hotels' prices, counted here without srag's coverage code. */
+async function parisPriceEvidence(): Promise<Record<string, number>> {
+  const instance = await DuckDBInstance.create(database, { access_mode: 'READ_ONLY' });
+  try {
+    const connection = await instance.connect();
+    const rows = (await connection.runAndReadAll(`
+      SELECT e.status, count(*) FROM hotels h JOIN srag_evidence e ON e.source = h._source AND e.table_name = 'hotels'
+      WHERE h.city = 'Paris' AND e.attribute = 'price_per_night' GROUP BY e.status`)).getRowsJS();
+    connection.closeSync();
+    return Object.fromEntries(rows.map(([status, count]) => [String(status), Number(count)]));
+  } finally {
+    instance.closeSync();
+  }
+}
+
+beforeAll(async () => {
+  standIn = await startLlmStandIn({ corpora: [corpus.directory] });
+  const careful = readdirSync(corpus.docs).filter((page) => !pagesWithMisreadPrice.includes(page)).map((page) => join(corpus.docs, page));
+  const first = await runSrag(['ingest', ...careful, '--schema', 'examples/hotels/schema.json', '--db', database], { environment: environment() });
+  expect(first.status, first.stderr).toBe(0);
+  standIn.setOptions({ slips: ['misread-values'], slipProperties: ['price_per_night'] });
+  const slipped = await runSrag(['ingest', ...pagesWithMisreadPrice.map((page) => join(corpus.docs, page)), '--schema', 'examples/hotels/schema.json', '--db', database], { environment: environment() });
+  expect(slipped.status, slipped.stderr).toBe(0);
+  standIn.setOptions({ slips: [], slipProperties: [] });
+});
+afterAll(async () => {
+  await standIn.close();
+});
+
+describe('every answer says what it rests on', () => {
+  it('counts the values behind an average over the rows its filter selects, as the evidence table holds them', async () => {
+    standIn.reset();
+    const run = await ask([averageParisPrice, '--json']);
+    expect(run.status, run.stderr).toBe(0);
+    const coverage = (JSON.parse(run.stdout) as { coverage: Coverage[] }).coverage;
+    const price = coverage.find((column) => column.column === 'price_per_night')!;
+    const evidence = await parisPriceEvidence();
+    expect(price).toMatchObject({
+      over: 'selected',
+      rows: Object.values(evidence).reduce((sum, count) => sum + count, 0),
+      present: evidence.supported ?? 0,
+      missing: evidence.missing ?? 0,
+      dropped: (evidence.unsupported ?? 0) + (evidence.invalid ?? 0),
+      unknown: 0,
+    });
+    // The sample as built: 10 Paris hotels, 3 pages state no price, 2 misread prices were dropped.
+    expect(price).toMatchObject({ rows: 10, present: 5, missing: 3, dropped: 2 });
+    expect(coverage.find((column) => column.column === 'city')).toMatchObject({ over: 'table', rows: 50, present: 50, missing: 0, dropped: 0 });
+    // The answer prompt carried the same words, so the worded answer could say what it rests on.
+    const answerPrompt = JSON.stringify(standIn.requests.find((request) => request.kind === 'answer')?.body.messages ?? null);
+    expect(answerPrompt).toContain('price_per_night: computed over 5 of the 10 hotels the query selects; 3 do not state it, 2 values were dropped');
+  });
+
+  it('says in words how many hotels the answer rests on and why the others are left out, with the command that shows a dropped value', async () => {
+    const run = await ask([averageParisPrice]);
+    expect(run.status, run.stderr).toBe(0);
+    const [answer, , note] = run.stdout.split('\n');
+    expect(answer).toBe('215.4 (among the 5 hotels that state price_per_night)');
+    expect(note).toMatch(/^Coverage: price_per_night: computed over 5 of the 10 hotels the query selects; 3 do not state it, 2 values were dropped as unsupported or invalid \(see srag why (olive-square-hotel\.txt|opal-tower-hotel\.html) price_per_night --db .*\)\.$/);
+  });
+
+  it('shows no note when every value the query reads is present', async () => {
+    const text = await ask([parisHotelCount]);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout.split('\n')[0]).toBe('10');
+    expect(text.stdout).not.toContain('Coverage');
+    const json = JSON.parse((await ask([parisHotelCount, '--json'])).stdout) as { coverage: Coverage[] };
+    expect(json.coverage).toEqual([expect.objectContaining({ column: 'city', rows: 50, present: 50, missing: 0, dropped: 0, unknown: 0 })]);
+  });
+
+  it('srag_ask returns the same coverage as srag ask, as a JSON column', async () => {
+    const cli = (JSON.parse((await ask([averageParisPrice, '--json'])).stdout) as { coverage: Coverage[] }).coverage;
+    const run = await runSrag(['sql', '--db', database, '--json', '-c', `SELECT coverage FROM srag_ask('${averageParisPrice}')`], { environment: environment() });
+    expect(run.status, run.stderr).toBe(0);
+    const cell = (JSON.parse(run.stdout) as { rows: unknown[][] }).rows[0]![0];
+    expect(typeof cell === 'string' ? JSON.parse(cell) : cell).toEqual(cli);
+  });
+});
