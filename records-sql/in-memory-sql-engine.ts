@@ -2,6 +2,7 @@ import { SragError, type ParsedSelect, type SqlEngine, type SqlResult, type SqlV
 import { collectSelectReferences } from './parser/collect-select-references.ts';
 import { parseSelectStatement } from './parser/parse-select-statement.ts';
 import { asSqlFailure } from './as-sql-failure.ts';
+import { readCoverageScope } from './coverage-scope.ts';
 import { recordsSqlDialect } from './records-sql-dialect.ts';
 import type { Relation } from './runner/relation.ts';
 import { SqlQueryRunner } from './runner/sql-query-runner.ts';
@@ -43,6 +44,23 @@ export class InMemorySqlEngine implements SqlEngine {
     return asSqlFailure(() => collectSelectReferences(parseSelectStatement(sql)));
   }
 
+  /**
+   * For coverage: what an already-checked `sql` reads of `table`, and the `_source` of the rows its
+   * WHERE keeps, run here within the same bounds as any query. A WHERE that cannot run alone (it
+   * names a select-list alias) leaves the rows undefined, as a selection that is not derivable does.
+   */
+  rowsCovered(sql: string, table: string): RowsCovered {
+    const scope = asSqlFailure(() => readCoverageScope(parseSelectStatement(sql), table));
+    const relation = this.relations.get(table.toLowerCase());
+    if (!scope.selection || !relation) return { columns: scope.columns, filterColumns: new Set(), sources: undefined };
+    try {
+      const selected = new SqlQueryRunner(new Map([[table.toLowerCase(), relation]])).run(scope.selection);
+      return { columns: scope.columns, filterColumns: scope.filterColumns, sources: selected.rows.map((row) => String(row[0])) };
+    } catch {
+      return { columns: scope.columns, filterColumns: new Set(), sources: undefined };
+    }
+  }
+
   async runReadOnlyQuery(sql: string, tables: string[]): Promise<SqlResult> {
     const visible = new Map<string, Relation>();
     for (const table of tables) {
@@ -55,6 +73,16 @@ export class InMemorySqlEngine implements SqlEngine {
       return { columns: relation.columns.map((column) => column.name), rows: relation.rows.map((row) => row.map(toSqlValue)) };
     });
   }
+}
+
+/** What coverage is counted over in this engine (see `rowsCovered`). */
+export interface RowsCovered {
+  /** Lower-cased names the statement reads outside its WHERE, or `'all'`. */
+  columns: Set<string> | 'all';
+  /** Lower-cased names the WHERE reads: counted over the whole table. */
+  filterColumns: Set<string>;
+  /** `_source` of each row the WHERE keeps; undefined when that cannot be derived (then count every row). */
+  sources: string[] | undefined;
 }
 
 function toRuntimeValue(value: SqlValue, type: SqlType): RuntimeValue {

@@ -1,3 +1,4 @@
+import type { ColumnCoverage } from '../coverage/column-coverage.ts';
 import type { CancellationSignal } from '../ports/cancellation-signal.ts';
 
 /** What one system answered to one question, with what it cost. */
@@ -5,6 +6,8 @@ export interface SystemAnswer {
   answer: string;
   /** The SQL the answer rests on (srag). */
   sql?: string;
+  /** What the values behind the answer rest on (srag, when the table keeps evidence). */
+  coverage?: ColumnCoverage[];
   /** Documents whose text the answer model was shown, in context order (rag, full-corpus). */
   contextSources?: string[];
   /** Tokens of retrieved or concatenated text in the prompt (rag, full-corpus). */

@@ -1,3 +1,4 @@
+import { isIncomplete } from '../coverage/column-coverage.ts';
 import pLimit from 'p-limit';
 import { SragError } from '../errors/srag-error.ts';
 import { failsEveryDocument } from '../extraction/fails-every-document.ts';
@@ -23,6 +24,8 @@ export interface QuestionReport {
   goldStructured?: GoldAnswer;
   answer: string;
   sql: string | null;
+  /** Some value behind the answer is missing, dropped or of unknown footing; absent for a system that reports no coverage. */
+  incompleteCoverage?: boolean;
   /** Documents the baselines showed the model (rag, full-corpus). */
   contextSources?: string[];
   /** Why the system gave no answer (a rejected query, an invalid reply); null when it answered. */
@@ -103,6 +106,7 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
         ...(question.gold !== undefined ? { goldStructured: question.gold } : {}),
         answer,
         sql: answered?.sql ?? null,
+        ...(answered?.coverage ? { incompleteCoverage: answered.coverage.some(isIncomplete) } : {}),
         ...(answered?.contextSources ? { contextSources: answered.contextSources } : {}),
         error,
         verdicts: { deterministic: judgeDeterministically(question, answer, { relativeTolerance: options.relativeTolerance }) },

@@ -15,7 +15,7 @@ export function createSragSystem(options: SragSystemOptions): AnsweringSystem {
     async answer(question) {
       const { rowCount: _rowCount, ...askOptions } = options;
       const result = await askQuestion({ ...askOptions, question });
-      return { answer: result.answer, sql: result.sql, usage: result.usage };
+      return { answer: result.answer, sql: result.sql, ...(result.coverage ? { coverage: result.coverage } : {}), usage: result.usage };
     },
   };
 }

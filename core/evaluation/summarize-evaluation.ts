@@ -6,6 +6,8 @@ export interface SystemSummary {
   questions: number;
   /** Questions the system could not answer at all (an error, not a wrong answer). */
   errors: number;
+  /** Answers that rested on a column with values missing, dropped or of unknown footing; undefined for a system that reports no coverage. */
+  incompleteCoverage?: number;
   /** Fraction judged correct by the deterministic metric. */
   deterministic: number;
   /** Fraction the Answer Comparison judge called correct, over the questions it judged; undefined without a judge. */
@@ -36,6 +38,7 @@ export function summarizeEvaluation(reports: readonly QuestionReport[]): SystemS
       system,
       questions: rows.length,
       errors: rows.filter((row) => row.error !== null).length,
+      ...(rows.some((row) => row.incompleteCoverage !== undefined) ? { incompleteCoverage: rows.filter((row) => row.incompleteCoverage === true).length } : {}),
       deterministic: mean(rows.map((row) => (row.verdicts.deterministic.correct ? 1 : 0))),
       ...(compared.length > 0 ? { answerComparison: mean(compared.map((row) => (row.verdicts.answerComparison?.correct === true ? 1 : 0))) } : {}),
       ...(recalled.length > 0 ? { answerRecall: mean(recalled.map((row) => row.verdicts.answerRecall!.recall)) } : {}),

@@ -88,7 +88,7 @@ export class DuckDbSqlEngine implements SqlEngine, CoverageSource {
     const next = this.queue.then(async () => {
       if (!this.source.exportEvidence) throw new SragError({ code: 'TABLE_NOT_FOUND', message: `no evidence is kept for "${table}"` });
       const plan = readCoveragePlan(await this.serialize(sql), table);
-      const selection = plan.selection === undefined ? undefined : await this.deserialize(plan.selection);
+      const selection = plan.selection === undefined ? undefined : await this.deserialize(plan.selection).catch(() => undefined);
       const count = (derived: boolean) => {
         const columns = countedColumns(attributes, plan.columns, derived ? plan.filterColumns : undefined);
         if (columns.length === 0) return Promise.resolve([]);
@@ -209,7 +209,9 @@ export class DuckDbSqlEngine implements SqlEngine, CoverageSource {
   /** A serialized statement as SQL text again (`json_deserialize_sql`). */
   private async deserialize(serialized: unknown): Promise<string> {
     const connection = await parser();
-    const reader = await connection.runAndReadAll('SELECT json_deserialize_sql($1::JSON)', [JSON.stringify(serialized)]);
+    // Positions are not needed to print SQL; an unknown one is 2^64 - 1, which JSON numbers in JavaScript cannot carry back.
+    const text = JSON.stringify(serialized, (key, value: unknown) => (key === 'query_location' ? 0 : value));
+    const reader = await connection.runAndReadAll('SELECT json_deserialize_sql($1::JSON)', [text]);
     return String(reader.getRowsJS()[0]?.[0]);
   }
 }

@@ -63,9 +63,12 @@ describe('srag eval over the hotels sample corpus, with the LLM stand-in', () =>
     expect(run.stderr).toMatch(/rag: no embeddings endpoint \(.*404.*\); retrieving with BM25 keyword search/);
     expect(run.stdout).toMatch(/^srag: SQL over table "hotels" \(14 columns, 50 rows\)$/m);
     expect(run.stdout).toMatch(/^rag: BM25 top-10 of 50 chunks of ≤500 tokens, context ≤4000 tokens$/m);
-    expect(run.stdout).toMatch(/^srag +26 +0 +1\.000 +1\.000 +1\.000 /m);
-
     const reports = readReport(reportPath);
+    // Some sample pages leave values out: the summary counts the srag answers that rest on such columns.
+    const incomplete = reports.filter((report) => report.system === 'srag' && report.incompleteCoverage === true).length;
+    expect(incomplete).toBeGreaterThan(0);
+    expect(run.stdout).toMatch(new RegExp(`^srag +26 +0 +${incomplete} +1\\.000 +1\\.000 +1\\.000 `, 'm'));
+    expect(run.stdout).toMatch(/^rag +26 +0 +– /m);
     expect(reports.map((report) => report.system)).toEqual([...Array(26).fill('srag'), ...Array(26).fill('rag'), ...Array(26).fill('full-corpus')]);
     const bySystem = (system: string) => reports.filter((report) => report.system === system);
 
@@ -103,7 +106,7 @@ describe('srag eval over the hotels sample corpus, with the LLM stand-in', () =>
     const run = await runSrag(['eval', '--questions', 'examples/hotels/questions.jsonl', '--docs', 'examples/hotels/docs', '--system', 'full-corpus', '--no-judge', '--context-tokens', '4000'], { environment: environment() });
     expect(run.status, run.stderr).toBe(0);
     expect(standIn.countByKind()).toEqual({ 'answer-from-context': 26 });
-    expect(run.stdout).toMatch(/^full-corpus +26 +0 +0\.\d{3} +– +– /m);
+    expect(run.stdout).toMatch(/^full-corpus +26 +0 +– +0\.\d{3} +– +– /m);
     expect(run.stdout).not.toMatch(/^srag /m);
   });
 
@@ -117,7 +120,7 @@ describe('srag eval over the hotels sample corpus, with the LLM stand-in', () =>
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toContain('50 documents ("id", "text"), 26 questions ("question", "answer")');
     expect(run.stderr).toContain('hotels: 50 ingested, 0 unchanged, 0 failed');
-    expect(run.stdout).toMatch(/^srag +26 +0 +1\.000 /m);
+    expect(run.stdout).toMatch(/^srag +26 +0 +\d+ +1\.000 /m);
   });
 
   it('fails with a one-line error naming the problem when the questions file is malformed', async () => {

@@ -3,16 +3,19 @@ import type { SystemSummary } from '../../../core/index.ts';
 /**
  * The summary as an aligned text table, one row per system, like seed 000 Table 3 plus the
  * deterministic metric and what answering cost. Judge columns show "–" when no judge ran; a
- * "judge failures" column appears when a judge's reply could not be used.
+ * "judge failures" column appears when a judge's reply could not be used. "on incomplete columns"
+ * counts the answers whose SQL read a column with values missing or dropped ("–": the system
+ * reports no coverage).
  */
 export function formatSummaryTable(summaries: readonly SystemSummary[]): string {
   const withFailures = summaries.some((summary) => summary.judgeFailures > 0);
-  const header = ['system', 'questions', 'errors', 'deterministic', 'answer comparison', 'answer recall', ...(withFailures ? ['judge failures'] : []), 'prompt tokens/q', 'completion tokens/q', 'latency/q'];
+  const header = ['system', 'questions', 'errors', 'on incomplete columns', 'deterministic', 'answer comparison', 'answer recall', ...(withFailures ? ['judge failures'] : []), 'prompt tokens/q', 'completion tokens/q', 'latency/q'];
   const fraction = (value: number | undefined) => (value === undefined ? '–' : value.toFixed(3));
   const rows = summaries.map((summary) => [
     summary.system,
     String(summary.questions),
     String(summary.errors),
+    summary.incompleteCoverage === undefined ? '–' : String(summary.incompleteCoverage),
     fraction(summary.deterministic),
     fraction(summary.answerComparison),
     fraction(summary.answerRecall),

@@ -11,6 +11,12 @@ export interface RecordsRangeTable {
   table: InMemoryTable;
   /** The same rows keyed by column name, for `computeStatistics`. */
   rows: Array<Record<string, string | number | boolean | null>>;
+  /**
+   * Per row, the attributes its `_error` cell names: the Sheets store writes one line
+   * "attribute: message" per value it dropped (or kept from parts that disagree). Undefined when
+   * the range has no `_error` column, so a blank cell cannot be told missing from dropped.
+   */
+  issues: Array<Set<string>> | undefined;
 }
 
 /**
@@ -24,6 +30,7 @@ export function recordsRangeTable(values: unknown[][], known: Map<string, Attrib
   }
   const header = values[0]!.map((cell) => columnName(String(cell ?? '')));
   const statusColumn = header.indexOf(recordColumns.status);
+  const errorColumn = header.indexOf(recordColumns.error);
   const used = new Set<string>();
   const columns: Array<{ index: number; name: string }> = [];
   header.forEach((name, index) => {
@@ -50,7 +57,13 @@ export function recordsRangeTable(values: unknown[][], known: Map<string, Attrib
     schema: { title, attributes },
     table: { columns: tableColumns, rows: rows.map((row) => columns.map(({ name }) => row[name] ?? null)) },
     rows,
+    issues: errorColumn < 0 ? undefined : dataRows.map((row) => issueAttributes(String(row[errorColumn] ?? ''))),
   };
+}
+
+/** The attributes an `_error` cell names, one per line ("price_per_night: the quote does not occur …"). */
+function issueAttributes(cell: string): Set<string> {
+  return new Set(cell.split('\n').map((line) => /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:/.exec(line)?.[1]?.toLowerCase()).filter((name): name is string => name !== undefined));
 }
 
 /** A header as a SQL column name: "Hotel Name" → hotel_name (attribute names pass unchanged). */

@@ -1,4 +1,4 @@
-import { askQuestion, checkGeneratedSql, computeStatistics, SragError, tableNameForSchema, type AttributeDefinition, type SqlEngine, type SqlResult, type SqlValue } from '../../../core/index.ts';
+import { askQuestion, checkGeneratedSql, computeStatistics, describeCoverage, SragError, type ColumnCoverage, type CoverageSource, tableNameForSchema, type AttributeDefinition, type SqlEngine, type SqlResult, type SqlValue } from '../../../core/index.ts';
 import { InMemorySqlEngine } from '../../../records-sql/index.ts';
 import { createRequestLoop } from '../apps-script/create-request-loop.ts';
 import { readSettings, requireModelSettings } from '../apps-script/settings.ts';
@@ -10,6 +10,7 @@ import { cellMessage } from './cell-message.ts';
 import { customFunctionBudgetMilliseconds } from './custom-function-budget.ts';
 import { createPinnedQueries, type PinnedQueryIdentity } from './pinned-queries.ts';
 import { recordsRangeTable } from './records-range-table.ts';
+import { sheetsCoverageSource } from './sheets-coverage-source.ts';
 import { timeLimitOr } from './srag-extract.ts';
 
 type Cell = string | number | boolean;
@@ -26,6 +27,10 @@ const maximumRows = 500;
  *
  * The query is pinned (see pinned-queries.ts): a recalculation over changed rows runs it again
  * without a model call; only when it no longer runs (or after Refresh) is the model asked.
+ *
+ * When a value behind the answer is missing or was dropped, the column after the query holds a
+ * short note of what the answer rests on (`describeCoverage`, the words `srag ask` prints), counted
+ * from the range's cells and `_error` column; when everything is present there is no such column.
  */
 export function sragAsk(question: unknown, recordsRange: unknown, withQuery: unknown): Cell[][] {
   let secrets: Array<string | undefined> = [];
@@ -42,11 +47,13 @@ export function sragAsk(question: unknown, recordsRange: unknown, withQuery: unk
     const records = recordsRangeTable(recordsRange as unknown[][], knownAttributes(spreadsheet), title, spreadsheet.getSpreadsheetTimeZone());
     const table = tableNameForSchema({ title, attributes: [] });
     const sqlEngine = new InMemorySqlEngine({ [table]: records.table });
+    const coverageSource = sheetsCoverageSource(sqlEngine, records);
+    const note = (coverage: ColumnCoverage[] | undefined) => (showQuery ? describeCoverage(coverage, { title, whereToLook: () => 'see the _error column' }) : undefined);
     const pinnedQueries = createPinnedQueries(PropertiesService.getDocumentProperties());
     const identity: PinnedQueryIdentity = { question: questionText, table, schema: records.schema, model: readSettings().model };
     const pinnedSql = pinnedQueries.get(identity);
     const pinned = pinnedSql === undefined ? undefined : runPinnedQuery(sqlEngine, pinnedSql, table);
-    if (pinned) return answerCells(pinned.columns, pinned.rows, showQuery ? pinnedSql : undefined);
+    if (pinned) return answerCells(pinned.columns, pinned.rows, showQuery ? pinnedSql : undefined, note(countNow(coverageSource, pinnedSql!, table, records.schema.attributes.map((attribute) => attribute.name))));
 
     const settings = requireModelSettings('custom function');
     secrets = [settings.apiKey];
@@ -63,9 +70,10 @@ export function sragAsk(question: unknown, recordsRange: unknown, withQuery: unk
       question: questionText,
       model: settings.model,
       withAnswer: false,
+      coverage: coverageSource,
     }), 'SRAG_ASK');
     pinnedQueries.pin(identity, result.sql);
-    return answerCells(result.columns, result.rows, showQuery ? result.sql : undefined);
+    return answerCells(result.columns, result.rows, showQuery ? result.sql : undefined, note(result.coverage));
   } catch (error) {
     return [[cellMessage(timeLimitOr(error, loop), secrets)]];
   }
@@ -87,6 +95,11 @@ function runPinnedQuery(sqlEngine: SqlEngine, sql: string, table: string): SqlRe
   }
 }
 
+/** Coverage of a pinned query, counted at once (the spreadsheet engine never waits). */
+function countNow(source: CoverageSource, sql: string, table: string, attributes: string[]): ColumnCoverage[] {
+  return settleNow(source.countCoverage(sql, table, attributes), 'counting the coverage of the pinned SRAG_ASK query');
+}
+
 /** Attribute types and descriptions from the Schema sheet, when there is a readable one. */
 function knownAttributes(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): Map<string, AttributeDefinition> {
   try {
@@ -96,8 +109,9 @@ function knownAttributes(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet):
   }
 }
 
-export function answerCells(columns: string[], rows: SqlValue[][], sql: string | undefined): Cell[][] {
-  const withQuery = (cells: Cell[][]) => (sql === undefined ? cells : cells.map((row, index) => [...row, index === 0 ? sql : '']));
+export function answerCells(columns: string[], rows: SqlValue[][], sql: string | undefined, coverageNote?: string): Cell[][] {
+  const extra = sql === undefined ? [] : coverageNote ? [sql, coverageNote] : [sql];
+  const withQuery = (cells: Cell[][]) => cells.map((row, index) => [...row, ...extra.map((text) => (index === 0 ? text : ''))]);
   if (rows.length === 0) return withQuery([['(no rows)']]);
   if (rows.length === 1 && columns.length === 1) return withQuery([[cell(rows[0]![0]!)]]);
   const shown = rows.slice(0, maximumRows).map((row) => row.map(cell));
