@@ -76,11 +76,11 @@ ${environmentHelp}`);
     .action(async (documents: string[], options) => { exitStatus = await (await import('./ingest-command.ts')).ingestCommand(documents, options, abort.signal); });
 
   program.command('ask')
-    .description('answer a question: the model writes SQL, DuckDB computes, the answer cites the SQL')
+    .description('answer a question: the model writes SQL, DuckDB computes, the answer cites the SQL and says how many documents it rests on when values are missing or dropped')
     .argument('<questions...>', 'the question, quoted (several are answered in turn)')
     .addOption(database())
     .option('--table <name>', 'table to ask (needed when the database holds several)')
-    .option('--json', 'print {answer, sql, columns, rows, usage}, one line per question')
+    .option('--json', 'print {answer, sql, columns, rows, coverage, usage}, one line per question (coverage: per column read, rows, present, missing, dropped)')
     .action(async (questions: string[], options) => { exitStatus = await (await import('./ask-command.ts')).askCommand(questions, options, abort.signal); });
 
   program.command('sql')
