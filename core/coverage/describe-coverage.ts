@@ -39,7 +39,7 @@ function describeColumn(column: ColumnCoverage, options: DescribeCoverageOptions
     const look = options.whereToLook ? ` (${options.whereToLook(column.column, column.droppedExample)})` : '';
     parts.push(`${countNoun(column.dropped, 'value was', 'values were')} dropped as unsupported or invalid${look}`);
   }
-  if (column.unknown) parts.push(`${countNoun(column.unknown, 'value was', 'values were')} never checked against a quote, so coverage is unknown for ${column.unknown === 1 ? 'it' : 'them'}`);
+  if (column.unknown) parts.push(`${countNoun(column.unknown, 'value has', 'values have')} no checked quote (ingested with --no-evidence, or no evidence kept), so coverage is unknown for ${column.unknown === 1 ? 'it' : 'them'}`);
   if (column.conflicting) parts.push(`${countNoun(column.conflicting, 'value comes', 'values come')} from parts of a document that disagree (the first part's is kept)`);
   const underivable = column.reason === 'underivable' ? ' (the rows the query selects could not be derived, so every row is counted)' : '';
   return `${head}; ${parts.join(', ')}${underivable}.`;

@@ -58,6 +58,6 @@ describe('coverage counted by DuckDB from the evidence table', () => {
   it('words unchecked values and rows without evidence as unknown coverage rather than guessing', async () => {
     const coverage = await engine.countCoverage(`SELECT sum(price) FROM hotels WHERE city = 'Rome'`, 'hotels', attributes);
     const note = describeCoverage(coverage, { title: 'Hotels' });
-    expect(note).toContain('price: computed over 2 of the 2 hotels the query selects; 1 value was never checked against a quote, so coverage is unknown for it.');
+    expect(note).toContain('price: computed over 2 of the 2 hotels the query selects; 1 value has no checked quote (ingested with --no-evidence, or no evidence kept), so coverage is unknown for it.');
   });
 });
