@@ -43,8 +43,12 @@ export interface StoredRecord {
  * (a journal written synchronously while DuckDB waits), and by the Sheets add-on (the Records sheet).
  */
 export interface ExtractionStore {
-  /** The latest log entry per document source. Read once when a run starts. */
-  logEntries(): Promise<ReadonlyMap<string, IngestionLogEntry>>;
+  /**
+   * The latest log entry per document source. Read once when a run starts, for the run's
+   * `sources`: a store may return more (every entry it keeps at hand), but need not — so a run over
+   * 50 documents into a table of a million rows reads 50 entries, not a million.
+   */
+  logEntries(sources?: readonly string[]): Promise<ReadonlyMap<string, IngestionLogEntry>>;
   saveRecord(record: StoredRecord): Promise<void>;
   /** A document that was not extracted: it failed, or it was empty (no model call). */
   saveLogEntry(entry: { source: string; contentHash: string; status: 'failed' | 'empty'; error: string | null }): Promise<void>;

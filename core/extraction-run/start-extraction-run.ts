@@ -106,7 +106,7 @@ export class ExtractionRun {
     this.batchSize = Math.max(1, options.batchSize ?? 1);
     this.lookahead = Math.max(1, options.lookahead ?? 4 * this.concurrency * this.batchSize);
     this.hashText = options.hashText ?? contentHash;
-    options.store.logEntries().then(
+    options.store.logEntries(options.documents.map((document) => document.source)).then(
       (log) => {
         this.log = log;
         this.pump();

@@ -15,10 +15,15 @@ const relativeSourceSql = "source NOT LIKE '/%' AND NOT regexp_matches(source, '
 export async function adoptRelativeSources(store: SragStore, table: string, documents: readonly DocumentSource[]): Promise<number> {
   if (store.readOnly) return 0;
   return store.exclusive(async (connection) => {
-    const relative = (await connection.runAndReadAll(`SELECT source FROM srag_ingestion_log WHERE table_name = $1 AND ${relativeSourceSql}`, [table])).getRowsJS().map((row) => String(row[0]));
-    if (relative.length === 0) return 0;
+    // Counted and matched in DuckDB: a table of a million rows must not cross into JavaScript here.
+    const relativeCount = Number((await connection.runAndReadAll(`SELECT count(*) FROM srag_ingestion_log WHERE table_name = $1 AND ${relativeSourceSql}`, [table])).getRowsJS()[0]?.[0] ?? 0);
+    if (relativeCount === 0) return 0;
     const byLabel = new Map(documents.map((document) => [document.label ?? document.source, document.source]));
-    const moves = relative.flatMap((old) => (byLabel.has(old) ? [[old, byLabel.get(old)!] as const] : []));
+    const matched = (await connection.runAndReadAll(
+      `SELECT source FROM srag_ingestion_log WHERE table_name = $1 AND ${relativeSourceSql} AND source IN (SELECT unnest(from_json($2, '["VARCHAR"]')))`,
+      [table, JSON.stringify([...byLabel.keys()])],
+    )).getRowsJS().map((row) => String(row[0]));
+    const moves = matched.map((old) => [old, byLabel.get(old)!] as const);
     if (moves.length > 0) {
       await connection.run('BEGIN TRANSACTION');
       try {
@@ -37,6 +42,6 @@ export async function adoptRelativeSources(store: SragStore, table: string, docu
         throw error;
       }
     }
-    return relative.length - moves.length;
+    return relativeCount - moves.length;
   });
 }

@@ -168,8 +168,13 @@ export class SragStore {
     });
     const cache = this.responseCache('extraction');
     return {
-      logEntries: () => this.exclusive(async (connection) => {
-        const rows = (await connection.runAndReadAll('SELECT source, content_hash, status, error FROM srag_ingestion_log WHERE table_name = $1', [table])).getRowsJS();
+      logEntries: (sources) => this.exclusive(async (connection) => {
+        // The run's sources travel as one JSON text, unnested by DuckDB: one statement however many.
+        const rows = (await (sources
+          ? connection.runAndReadAll(
+            `SELECT source, content_hash, status, error FROM srag_ingestion_log
+             WHERE table_name = $1 AND source IN (SELECT unnest(from_json($2, '["VARCHAR"]')))`, [table, JSON.stringify(sources)])
+          : connection.runAndReadAll('SELECT source, content_hash, status, error FROM srag_ingestion_log WHERE table_name = $1', [table]))).getRowsJS();
         return new Map<string, IngestionLogEntry>(rows.map((row) => [String(row[0]), {
           source: String(row[0]), contentHash: String(row[1]), status: row[2] as IngestionLogEntry['status'], error: row[3] === null ? null : String(row[3]),
         }]));
