@@ -1,5 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SragError } from '../../core/index.ts';
@@ -34,7 +35,6 @@ async function failure(promise: Promise<unknown>): Promise<SragError> {
   return error as SragError;
 }
 
-const sandboxDirectories = () => readdirSync(tmpdir()).filter((name) => name.startsWith('srag-sandbox-'));
 
 beforeAll(async () => {
   connection = await (await DuckDBInstance.create(':memory:')).connect();
@@ -132,11 +132,20 @@ describe('the sandbox for generated SQL', () => {
   });
 
   it('leaves no file behind, after a success or a failure, and writes nothing into the working directory', async () => {
-    const before = sandboxDirectories();
-    const workingDirectory = readdirSync(process.cwd());
-    await engineWith({}).runReadOnlyQuery('SELECT count(*) FROM hotels', ['hotels']);
-    await failure(engineWith({}).runReadOnlyQuery('SELECT no_such_column FROM hotels', ['hotels']));
-    expect(sandboxDirectories()).toEqual(before);
-    expect(readdirSync(process.cwd())).toEqual(workingDirectory);
+    // A temporary directory of this test's own: other suites on the machine make sandboxes too.
+    const systemTemporary = process.env.TMPDIR;
+    process.env.TMPDIR = mkdtempSync(join(tmpdir(), 'srag-sandbox-test-'));
+    try {
+      const workingDirectory = readdirSync(process.cwd());
+      await engineWith({}).runReadOnlyQuery('SELECT count(*) FROM hotels', ['hotels']);
+      await failure(engineWith({}).runReadOnlyQuery('SELECT no_such_column FROM hotels', ['hotels']));
+      expect(readdirSync(tmpdir())).toEqual([]);
+      expect(readdirSync(process.cwd())).toEqual(workingDirectory);
+    } finally {
+      const mine = tmpdir();
+      if (systemTemporary === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = systemTemporary;
+      rmSync(mine, { recursive: true, force: true });
+    }
   });
 });
