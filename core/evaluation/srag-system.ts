@@ -10,7 +10,7 @@ export function createSragSystem(options: SragSystemOptions): AnsweringSystem {
   return {
     name: 'srag',
     describe: () =>
-      `SQL over table "${options.table}" (${countNoun(options.schema.attributes.length, 'column')}${options.rowCount !== undefined ? `, ${countNoun(options.rowCount, 'row')}` : ''})`,
+      `SQL over ${options.tables.map((table) => `table "${table.name}"`).join(', ')} (${countNoun(options.tables.reduce((sum, table) => sum + table.schema.attributes.length, 0), 'column')}${options.rowCount !== undefined ? `, ${countNoun(options.rowCount, 'row')}` : ''})`,
     async prepare() {},
     async answer(question) {
       const { rowCount: _rowCount, ...askOptions } = options;

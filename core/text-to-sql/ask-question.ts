@@ -10,19 +10,21 @@ import { renderCoverageForPrompt } from '../coverage/render-coverage-for-prompt.
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import { renderPrompt } from '../prompts/render-prompt.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
-import { sqlTypeForKind } from '../schema/sql-type-for-kind.ts';
-import type { ColumnStatistics } from '../statistics/column-statistics.ts';
-import { renderStatistics } from '../statistics/render-statistics.ts';
+import type { CatalogTable } from '../table-choice/catalog-table.ts';
+import type { TableLink } from '../table-choice/table-link.ts';
 import { checkGeneratedSql } from './check-generated-sql.ts';
+import { joinsUsedBy } from './joins-used-by.ts';
+import { renderJoinKeys, renderTableForSql } from './render-table-for-sql.ts';
 import { describeRowCount, formatRowsForPrompt } from './format-rows-for-prompt.ts';
 
 export interface AskQuestionOptions {
   client: ModelClient;
   prompts: PromptLibrary;
   sqlEngine: SqlEngine;
-  table: string;
-  schema: RecordSchema;
-  statistics: ColumnStatistics[];
+  /** The tables the SQL may read (one, or the set `chooseTables` picked); the sandbox holds exactly these. */
+  tables: CatalogTable[];
+  /** How `tables` join, shown to the model as join keys; empty or absent for one table. */
+  joins?: TableLink[];
   question: string;
   model?: string;
   /**
@@ -40,6 +42,10 @@ export interface AskQuestionOptions {
 export interface AskResult {
   answer: string;
   sql: string;
+  /** The tables the question was answered from (the prompt showed these and no other). */
+  tables: string[];
+  /** The offered joins the SQL used (`joinsUsedBy`): both columns named in the query. */
+  joins: TableLink[];
   columns: string[];
   rows: SqlValue[][];
   /** What the engine left out of the result to keep it bounded (see `ResultCut`); absent when nothing was cut. */
@@ -59,12 +65,14 @@ const sqlReplySchema = {
 };
 
 /**
- * Question → SQL → rows → answer (seed 000 §3.3). The prompt carries schema, statistics and
- * dialect notes; the SQL is checked by the engine's parser and run in a sandbox; an execution
- * error (or a refusal) gets one repair round with the error text; the answer cites the SQL.
+ * Question → SQL → rows → answer (the S-RAG paper, §3.3). The prompt carries each table's schema
+ * and statistics, the join keys between the tables, and dialect notes; the SQL is checked by the
+ * engine's parser, may read only `tables`, and runs in a sandbox holding exactly those; an
+ * execution error (or a refusal) gets one repair round with the error text; the answer cites the SQL.
  */
 export async function askQuestion(options: AskQuestionOptions): Promise<AskResult> {
-  const { client, prompts, sqlEngine, table, schema, statistics, question } = options;
+  const { client, prompts, sqlEngine, tables, question } = options;
+  const tableNames = tables.map((table) => table.name);
   const usage = { promptTokens: 0, completionTokens: 0, calls: 0 };
   const add = (spent: TokenUsage, cached: boolean) => {
     usage.promptTokens += spent.promptTokens;
@@ -72,7 +80,7 @@ export async function askQuestion(options: AskQuestionOptions): Promise<AskResul
     if (!cached) usage.calls += 1;
   };
   const conversation: ChatMessage[] = [
-    { role: 'system', content: renderSqlInstructions(prompts, table, schema, statistics, sqlEngine.dialect) },
+    { role: 'system', content: renderSqlInstructions(prompts, tables, options.joins ?? [], sqlEngine.dialect) },
     { role: 'user', content: question },
   ];
   const requestSql = async (messages: ChatMessage[]) => {
@@ -87,7 +95,7 @@ export async function askQuestion(options: AskQuestionOptions): Promise<AskResul
   };
 
   let sql = await requestSql(conversation);
-  let outcome = await runChecked(sqlEngine, sql, table);
+  let outcome = await runChecked(sqlEngine, sql, tableNames);
   if ('error' in outcome) {
     const repair: ChatMessage[] = [
       ...conversation,
@@ -95,22 +103,26 @@ export async function askQuestion(options: AskQuestionOptions): Promise<AskResul
       { role: 'user', content: renderPrompt(prompts['repair-sql'], { sql, error: outcome.error.message }) },
     ];
     sql = await requestSql(repair);
-    outcome = await runChecked(sqlEngine, sql, table);
+    outcome = await runChecked(sqlEngine, sql, tableNames);
     if ('error' in outcome) {
       if (outcome.error.code === 'SQL_REJECTED') throw outcome.error;
       throw new SqlFailedError({ sql, question, engineMessage: outcome.error.message, cause: outcome.error });
     }
   }
   const { columns, rows, cut } = outcome.result;
-  const coverage = options.coverage ? await countCoverage(options.coverage, sql, table, schema) : undefined;
-  const returned = { sql, columns, rows, ...(cut ? { cut } : {}), ...(coverage ? { coverage } : {}) };
+  // Coverage is counted from one table's evidence; an answer joined across tables, or read from an
+  // imported table (which keeps no evidence), leaves it unknown, and the answer prompt says so.
+  const [onlyTable] = tables;
+  const coverage = options.coverage && tables.length === 1 && onlyTable!.origin === 'extracted'
+    ? await countCoverage(options.coverage, sql, onlyTable!.name, onlyTable!.schema) : undefined;
+  const returned = { sql, tables: tableNames, joins: joinsUsedBy(sql, options.joins ?? []), columns, rows, ...(cut ? { cut } : {}), ...(coverage ? { coverage } : {}) };
   if (options.withAnswer === false) return { answer: '', ...returned, usage };
   const answerResult = await client.generate(
     {
       model: options.model,
       messages: [{
         role: 'user',
-        content: renderPrompt(prompts.answer, { question, sql, row_count: describeRowCount(outcome.result), rows: formatRowsForPrompt(outcome.result), coverage: renderCoverageForPrompt(coverage, schema.title) }),
+        content: renderPrompt(prompts.answer, { question, sql, row_count: describeRowCount(outcome.result), rows: formatRowsForPrompt(outcome.result), coverage: renderCoverageForPrompt(coverage, tables.map((table) => table.schema.title).join(', ')) }),
       }],
     },
     (response) => response,
@@ -138,10 +150,10 @@ function readSqlReply(value: unknown): { value: string } | { problems: string[] 
   return { value: sql.trim().replace(/;\s*$/, '') };
 }
 
-async function runChecked(sqlEngine: SqlEngine, sql: string, table: string): Promise<{ result: SqlResult } | { error: SragError }> {
+async function runChecked(sqlEngine: SqlEngine, sql: string, tables: string[]): Promise<{ result: SqlResult } | { error: SragError }> {
   try {
-    await checkGeneratedSql(sqlEngine, sql, [table]);
-    return { result: await sqlEngine.runReadOnlyQuery(sql, [table]) };
+    await checkGeneratedSql(sqlEngine, sql, tables);
+    return { result: await sqlEngine.runReadOnlyQuery(sql, tables) };
   } catch (error) {
     if (SragError.isInstance(error) && (error.code === 'SQL_REJECTED' || error.code === 'SQL_FAILED')) return { error };
     throw error;
@@ -149,18 +161,9 @@ async function runChecked(sqlEngine: SqlEngine, sql: string, table: string): Pro
 }
 
 /** The SQL prompt's system message; `dialect` is the engine's notes (`SqlEngine.dialect`). */
-export function renderSqlInstructions(prompts: PromptLibrary, table: string, schema: RecordSchema, statistics: ColumnStatistics[], dialect: string): string {
-  const columns = schema.attributes.map((attribute) => {
-    const type = sqlTypeForKind[attribute.kind];
-    const unit = attribute.unit ? `, ${attribute.unit}${attribute.scale && attribute.scale !== 1 ? ` × ${attribute.scale}` : ''}` : '';
-    return `- "${attribute.name}" ${type}${unit}: ${attribute.description}`;
-  });
-  columns.push('- "_source" VARCHAR: path of the document the row was extracted from');
+export function renderSqlInstructions(prompts: PromptLibrary, tables: CatalogTable[], joins: TableLink[], dialect: string): string {
   return renderPrompt(prompts['generate-sql'], {
-    table,
-    entity: schema.title.toLowerCase(),
-    columns: columns.join('\n'),
-    statistics: renderStatistics(statistics),
+    tables: [...tables.map(renderTableForSql), ...(joins.length ? [renderJoinKeys(joins)] : [])].join('\n\n'),
     dialect_notes: dialect.trimEnd(),
   });
 }

@@ -54,7 +54,7 @@ async function hotelCount(): Promise<number> {
 function setUp(replies: ScriptedReply[]) {
   const model = createRecordingLanguageModel(replies);
   const client = new ModelClient({ languageModel: model.languageModel, sleep: async () => {} });
-  const ask = (question: string) => askQuestion({ client, prompts, sqlEngine, table: 'hotels', schema, statistics, question });
+  const ask = (question: string) => askQuestion({ client, prompts, sqlEngine, tables: [{ name: 'hotels', schema, statistics, origin: 'extracted' }], question });
   return { ...model, client, ask };
 }
 

@@ -61,7 +61,7 @@ describe('srag_ask', () => {
     expect(questions.length).toBeGreaterThanOrEqual(5);
     for (const [index, question] of questions.entries()) {
       const result = await session.run(`SELECT * FROM srag_ask('${question.question.replace(/'/g, "''")}', 'hotels')`);
-      expect(result.columns).toEqual(['answer', 'sql', 'result', 'result_cut', 'coverage', 'prompt_tokens', 'completion_tokens']);
+      expect(result.columns).toEqual(['answer', 'sql', 'result', 'result_cut', 'coverage', 'prompt_tokens', 'completion_tokens', 'tables']);
       const [answer, sql, resultJson] = result.rows[0]!;
       const cli = cliAnswers[index]!;
       expect({ question: question.question, sql }).toEqual({ question: question.question, sql: cli.sql });
@@ -91,15 +91,15 @@ describe('srag_ask', () => {
   });
 
   it('refuses a table whose columns it cannot explain, and says how to make one', async () => {
-    await expect(session.run("SELECT * FROM srag_ask('How many?', 'unrelated')")).rejects.toThrow(/srag_ask: unknown table: table "unrelated" was not made by srag_extract or srag ingest/);
+    await expect(session.run("SELECT * FROM srag_ask('How many?', 'unrelated')")).rejects.toThrow(/srag_ask: unknown table: table "unrelated" was not made by srag_extract, srag ingest or srag import/);
     await expect(session.run("SELECT * FROM srag_ask('How many?', 'no_such_table')")).rejects.toThrow(/srag_ask: unknown table: no table "no_such_table" in this database; record tables: hotels — SELECT \* FROM srag_ask\('…', 'hotels'\)/);
   });
 
-  it('names the form that works when the one-argument form cannot choose, or when srag_ask is called as a scalar', async () => {
+  it('names the form that works when the one-argument form finds no table for the question, or when srag_ask is called as a scalar', async () => {
     await session.run('CREATE TABLE hotels_copy AS SELECT * FROM hotels');
     try {
       const several = await session.run("SELECT * FROM srag_ask('How many?')").catch((error: Error) => error);
-      expect(String(several)).toMatch(/srag_ask: unknown table: this database has several record tables \(hotels, hotels_copy\); name the one to answer from — SELECT \* FROM srag_ask\('…', 'hotels'\)/);
+      expect(String(several)).toMatch(/srag_ask: unknown table: no table matches the words of the question "How many\?" — name the table: .*srag_ask\('…', 'NAME'\); tables: hotels, hotels_copy/);
       expect(String(several).split('\n')).toHaveLength(1);
     } finally {
       await session.run('DROP TABLE hotels_copy');

@@ -38,7 +38,10 @@ function extractionSystem(withEvidence: boolean, schema: Record<string, unknown>
 }
 
 const sqlSystem = (table: string, statistics = '- "city": 4 of 4 rows non-null') =>
-  render('generate-sql', { table, entity: 'mini hotel', columns: '- "city" VARCHAR: the city', statistics });
+  render('generate-sql', {
+    tables: `The table \`${table}\` holds one row per document; each row was extracted from one mini hotel.\n\nColumns (name, type, unit, description):\n- "city" VARCHAR: the city\n\nColumn statistics (computed over all rows; use them to pick exact filter values):\n${statistics}`,
+    dialect_notes: '',
+  });
 
 const recordFormat = { type: 'json_schema', json_schema: { name: 'record', schema: { type: 'object' } } } as const;
 

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import { SragError } from '../../../core/index.ts';
 import { quoteIdentifier } from '../quote-identifier.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
+import { forgetTableProfile } from '../catalog/refresh-table-profile.ts';
 import { internalTableNames } from '../store/internal-table-names.ts';
 import { SragStore } from '../store/srag-store.ts';
 
@@ -56,7 +57,8 @@ export async function dropCommand(table: string, options: DropCommandOptions, ab
       await connection.run('BEGIN TRANSACTION');
       try {
         await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(plan.table)}`);
-        for (const catalog of ['srag_tables', 'srag_ingestion_log', 'srag_evidence']) await connection.run(`DELETE FROM ${catalog} WHERE table_name = $1`, [plan.table]);
+        for (const catalog of ['srag_tables', 'srag_ingestion_log', 'srag_evidence', 'srag_imports']) await connection.run(`DELETE FROM ${catalog} WHERE table_name = $1`, [plan.table]);
+        await forgetTableProfile(connection, plan.table);
         await connection.run('COMMIT');
       } catch (error) {
         await connection.run('ROLLBACK');

@@ -138,7 +138,7 @@ async function sragSystem(session: Session, table: string | undefined): Promise<
     Number((await connection.runAndReadAll(`SELECT count(*) FROM "${info.table.replace(/"/g, '""')}"`)).getRowsJS()[0]?.[0] ?? 0));
   return createSragSystem({
     client: session.modelClient(), prompts: session.prompts, sqlEngine: session.sqlEngine,
-    table: info.table, schema: info.schema, statistics: info.statistics, rowCount, model: session.settings.model, coverage: session.sqlEngine,
+    tables: [{ name: info.table, schema: info.schema, statistics: info.statistics, origin: 'extracted' }], rowCount, model: session.settings.model, coverage: session.sqlEngine,
   });
 }
 

@@ -51,6 +51,9 @@ Typical session:
   srag schema "docs/*.html" --questions questions.txt -o schema.json
   srag ingest "docs/*.html" --schema schema.json
   srag ask "What is the average price of 4-star hotels in Paris?"
+
+Several tables in one database: ingest each corpus with --table NAME, import reference data with
+srag import cities.csv; then srag ask "…" chooses the tables each question needs and joins them.
 ${environmentHelp}`);
 
   program.command('schema')
@@ -76,12 +79,21 @@ ${environmentHelp}`);
     .action(async (documents: string[], options) => { exitStatus = await (await import('./ingest-command.ts')).ingestCommand(documents, options, abort.signal); });
 
   program.command('ask')
-    .description('answer a question: the model writes SQL, DuckDB computes, the answer cites the SQL and says how many documents it rests on when values are missing or dropped')
+    .description('answer a question: srag chooses the tables it needs (names, descriptions, values, joins measured on the data), the model writes SQL over them, DuckDB computes, the answer cites the tables and the SQL and says how many documents it rests on when values are missing or dropped')
     .argument('<questions...>', 'the question, quoted (several are answered in turn)')
     .addOption(database())
-    .option('--table <name>', 'table to ask (needed when the database holds several)')
-    .option('--json', 'print {answer, sql, columns, rows, coverage, usage}, one line per question (coverage: per column read, rows, present, missing, dropped)')
+    .option('--table <name>', 'answer from this table only, instead of choosing')
+    .option('--json', 'print {answer, sql, tables, joins, columns, rows, coverage, usage}, one line per question (coverage: per column read, rows, present, missing, dropped)')
     .action(async (questions: string[], options) => { exitStatus = await (await import('./ask-command.ts')).askCommand(questions, options, abort.signal); });
+
+  program.command('import')
+    .description('import your own CSV or Parquet file as a table (read by DuckDB: read_csv, read_parquet), so questions can join it with extracted records; values are taken as they are, without evidence')
+    .argument('<file>', 'a .csv, .tsv or .parquet file with a header row')
+    .addOption(database())
+    .option('--table <name>', 'table name (default: the file name in snake_case)')
+    .option('--replace', 'replace a table an earlier srag import made')
+    .option('--description <text>', 'what the table holds, in words (helps srag ask choose it)')
+    .action(async (file: string, options) => { exitStatus = await (await import('./import-command.ts')).importCommand(file, options); });
 
   program.command('sql')
     .description('run your own SQL on the database, as the DuckDB CLI does: -c runs statements or a dot command, statements piped on stdin run as a script, a terminal gets a shell (.tables, .schema, .help, .quit); every result is printed, DDL prints nothing')

@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';
 import { createReadTextListFunctions } from '../table-functions/read-text-list.ts';
 import { createSragAskJsonFunction } from '../table-functions/srag-ask.ts';
+import { createSragQuestionPhrasesFunction } from '../table-functions/srag-question-phrases.ts';
 import { createSragExtractScalarFunctions } from '../table-functions/srag-extract-scalar.ts';
 import { createSragExtractFunction } from '../table-functions/srag-extract.ts';
 import { createSragRecordTypeFunction } from '../table-functions/srag-record-type.ts';
@@ -16,4 +17,5 @@ export function registerSragFunctions(connection: DuckDBConnection, bridge: LlmB
   for (const scalar of createReadTextListFunctions()) connection.registerScalarFunction(scalar);
   connection.registerScalarFunction(createSragRecordTypeFunction());
   connection.registerScalarFunction(createSragAskJsonFunction(bridge, tableExport));
+  connection.registerScalarFunction(createSragQuestionPhrasesFunction());
 }

@@ -2,6 +2,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { ColumnCoverage, ModelUsage, NormalizedValue, RecordSchema, SragErrorCode } from '../../../core/index.ts';
 import type { JournalEntry } from '../store/journal-entry.ts';
 import type { ExtractMirror } from '../store/srag-store.ts';
+import type { TableLinkRow } from '../catalog/read-catalog-rows.ts';
 
 /** How a failed document is reported by `srag_extract` (`on_error := ...`). */
 export type OnError = 'capture' | 'null' | 'fail';
@@ -50,11 +51,22 @@ export interface AskRequest {
   /** The tables of the database (main schema, srag's own left out) with their columns: names and types only, never rows. */
   tables: Array<{ name: string; columns: Array<{ name: string; type: string }> }>;
   knownSchemas: KnownSchema[];
+  /** What table choice needs beyond schemas, read from the catalog by the macro (never rows). */
+  catalog: AskCatalog;
+}
+
+/** The catalog rows `srag_ask(question)` chooses tables from: imports, links, and the question's phrases found among column values. */
+export interface AskCatalog {
+  imports: Array<{ name: string; file: string; description: string | null }>;
+  links: TableLinkRow[];
+  mentions: Array<{ table_name: string; column_name: string; phrase: string }>;
 }
 
 export interface AskReply {
   answer: string;
   sql: string;
+  /** The tables the answer was computed from. */
+  tables: string[];
   /** The result rows as a JSON array of objects, one key per column. */
   resultJson: string;
   /** What was left out of the result to keep it bounded, in words; null when nothing was. */

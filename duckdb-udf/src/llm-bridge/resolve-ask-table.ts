@@ -19,8 +19,8 @@ export interface AskTable {
  * `srag_tables` (the very ones `srag ask` uses). A table made with
  * `CREATE TABLE … AS SELECT … FROM srag_extract(…)` is known by its columns: the schema
  * `srag_extract` recorded that shares the most attribute names with the table is used, cut down to
- * the attributes the table kept. `srag_ask(question)` takes the database's one record table: one
- * in `srag_tables`, or one with a `filename` column that a recorded schema explains.
+ * the attributes the table kept. `srag_ask(question)` over a database with one such table takes
+ * it; with several, the caller chooses among `askCandidates`.
  */
 export function resolveAskTable(request: AskRequest): AskTable {
   const byName = new Map(request.tables.map((table) => [table.name.toLowerCase(), table]));
@@ -37,28 +37,38 @@ export function resolveAskTable(request: AskRequest): AskTable {
       });
     }
   } else {
-    const candidates = request.tables.filter((table) => explained(table) !== undefined && (isRegistered(request, table.name) || hasColumn(table, 'filename')));
-    if (candidates.length !== 1) {
-      throw new SragError({
-        code: 'TABLE_NOT_FOUND',
-        message: candidates.length === 0
-          ? 'srag_ask: this database has no record table to answer from'
-          : `srag_ask: this database has several record tables (${candidates.map((table) => table.name).join(', ')}); name the one to answer from`,
-        hint: candidates.length === 0 ? makeOneHint : `SELECT * FROM srag_ask('…', ${sqlString(candidates[0]!.name)})`,
-      });
+    // Several candidates are chosen among by the caller (`askCandidates`, `chooseTables`); here there is one or none.
+    const candidates = askCandidates(request);
+    if (candidates.length === 0) {
+      throw new SragError({ code: 'TABLE_NOT_FOUND', message: 'srag_ask: this database has no record table to answer from', hint: makeOneHint });
     }
-    chosen = candidates[0]!;
+    return candidates[0]!;
   }
   const found = explained(chosen);
   if (!found) {
     throw new SragError({
       code: 'TABLE_NOT_FOUND',
-      message: `srag_ask: table "${chosen.name}" was not made by srag_extract or srag ingest, so the meaning of its columns is unknown`,
+      message: `srag_ask: table "${chosen.name}" was not made by srag_extract, srag ingest or srag import, so the meaning of its columns is unknown`,
       hint: makeOneHint,
     });
   }
-  const aliases = !hasColumn(chosen, '_source') && hasColumn(chosen, 'filename') ? [{ name: '_source', of: 'filename' }] : [];
-  return { name: chosen.name, columns: chosen.columns, schema: found.schema, statistics: found.statistics, aliases, evidenceName: found.evidenceName };
+  return askTable(chosen, found);
+}
+
+/**
+ * The tables `srag_ask(question)` may choose from: those in `srag_tables` (ingested or imported)
+ * and those with a `filename` column that a schema `srag_extract` recorded explains.
+ */
+export function askCandidates(request: AskRequest): AskTable[] {
+  return request.tables.flatMap((table) => {
+    const found = explain(request, table);
+    return found && (isRegistered(request, table.name) || hasColumn(table, 'filename')) ? [askTable(table, found)] : [];
+  });
+}
+
+function askTable(table: AskRequest['tables'][number], found: NonNullable<ReturnType<typeof explain>>): AskTable {
+  const aliases = !hasColumn(table, '_source') && hasColumn(table, 'filename') ? [{ name: '_source', of: 'filename' }] : [];
+  return { name: table.name, columns: table.columns, schema: found.schema, statistics: found.statistics, aliases, evidenceName: found.evidenceName };
 }
 
 const makeOneHint = "make one with CREATE TABLE hotels AS SELECT * FROM srag_extract('docs/*', schema := 'schema.json'), or with srag ingest";

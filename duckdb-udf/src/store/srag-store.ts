@@ -9,6 +9,7 @@ import { readSqlResult } from '../read-sql-result.ts';
 import { extractRecordTable } from './extract-record-table.ts';
 import type { JournalEntry } from './journal-entry.ts';
 import { openDuckDbFile, type OpenDuckDbFileOptions } from './open-duckdb-file.ts';
+import { refreshTableProfile } from '../catalog/refresh-table-profile.ts';
 import { queryColumnStatistics } from './query-column-statistics.ts';
 import { addedColumns, storeTablesSql } from './store-tables.ts';
 import { writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget } from './store-writes.ts';
@@ -189,6 +190,8 @@ export class SragStore {
       },
       refreshStatistics: async () => {
         await this.refreshStatistics(table, schema);
+        // The catalog profile (values, sketches, links to other tables) follows the rows, for table choice.
+        await this.exclusive((connection) => refreshTableProfile(connection, table));
       },
     };
   }

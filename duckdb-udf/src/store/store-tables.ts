@@ -1,3 +1,5 @@
+import { catalogTablesSql } from '../catalog/catalog-tables.ts';
+
 /** The bookkeeping tables srag keeps beside the record tables in one DuckDB file. */
 export const storeTablesSql = `
 CREATE TABLE IF NOT EXISTS srag_tables (
@@ -48,7 +50,7 @@ CREATE TABLE IF NOT EXISTS srag_journal (
   sequence BIGINT NOT NULL,
   entry VARCHAR NOT NULL
 );
-`;
+${catalogTablesSql}`;
 
 /**
  * Brings a file of an earlier version up to date: columns added since. Each change is checkpointed

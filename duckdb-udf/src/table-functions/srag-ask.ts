@@ -1,6 +1,6 @@
 import { DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
 import { SragError } from '../../../core/index.ts';
-import type { AskRequest, KnownSchema } from '../llm-bridge/bridge-protocol.ts';
+import type { AskCatalog, AskRequest, KnownSchema } from '../llm-bridge/bridge-protocol.ts';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';
 import { internalTableNames } from '../store/internal-table-names.ts';
 import { renderSqlError } from './render-sql-error.ts';
@@ -15,9 +15,11 @@ import type { SynchronousTableExport } from './synchronous-table-export.ts';
  * worker asks the model. The worker cannot query the database (a second DuckDB instance on the
  * same file is unsafe), and a callback cannot await a query; so the macro hands over only what is
  * small — the question, the table's name, the catalog (tables, columns, types), the schemas and
- * statistics in `srag_tables` and `srag_extract_schemas` — never rows. When the worker has a query
- * to run, it asks the blocked thread (a `CallerRequest` on the synchronous port) to export the
- * columns the query names to Parquet in a private temporary directory; that thread runs a
+ * statistics in `srag_tables` and `srag_extract_schemas`, and for `srag_ask(question)` what table
+ * choice needs (imports, links, the question's phrases that DuckDB found among column values) —
+ * never rows. When the worker has a query to run, it asks the blocked thread (a `CallerRequest`
+ * on the synchronous port) to export the columns the query names to Parquet in a private
+ * temporary directory; that thread runs a
  * statement prepared beforehand, task by task, synchronously (`SynchronousTableExport`). The worker
  * then runs the query in the same sandbox `srag ask` uses (`DuckDbSqlEngine`: fresh in-memory
  * DuckDB, external access off but for that file, configuration locked, time, memory and result
@@ -27,14 +29,14 @@ export function createSragAskJsonFunction(bridge: LlmBridge, tableExport: Synchr
   return DuckDBScalarFunction.create({
     name: 'srag_ask_json',
     returnType: VARCHAR,
-    parameterTypes: [VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR],
+    parameterTypes: [VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR],
     volatile: true,
     // NULL arguments reach the callback (the one-argument form passes a NULL table) instead of
     // DuckDB answering NULL without calling it.
     specialHandling: true,
     mainFunction(info, input, output) {
       try {
-        const [questions, tables, catalogs, registered, extracted] = Array.from({ length: 5 }, (_, index) => input.getColumnValues(index) as Array<string | null>);
+        const [questions, tables, catalogs, registered, extracted, choiceCatalogs] = Array.from({ length: 6 }, (_, index) => input.getColumnValues(index) as Array<string | null>);
         for (let index = 0; index < input.rowCount; index += 1) {
           const question = questions![index];
           if (!question?.trim()) {
@@ -44,13 +46,19 @@ export function createSragAskJsonFunction(bridge: LlmBridge, tableExport: Synchr
             ...parseList<{ name: string; schema_json: string; statistics_json: string | null }>(registered![index]).map((entry) => ({ name: entry.name, schemaJson: entry.schema_json, statisticsJson: entry.statistics_json, origin: 'srag_tables' as const })),
             ...parseList<{ name: string; schema_json: string }>(extracted![index]).map((entry) => ({ name: entry.name, schemaJson: entry.schema_json, statisticsJson: null, origin: 'srag_extract' as const })),
           ];
-          const request: AskRequest = { question, table: tables![index] ?? null, tables: parseList(catalogs![index]), knownSchemas };
+          const choiceCatalog = JSON.parse(choiceCatalogs![index] ?? '{}') as Partial<Record<keyof AskCatalog, unknown[] | null>>;
+          const catalog: AskCatalog = {
+            imports: (choiceCatalog.imports ?? []) as AskCatalog['imports'],
+            links: (choiceCatalog.links ?? []) as AskCatalog['links'],
+            mentions: (choiceCatalog.mentions ?? []) as AskCatalog['mentions'],
+          };
+          const request: AskRequest = { question, table: tables![index] ?? null, tables: parseList(catalogs![index]), knownSchemas, catalog };
           const reply = bridge.callSync({ type: 'ask', request }, (callerRequest) => (callerRequest.type === 'export-table'
             ? tableExport.exportTable(callerRequest.table, callerRequest.columns, callerRequest.file)
             : tableExport.exportEvidence(callerRequest.table, callerRequest.attributes, callerRequest.file)));
           output.setItem(index, JSON.stringify({
             answer: reply.answer, sql: reply.sql, result: JSON.parse(reply.resultJson), result_cut: reply.resultCut, coverage: reply.coverage,
-            prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens,
+            prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, tables: reply.tables,
           }));
         }
         output.flush();
@@ -79,8 +87,16 @@ SELECT srag_answer.* FROM (SELECT json_transform(srag_ask_json(
       AND table_name NOT IN (${internalTableNames.map((name) => `'${name}'`).join(', ')})
     GROUP BY table_name)),
   (SELECT to_json(list({'name': table_name, 'schema_json': schema_json, 'statistics_json': statistics_json})) FROM srag_tables),
-  (SELECT to_json(list({'name': schema_key, 'schema_json': schema_json})) FROM srag_extract_schemas)
-), '{"answer":"VARCHAR","sql":"VARCHAR","result":"JSON","result_cut":"VARCHAR","coverage":"JSON","prompt_tokens":"BIGINT","completion_tokens":"BIGINT"}') AS srag_answer);
+  (SELECT to_json(list({'name': schema_key, 'schema_json': schema_json})) FROM srag_extract_schemas),
+  CASE WHEN "table" IS NULL THEN to_json({
+    'imports': (SELECT list({'name': table_name, 'file': file, 'description': description}) FROM srag_imports),
+    'links': (SELECT list({'table_name': table_name, 'column_name': column_name, 'other_table': other_table, 'other_column': other_column,
+      'containment': containment, 'other_uniqueness': other_uniqueness, 'shared_values': shared_values}) FROM srag_table_links),
+    'mentions': (SELECT list({'table_name': table_name, 'column_name': column_name, 'phrase': phrase}) FROM (
+      SELECT DISTINCT table_name, column_name, phrase FROM srag_column_values
+      WHERE phrase IN (SELECT unnest(from_json(srag_question_phrases(question), '["VARCHAR"]')))))
+  }) ELSE to_json({'imports': (SELECT list({'name': table_name, 'file': file, 'description': description}) FROM srag_imports)}) END
+), '{"answer":"VARCHAR","sql":"VARCHAR","result":"JSON","result_cut":"VARCHAR","coverage":"JSON","prompt_tokens":"BIGINT","completion_tokens":"BIGINT","tables":"VARCHAR[]"}') AS srag_answer);
 CREATE OR REPLACE TEMP MACRO srag_ask(question, "table" := NULL) AS
 error('srag_ask is a table function: SELECT * FROM srag_ask(''' || replace(question, '''', '''''') || '''' || coalesce(', ''' || replace("table", '''', '''''') || '''', '') || ')');
 `;

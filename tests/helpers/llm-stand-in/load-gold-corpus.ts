@@ -23,6 +23,8 @@ export interface GoldQuestion {
   sql: string;
   gold?: unknown;
   kind?: string;
+  /** The tables the SQL reads, for a question across tables: answered only when the prompt shows them all. */
+  tables?: string[];
 }
 
 export interface GoldCorpus {
@@ -49,11 +51,20 @@ function readJsonLines<T>(file: string): T[] {
 }
 
 /**
- * Loads a gold corpus directory (`schema.json`, `gold/records.jsonl`, optional `questions.jsonl`).
+ * Loads a gold corpus directory (`schema.json`, `gold/records.jsonl`, optional `questions.jsonl`),
+ * or a directory of reference data with only `questions.jsonl`, every question naming its `tables`.
  * A relative directory is resolved against the repository root.
  */
 export function loadGoldCorpus(directory: string): GoldCorpus {
   const absolute = path.resolve(repositoryRoot, directory);
+  const questionsFile = path.join(absolute, 'questions.jsonl');
+  if (!existsSync(path.join(absolute, 'schema.json')) && existsSync(questionsFile)) {
+    // Reference data (a CSV to import) has no documents: only questions across tables, each naming them.
+    const questions = readJsonLines<GoldQuestion>(questionsFile);
+    const undeclared = questions.find((question) => !question.tables?.length);
+    if (undeclared) throw new Error(`llm stand-in: ${questionsFile}: "${undeclared.question}" needs "tables" (a corpus without schema.json has no table of its own)`);
+    return { directory: absolute, schema: { title: '', properties: {} }, tableName: '', records: [], questions };
+  }
   const schemaFile = path.join(absolute, 'schema.json');
   const recordsFile = path.join(absolute, 'gold', 'records.jsonl');
   for (const required of [schemaFile, recordsFile]) {
@@ -63,7 +74,6 @@ export function loadGoldCorpus(directory: string): GoldCorpus {
   if (typeof schema.title !== 'string' || typeof schema.properties !== 'object' || schema.properties === null) {
     throw new Error(`llm stand-in: ${schemaFile} needs "title" and "properties"`);
   }
-  const questionsFile = path.join(absolute, 'questions.jsonl');
   return {
     directory: absolute,
     schema,

@@ -3,7 +3,8 @@
  *   npx tsx tests/helpers/llm-stand-in/serve.ts [--port 0] [--latency-ms 200] [--fault-rate 0.1]
  *     [--seed 1] [--corpus examples/hotels --corpus examples/worldcup] [--quiet] [--background]
  * Prints `OPENAI_BASE_URL=http://127.0.0.1:<port>/v1` on stdout once listening; logs requests to stderr.
- * Without --corpus it serves whichever of examples/hotels and examples/worldcup have gold data.
+ * Without --corpus it serves whichever of examples/hotels and examples/worldcup have gold data, and
+ * the questions across tables of examples/cities.
  *
  * With --background it starts the server as a detached process, prints shell lines that point srag
  * at it and exits, so that one line sets up a shell:
@@ -41,9 +42,11 @@ function numberOption(name: string, text: string): number {
   return value;
 }
 
-const defaultCorpora = ['examples/hotels', 'examples/worldcup'].filter((directory) =>
-  existsSync(path.join(repositoryRoot, directory, 'gold', 'records.jsonl')),
-);
+const defaultCorpora = [
+  ...['examples/hotels', 'examples/worldcup'].filter((directory) => existsSync(path.join(repositoryRoot, directory, 'gold', 'records.jsonl'))),
+  // Questions across the sample corpora and the cities reference table (examples/cities/cities.csv).
+  ...['examples/cities'].filter((directory) => existsSync(path.join(repositoryRoot, directory, 'questions.jsonl'))),
+];
 
 const corpora = values.corpus ?? defaultCorpora;
 
