@@ -41,6 +41,8 @@ export function matchQuestionTerms(question: string, tables: CatalogTable[], men
   const hitsByTerm = new Map<string, Map<string, TermHit>>(questionTerms.map((term) => [term, new Map()]));
   const offer = (term: string, table: string, hit: TermHit) => {
     if (!wanted.has(term)) return;
+    // A number in a question is a value to filter on ("over 2 million"), never the "2" of a name like `flights_2`.
+    if (hit.strength !== strengths.value && /^\p{N}+$/u.test(term)) return;
     const hits = hitsByTerm.get(term)!;
     const known = hits.get(table);
     if (!known || known.strength < hit.strength) hits.set(table, hit);

@@ -46,9 +46,16 @@ export function solveTableSet({ terms, links, candidates, maximumTables = 3, tab
     }
   }
   const preference = (link: TableLink) => linkStrength(link) + (named.get(`${link.table}.${link.column}`) ?? 0) + (named.get(`${link.otherTable}.${link.otherColumn}`) ?? 0);
-  const pairLinks = new Map<string, TableLink[]>();
+  // Links come in both directions (containment differs); a pair of columns is offered once, in its stronger direction.
+  const byColumns = new Map<string, TableLink>();
   for (const link of links) {
     if (!rank.has(link.table) || !rank.has(link.otherTable) || link.table === link.otherTable) continue;
+    const key = pairKey(`${link.table}.${link.column}`, `${link.otherTable}.${link.otherColumn}`);
+    const known = byColumns.get(key);
+    if (!known || linkStrength(link) > linkStrength(known)) byColumns.set(key, link);
+  }
+  const pairLinks = new Map<string, TableLink[]>();
+  for (const link of byColumns.values()) {
     const key = pairKey(link.table, link.otherTable);
     pairLinks.set(key, [...(pairLinks.get(key) ?? []), link]);
   }

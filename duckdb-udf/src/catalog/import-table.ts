@@ -26,11 +26,10 @@ export interface ImportedTable {
   format: 'csv' | 'parquet';
 }
 
-const readers = { csv: 'read_csv_auto', parquet: 'read_parquet' } as const;
 
 /**
  * `srag import`: the user's own CSV or Parquet file becomes a table, read by DuckDB's own readers
- * (`read_csv_auto`, `read_parquet`) on srag's side, never by generated SQL. Column names are put in
+ * (`read_csv` with its type sniffing, `read_parquet`) on srag's side, never by generated SQL. Column names are put in
  * snake_case (the form srag's columns have); types DuckDB detected are kept, and a type srag has no
  * kind for is kept as text. The table, its schema and statistics, the import record and the
  * catalog profile are written in one transaction: a failed import leaves nothing behind.
@@ -41,7 +40,7 @@ export async function importTable(connection: DuckDBConnection, options: ImportT
     throw new SragError({ code: 'INPUT_INVALID', message: `no file ${file}`, hint: 'check the path from the current directory' });
   }
   const extension = extname(file).toLowerCase();
-  const format = extension === '.parquet' ? 'parquet' : ['.csv', '.tsv', '.txt'].includes(extension) ? 'csv' : undefined;
+  const format = extension === '.parquet' ? 'parquet' : ['.csv', '.tsv'].includes(extension) ? 'csv' : undefined;
   if (!format) {
     throw new SragError({ code: 'INPUT_INVALID', message: `srag import reads .csv, .tsv and .parquet files, not ${basename(file)}`, hint: 'export the data as CSV or Parquet first' });
   }
@@ -69,7 +68,11 @@ export async function importTable(connection: DuckDBConnection, options: ImportT
       });
     }
   }
-  const reader = `${readers[format]}(${quoteLiteral(file)})`;
+  // The header is the first line and the delimiter is the extension's: left to itself, DuckDB's
+  // sniffer may skip lines or take another delimiter to make a ragged file look regular.
+  const reader = format === 'parquet'
+    ? `read_parquet(${quoteLiteral(file)})`
+    : `read_csv(${quoteLiteral(file)}, header = true, skip = 0, delim = ${extension === '.tsv' ? "'\t'" : "','"}, strict_mode = true)`;
   let described: Array<{ header: string; type: string }>;
   try {
     described = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${reader}`)).getRowsJS().map(([name, type]) => ({ header: String(name), type: String(type) }));
@@ -104,6 +107,9 @@ export async function importTable(connection: DuckDBConnection, options: ImportT
       });
     }
     const statistics = await queryColumnStatistics(connection, table, schema);
+    if ((statistics[0]?.rowCount ?? 0) === 0) {
+      throw new SragError({ code: 'INPUT_INVALID', message: `${file} has no rows to import`, hint: 'a CSV file needs a header line and at least one row' });
+    }
     await connection.run('INSERT INTO srag_tables (table_name, title, schema_json, statistics_json) VALUES ($1, $2, $3, $4)',
       [table, schema.title, JSON.stringify(recordSchemaToJsonSchema(schema)), JSON.stringify(statistics)]);
     await connection.run('INSERT INTO srag_imports (table_name, file, format, description) VALUES ($1, $2, $3, $4)',
