@@ -44,7 +44,7 @@ export async function chooseTables({ question, catalog, maximumCandidates = 12, 
   }
   if (tables.length === 1) return { tables, joins: [], terms: [], coverage: 1 };
   const phrases = questionPhrases(question).filter((phrase) => textWords(phrase).some((word) => !stopWords.has(word)));
-  const [links, mentions] = await Promise.all([catalog.links(), catalog.findValues(phrases)]);
+  const mentions = await catalog.findValues(phrases);
   const terms = matchQuestionTerms(question, tables, mentions);
   const relevance = new Map<string, number>();
   for (const term of terms) {
@@ -59,6 +59,7 @@ export async function chooseTables({ question, catalog, maximumCandidates = 12, 
     });
   }
   const candidates = ranked.slice(0, maximumCandidates);
+  const links = await catalog.links(candidates);
   const chosen = new Set(candidates);
   const bridges: string[] = [];
   for (const source of ranked.slice(0, bridgeSources)) {

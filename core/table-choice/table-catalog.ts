@@ -10,8 +10,12 @@ import type { ValueMention } from './value-mention.ts';
 export interface TableCatalog {
   /** Every table a question may be answered from. */
   tables(): Promise<CatalogTable[]>;
-  /** The column pairs whose values meet, as measured when the tables were ingested or imported. */
-  links(): Promise<TableLink[]>;
+  /**
+   * The column pairs whose values meet, as measured when the tables were ingested or imported:
+   * those with at least one side in `tables` (the candidates), so that a database of thousands of
+   * links hands over only the few that can matter.
+   */
+  links(tables: string[]): Promise<TableLink[]>;
   /**
    * Which of `phrases` (from `questionPhrases`) are values of which columns. Matching is on the
    * normalized form: lower case, runs of anything but letters and digits as one space.

@@ -26,7 +26,7 @@ function catalog(tables: Array<ReturnType<typeof table>>, links: TableLink[]): T
   return {
     lookups,
     tables: async () => tables,
-    links: async () => links,
+    links: async (names) => links.filter((candidate) => names.includes(candidate.table) || names.includes(candidate.otherTable)),
     findValues: async (phrases) => {
       lookups.push(phrases);
       return tables.flatMap((candidate) => Object.entries(candidate.values).flatMap(([column, values]) =>

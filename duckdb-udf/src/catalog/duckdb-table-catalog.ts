@@ -15,7 +15,11 @@ export function duckDbTableCatalog(use: <T>(work: (connection: DuckDBConnection)
   const rows = <T>(sql: string) => use(async (connection) => (await connection.runAndReadAll(sql)).getRowObjectsJson() as unknown as T[]);
   return {
     tables: async () => (await rows<CatalogTableRow>(catalogTablesQuery)).map(readCatalogTable),
-    links: async () => (await rows<TableLinkRow>(tableLinksQuery)).map(readTableLink),
+    links: async (tables) => {
+      if (tables.length === 0) return [];
+      const list = tables.map((table) => `'${table.replace(/'/g, "''")}'`).join(', ');
+      return (await rows<TableLinkRow>(`${tableLinksQuery} WHERE table_name IN (${list}) OR other_table IN (${list})`)).map(readTableLink);
+    },
     findValues: async (phrases) => {
       if (phrases.length === 0) return [];
       const list = phrases.map((phrase) => `'${phrase.replace(/'/g, "''")}'`).join(', ');

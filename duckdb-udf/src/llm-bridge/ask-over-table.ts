@@ -80,7 +80,10 @@ function catalogTable(request: AskRequest, table: AskTable): CatalogTable {
 function snapshotCatalog(request: AskRequest, tables: CatalogTable[]): TableCatalog {
   return {
     tables: async () => tables,
-    links: async () => request.catalog.links.map(readTableLink),
+    links: async (names) => {
+      const wanted = new Set(names);
+      return request.catalog.links.map(readTableLink).filter((link) => wanted.has(link.table) || wanted.has(link.otherTable));
+    },
     findValues: async (phrases) => {
       const wanted = new Set(phrases);
       return request.catalog.mentions.filter((mention) => wanted.has(mention.phrase)).map(readValueMention);
