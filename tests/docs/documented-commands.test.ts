@@ -68,7 +68,7 @@ function scriptOf(block: DocumentedBlock): string {
 }
 
 beforeAll(async () => {
-  standIn = await startLlmStandIn({ corpora: ['examples/hotels'] });
+  standIn = await startLlmStandIn({ corpora: ['examples/hotels', 'examples/cities'] });
   copy = copyRepository();
 }, 120_000);
 afterAll(async () => {
