@@ -25,9 +25,7 @@ export async function answerFromContext(options: {
   model?: string;
   abortSignal?: CancellationSignal;
 }): Promise<SystemAnswer> {
-  const context = options.passages
-    .map((passage) => `<document source="${passage.source}"${passage.part ? ` part="${passage.part}"` : ''}>\n${passage.text}\n</document>`)
-    .join('\n\n');
+  const context = renderContextPassages(options.passages);
   const response = await options.client.generate({
     model: options.model,
     messages: [{ role: 'user', content: renderPrompt(options.prompts['answer-from-context'], { question: options.question, context: context || '(empty)' }) }],
@@ -40,4 +38,11 @@ export async function answerFromContext(options: {
     // Tokens as the endpoint reported them, replayed from the cache on a rerun: what the answer costs.
     usage: { promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens, calls: response.cached ? 0 : 1 },
   };
+}
+
+/** Passages as a prompt's context: each between delimiter lines naming its document (and part). */
+export function renderContextPassages(passages: readonly ContextPassage[]): string {
+  return passages
+    .map((passage) => `<document source="${passage.source}"${passage.part ? ` part="${passage.part}"` : ''}>\n${passage.text}\n</document>`)
+    .join('\n\n');
 }

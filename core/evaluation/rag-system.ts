@@ -1,12 +1,12 @@
 import { approximateTokenCount } from '../documents/approximate-token-count.ts';
-import { splitDocument } from '../documents/split-document.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
-import type { CancellationSignal } from '../ports/cancellation-signal.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
-import { answerFromContext, type ContextPassage } from './answer-from-context.ts';
+import { chunkDocuments, type Chunk } from '../retrieval/chunk-documents.ts';
+import { createChunkRanker, type ChunkRanker } from '../retrieval/chunk-ranker.ts';
+import { fitContextBudget } from '../retrieval/fit-context-budget.ts';
+import { answerFromContext } from './answer-from-context.ts';
 import type { AnsweringSystem, ContextDocument } from './answering-system.ts';
-import { Bm25Index } from './bm25-index.ts';
-import { cosineSimilarity, type TextEmbedder } from './text-embedder.ts';
+import type { TextEmbedder } from './text-embedder.ts';
 
 export interface RagSystemOptions {
   client: ModelClient;
@@ -24,8 +24,6 @@ export interface RagSystemOptions {
   model?: string;
 }
 
-const embeddingBatchSize = 64;
-
 /**
  * The VectorRAG baseline (seed 000 §5.1, Appendix A): documents cut into chunks of at most
  * `chunkTokens` tokens (at headings, paragraphs and sentences, never overlapping), the `topK`
@@ -37,9 +35,8 @@ export function createRagSystem(options: RagSystemOptions): AnsweringSystem {
   const countTokens = options.countTokens ?? approximateTokenCount;
   const chunkTokens = options.chunkTokens ?? 500;
   const topK = options.topK ?? 40;
-  let chunks: ContextPassage[] = [];
-  let chunkSizes: number[] = [];
-  let search: ((question: string, abortSignal?: CancellationSignal) => Promise<number[]>) | undefined;
+  let chunks: Chunk[] = [];
+  let rank: ChunkRanker | undefined;
 
   return {
     name: 'rag',
@@ -47,41 +44,14 @@ export function createRagSystem(options: RagSystemOptions): AnsweringSystem {
       `${options.embedder ? `embeddings (${options.embedder.modelId})` : 'BM25'} top-${topK} of ${chunks.length} chunks of ≤${chunkTokens} tokens` +
       `${options.contextTokens ? `, context ≤${options.contextTokens} tokens` : ''}`,
     async prepare(abortSignal) {
-      if (search) return;
-      chunks = options.documents.flatMap((document) =>
-        splitDocument(document.text, chunkTokens, countTokens, { balanced: false }).map((text, index, parts) => ({ source: document.source, part: parts.length > 1 ? index + 1 : undefined, text })));
-      chunkSizes = chunks.map((chunk) => countTokens(chunk.text));
-      const { embedder } = options;
-      if (embedder) {
-        const vectors: number[][] = [];
-        for (let start = 0; start < chunks.length; start += embeddingBatchSize) {
-          const texts = chunks.slice(start, start + embeddingBatchSize).map((chunk) => chunk.text);
-          vectors.push(...await options.client.call(embedder.modelId, (signal) => embedder.embed(texts, signal), abortSignal));
-        }
-        search = async (question, signal) => {
-          const [query] = await options.client.call(embedder.modelId, (callSignal) => embedder.embed([question], callSignal), signal);
-          return vectors
-            .map((vector, index) => ({ index, score: cosineSimilarity(query!, vector) }))
-            .sort((left, right) => right.score - left.score || left.index - right.index)
-            .slice(0, topK)
-            .map((entry) => entry.index);
-        };
-      } else {
-        const index = new Bm25Index(chunks.map((chunk) => chunk.text));
-        search = async (question) => index.search(question, topK);
-      }
+      if (rank) return;
+      chunks = chunkDocuments(options.documents, chunkTokens, countTokens);
+      rank = await createChunkRanker(chunks.map((chunk) => chunk.text), { client: options.client, embedder: options.embedder, abortSignal });
     },
     async answer(question, abortSignal) {
       await this.prepare(abortSignal);
-      const ranked = await search!(question, abortSignal);
-      const passages: ContextPassage[] = [];
-      let used = 0;
-      for (const index of ranked) {
-        if (options.contextTokens !== undefined && used + chunkSizes[index]! > options.contextTokens) break;
-        passages.push(chunks[index]!);
-        used += chunkSizes[index]!;
-      }
-      return answerFromContext({ client: options.client, prompts: options.prompts, question, passages, contextTokens: used, model: options.model, abortSignal });
+      const context = fitContextBudget(chunks, await rank!(question, topK, abortSignal), options.contextTokens);
+      return answerFromContext({ client: options.client, prompts: options.prompts, question, passages: context.chunks.map(({ tokens: _tokens, ...passage }) => passage), contextTokens: context.tokens, model: options.model, abortSignal });
     },
   };
 }
