@@ -60,3 +60,11 @@ export { startExtractionRun, ExtractionRun, type ExtractionRunOptions, type RunP
 export { runExtraction } from './extraction-run/run-extraction.ts';
 export * from './evaluation/index.ts';
 export * from './table-choice/index.ts';
+export type { DocumentReader } from './ports/document-reader.ts';
+export { answerFromDocuments, type DocumentAnswer, type HybridReading } from './hybrid/answer-from-documents.ts';
+export type { AnswerPath, AnswerPathChoice } from './hybrid/answer-path.ts';
+export type { DocumentProblem } from './hybrid/document-problem.ts';
+export { readSelectedDocuments } from './hybrid/read-selected-documents.ts';
+export { chunkDocuments, type Chunk } from './retrieval/chunk-documents.ts';
+export { createChunkRanker, type ChunkRanker } from './retrieval/chunk-ranker.ts';
+export { fitContextBudget } from './retrieval/fit-context-budget.ts';

@@ -8,6 +8,7 @@ export const promptNames = [
   'repair-sql',
   'answer',
   'answer-from-context',
+  'answer-from-documents',
   'judge-answer-comparison',
   'judge-answer-recall-claims',
   'judge-claim-supported',

@@ -1,4 +1,8 @@
 import { SqlFailedError } from '../errors/sql-failed-error.ts';
+import { answerFromDocuments, type HybridReading } from '../hybrid/answer-from-documents.ts';
+import { replyInstructions, sqlReplySchema, type AnswerPath, type AnswerPathChoice } from '../hybrid/answer-path.ts';
+import type { DocumentProblem } from '../hybrid/document-problem.ts';
+import { selectedSources, sourceColumn } from '../hybrid/selected-sources.ts';
 import { SragError } from '../errors/srag-error.ts';
 import { generateObject } from '../language-model/generate-object.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
@@ -37,6 +41,13 @@ export interface AskQuestionOptions {
    * `coverage` is absent and the answer prompt says coverage is unknown.
    */
   coverage?: CoverageSource;
+  /**
+   * Which answer paths the question may take (the S-RAG paper's hybrid mode, §3.3): `sql` (the
+   * default), `auto` (the SQL-writing model decides per question) or `hybrid` (forced). `auto` and
+   * `hybrid` need `hybrid` (how the selected documents are read).
+   */
+  answerPath?: AnswerPathChoice;
+  hybrid?: HybridReading;
 }
 
 export interface AskResult {
@@ -57,12 +68,15 @@ export interface AskResult {
    */
   coverage?: ColumnCoverage[];
   usage: TokenUsage & { calls: number };
+  /** `sql`: the answer rests on the rows; `hybrid`: on the text of the documents the rows name. */
+  path: AnswerPath;
+  /** Hybrid path: the documents whose text the answer model read, as the table names them (`_source`). */
+  documents?: string[];
+  /** Hybrid path: how many distinct documents the query selected. */
+  selectedDocuments?: number;
+  /** Hybrid path: selected documents left unread because they are missing or changed since ingestion. */
+  documentProblems?: DocumentProblem[];
 }
-
-const sqlReplySchema = {
-  name: 'sql_query',
-  schema: { type: 'object', additionalProperties: false, required: ['sql'], properties: { sql: { type: 'string' } } },
-};
 
 /**
  * Question → SQL → rows → answer (the S-RAG paper, §3.3). The prompt carries each table's schema
@@ -73,6 +87,10 @@ const sqlReplySchema = {
 export async function askQuestion(options: AskQuestionOptions): Promise<AskResult> {
   const { client, prompts, sqlEngine, tables, question } = options;
   const tableNames = tables.map((table) => table.name);
+  const choice = options.answerPath ?? 'sql';
+  if (choice !== 'sql' && !options.hybrid) {
+    throw new SragError({ code: 'INPUT_INVALID', message: `askQuestion: answerPath "${choice}" needs hybrid (how to read the selected documents)` });
+  }
   const usage = { promptTokens: 0, completionTokens: 0, calls: 0 };
   const add = (spent: TokenUsage, cached: boolean) => {
     usage.promptTokens += spent.promptTokens;
@@ -80,30 +98,32 @@ export async function askQuestion(options: AskQuestionOptions): Promise<AskResul
     if (!cached) usage.calls += 1;
   };
   const conversation: ChatMessage[] = [
-    { role: 'system', content: renderSqlInstructions(prompts, tables, options.joins ?? [], sqlEngine.dialect) },
+    { role: 'system', content: renderSqlInstructions(prompts, tables, options.joins ?? [], sqlEngine.dialect, choice) },
     { role: 'user', content: question },
   ];
   const requestSql = async (messages: ChatMessage[]) => {
     const result = await generateObject({
       client,
       step: `writing SQL for "${question}"`,
-      request: { model: options.model, messages, outputSchema: sqlReplySchema },
-      validate: readSqlReply,
+      request: { model: options.model, messages, outputSchema: sqlReplySchema(choice) },
+      validate: (value: unknown) => readSqlReply(value, choice),
     });
     add(result.usage, result.cached);
     return result.value;
   };
 
-  let sql = await requestSql(conversation);
-  let outcome = await runChecked(sqlEngine, sql, tableNames);
+  let reply = await requestSql(conversation);
+  let sql = reply.sql;
+  let outcome = await runChecked(sqlEngine, sql, tableNames, reply.path);
   if ('error' in outcome) {
     const repair: ChatMessage[] = [
       ...conversation,
-      { role: 'assistant', content: JSON.stringify({ sql }) },
+      { role: 'assistant', content: JSON.stringify(choice === 'auto' ? reply : { sql }) },
       { role: 'user', content: renderPrompt(prompts['repair-sql'], { sql, error: outcome.error.message }) },
     ];
-    sql = await requestSql(repair);
-    outcome = await runChecked(sqlEngine, sql, tableNames);
+    reply = await requestSql(repair);
+    sql = reply.sql;
+    outcome = await runChecked(sqlEngine, sql, tableNames, reply.path);
     if ('error' in outcome) {
       if (outcome.error.code === 'SQL_REJECTED') throw outcome.error;
       throw new SqlFailedError({ sql, question, engineMessage: outcome.error.message, cause: outcome.error });
@@ -115,7 +135,17 @@ export async function askQuestion(options: AskQuestionOptions): Promise<AskResul
   const [onlyTable] = tables;
   const coverage = options.coverage && tables.length === 1 && onlyTable!.origin === 'extracted'
     ? await countCoverage(options.coverage, sql, onlyTable!.name, onlyTable!.schema) : undefined;
-  const returned = { sql, tables: tableNames, joins: joinsUsedBy(sql, options.joins ?? []), columns, rows, ...(cut ? { cut } : {}), ...(coverage ? { coverage } : {}) };
+  const returned = { sql, tables: tableNames, joins: joinsUsedBy(sql, options.joins ?? []), columns, rows, ...(cut ? { cut } : {}), ...(coverage ? { coverage } : {}), path: reply.path };
+  if (reply.path === 'hybrid') {
+    // A separate step after the SQL: the rows name the documents, their text gives the answer.
+    const sources = selectedSources(outcome.result)!;
+    if (options.withAnswer === false) return { answer: '', ...returned, usage };
+    const read = await answerFromDocuments({
+      ...options.hybrid!, client, prompts, question, sql, sources, selectionCut: cut?.rowsOmitted === true, model: options.model,
+    });
+    add(read.usage, read.usage.calls === 0);
+    return { answer: read.answer, ...returned, documents: read.documents, selectedDocuments: read.selectedDocuments, documentProblems: read.documentProblems, usage };
+  }
   if (options.withAnswer === false) return { answer: '', ...returned, usage };
   const answerResult = await client.generate(
     {
@@ -144,16 +174,29 @@ async function countCoverage(source: CoverageSource, sql: string, table: string,
   }
 }
 
-function readSqlReply(value: unknown): { value: string } | { problems: string[] } {
-  const sql = typeof value === 'object' && value !== null ? (value as { sql?: unknown }).sql : undefined;
-  if (typeof sql !== 'string' || !sql.trim()) return { problems: ['the reply must be {"sql": "<one SELECT statement>"}'] };
-  return { value: sql.trim().replace(/;\s*$/, '') };
+/**
+ * The SQL reply and the path it takes: the forced or only path, or with `auto` the one the model
+ * chose (a reply without one, such as a cached one from before, takes `sql`).
+ */
+function readSqlReply(value: unknown, choice: AnswerPathChoice): { value: { sql: string; path: AnswerPath } } | { problems: string[] } {
+  const reply = typeof value === 'object' && value !== null ? (value as { sql?: unknown; path?: unknown }) : {};
+  if (typeof reply.sql !== 'string' || !reply.sql.trim()) return { problems: ['the reply must be {"sql": "<one SELECT statement>"}'] };
+  if (choice === 'auto' && reply.path !== undefined && reply.path !== 'sql' && reply.path !== 'hybrid') {
+    return { problems: ['"path" must be "sql" or "hybrid"'] };
+  }
+  const path: AnswerPath = choice === 'auto' ? (reply.path === 'hybrid' ? 'hybrid' : 'sql') : choice;
+  return { value: { sql: reply.sql.trim().replace(/;\s*$/, ''), path } };
 }
 
-async function runChecked(sqlEngine: SqlEngine, sql: string, tables: string[]): Promise<{ result: SqlResult } | { error: SragError }> {
+async function runChecked(sqlEngine: SqlEngine, sql: string, tables: string[], path: AnswerPath): Promise<{ result: SqlResult } | { error: SragError }> {
   try {
     await checkGeneratedSql(sqlEngine, sql, tables);
-    return { result: await sqlEngine.runReadOnlyQuery(sql, tables) };
+    const result = await sqlEngine.runReadOnlyQuery(sql, tables);
+    if (path === 'hybrid' && !selectedSources(result)) {
+      // Goes to the repair round like an engine error: the model can add the column.
+      return { error: new SragError({ code: 'SQL_FAILED', message: `a hybrid answer reads the documents the query selects, so the query must return the "${sourceColumn}" column; it returned ${result.columns.map((column) => `"${column}"`).join(', ') || 'no column'}` }) };
+    }
+    return { result };
   } catch (error) {
     if (SragError.isInstance(error) && (error.code === 'SQL_REJECTED' || error.code === 'SQL_FAILED')) return { error };
     throw error;
@@ -161,9 +204,10 @@ async function runChecked(sqlEngine: SqlEngine, sql: string, tables: string[]): 
 }
 
 /** The SQL prompt's system message; `dialect` is the engine's notes (`SqlEngine.dialect`). */
-export function renderSqlInstructions(prompts: PromptLibrary, tables: CatalogTable[], joins: TableLink[], dialect: string): string {
+export function renderSqlInstructions(prompts: PromptLibrary, tables: CatalogTable[], joins: TableLink[], dialect: string, answerPath: AnswerPathChoice = 'sql'): string {
   return renderPrompt(prompts['generate-sql'], {
     tables: [...tables.map(renderTableForSql), ...(joins.length ? [renderJoinKeys(joins)] : [])].join('\n\n'),
     dialect_notes: dialect.trimEnd(),
+    reply_instructions: replyInstructions[answerPath],
   });
 }

@@ -58,7 +58,7 @@ describe('srag CLI over the hotels sample corpus', () => {
     expect(results).toHaveLength(questions.length);
     const mismatches: string[] = [];
     results.forEach((result, index) => {
-      expect(Object.keys(result).sort()).toEqual(['answer', 'columns', 'coverage', 'joins', 'rows', 'sql', 'tables', 'usage']);
+      expect(Object.keys(result).sort()).toEqual(['answer', 'columns', 'coverage', 'joins', 'path', 'rows', 'sql', 'tables', 'usage']);
       const question = questions[index]!;
       if (!rowsMatchGold(result.rows, question.gold)) mismatches.push(`${question.question}: got ${JSON.stringify(result.rows)}, gold ${JSON.stringify(question.gold)}`);
     });

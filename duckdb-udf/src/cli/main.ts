@@ -79,11 +79,13 @@ ${environmentHelp}`);
     .action(async (documents: string[], options) => { exitStatus = await (await import('./ingest-command.ts')).ingestCommand(documents, options, abort.signal); });
 
   program.command('ask')
-    .description('answer a question: srag chooses the tables it needs (names, descriptions, values, joins measured on the data), the model writes SQL over them, DuckDB computes, the answer cites the tables and the SQL and says how many documents it rests on when values are missing or dropped')
+    .description('answer a question: srag chooses the tables it needs (names, descriptions, values, joins measured on the data), the model writes SQL over them, DuckDB computes, the answer cites the tables and the SQL (or, on the hybrid path, the documents the SQL selected and it read) and says how many documents it rests on when values are missing or dropped')
     .argument('<questions...>', 'the question, quoted (several are answered in turn)')
     .addOption(database())
     .option('--table <name>', 'answer from this table only, instead of choosing')
-    .option('--json', 'print {answer, sql, tables, joins, columns, rows, coverage, usage}, one line per question (coverage: per column read, rows, present, missing, dropped)')
+    .option('--hybrid', 'answer from the text of the documents the SQL selects, for questions no column can answer (the S-RAG paper\'s hybrid mode); by default the model decides per question')
+    .option('--no-hybrid', 'answer from the SQL result only')
+    .option('--json', 'print {answer, sql, tables, joins, columns, rows, coverage, usage, path}, one line per question (coverage: per column read, rows, present, missing, dropped); a hybrid answer adds documents (read), selectedDocuments and documentProblems')
     .action(async (questions: string[], options) => { exitStatus = await (await import('./ask-command.ts')).askCommand(questions, options, abort.signal); });
 
   program.command('import')

@@ -25,6 +25,13 @@ export interface GoldQuestion {
   kind?: string;
   /** The tables the SQL reads, for a question across tables: answered only when the prompt shows them all. */
   tables?: string[];
+  /**
+   * `hybrid` for a question answered from the documents' text (`hybrid-questions.jsonl`): its
+   * `sql` selects the documents' `_source`, and the answer step runs `context_sql` over the gold
+   * records of the documents it was shown.
+   */
+  path?: 'hybrid';
+  context_sql?: string;
 }
 
 export interface GoldCorpus {
@@ -51,7 +58,8 @@ function readJsonLines<T>(file: string): T[] {
 }
 
 /**
- * Loads a gold corpus directory (`schema.json`, `gold/records.jsonl`, optional `questions.jsonl`),
+ * Loads a gold corpus directory (`schema.json`, `gold/records.jsonl`, optional `questions.jsonl`
+ * and `hybrid-questions.jsonl`, kept apart so that evaluations of the SQL questions do not see them),
  * or a directory of reference data with only `questions.jsonl`, every question naming its `tables`.
  * A relative directory is resolved against the repository root.
  */
@@ -74,11 +82,12 @@ export function loadGoldCorpus(directory: string): GoldCorpus {
   if (typeof schema.title !== 'string' || typeof schema.properties !== 'object' || schema.properties === null) {
     throw new Error(`llm stand-in: ${schemaFile} needs "title" and "properties"`);
   }
+  const hybridQuestionsFile = path.join(absolute, 'hybrid-questions.jsonl');
   return {
     directory: absolute,
     schema,
     tableName: toSnakeCase(schema.title, { prefix: 't_', fallback: 'records' }),
     records: readJsonLines<GoldRecord>(recordsFile),
-    questions: existsSync(questionsFile) ? readJsonLines<GoldQuestion>(questionsFile) : [],
+    questions: [questionsFile, hybridQuestionsFile].flatMap((file) => (existsSync(file) ? readJsonLines<GoldQuestion>(file) : [])),
   };
 }

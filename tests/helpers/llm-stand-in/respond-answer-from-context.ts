@@ -7,7 +7,7 @@ import { containsQuote, normalizeWhitespace } from './text-matching.ts';
 const leadIn = 'Based only on the documents in the context:';
 
 /**
- * answer-from-context (the rag and full-corpus baselines): answers as a model that reasons
+ * answer-from-context (the rag and full-corpus baselines) and answer-from-documents (the hybrid path): answers as a model that reasons
  * perfectly over what it was shown and knows nothing else. The records it "sees" are the gold
  * records with half or more of their distinctive quotes (ones no other record shares) in the
  * context, each keeping only
@@ -15,7 +15,7 @@ const leadIn = 'Based only on the documents in the context:';
  * result is phrased. A context missing documents so gives the wrong count, average or list, as the
  * baselines do in seed 000 Table 5.
  */
-export async function respondAnswerFromContext(request: ChatRequest, corpora: GoldCorpus[]): Promise<Reply> {
+export async function respondAnswerFromContext(request: ChatRequest, corpora: GoldCorpus[], { hybrid = false }: { hybrid?: boolean } = {}): Promise<Reply> {
   const prompt = request.messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
   const question = /^Question: (.*)$/m.exec(prompt)?.[1] ?? '';
   const contextStart = prompt.search(/^Context:\s*$/m);
@@ -23,7 +23,9 @@ export async function respondAnswerFromContext(request: ChatRequest, corpora: Go
   const found = findQuestion(corpora, question);
   if (!found) return contentReply('The context does not say; I cannot answer this question from it.');
   const visible = found.corpus.records.flatMap((record) => visibleRecord(record, found.corpus, context));
-  const rows = await runGoldSql(found.corpus, visible, found.gold.sql);
+  // answer-from-documents (srag ask's hybrid path): a hybrid question's gold SQL selects documents,
+  // its context_sql says what the reader takes from them; a question without one reads as above.
+  const rows = await runGoldSql(found.corpus, visible, hybrid && found.gold.context_sql ? found.gold.context_sql : found.gold.sql);
   return contentReply(phrase(rows));
 }
 

@@ -19,6 +19,8 @@ export interface SqlLookup {
   goldSql: string | undefined;
   /** Set when the gold SQL reads a table the prompt does not show: a model could not have written it. */
   missingTables?: string[];
+  /** The answer path the gold gives the question: `hybrid` for one answered from the documents' text. */
+  path: 'sql' | 'hybrid';
 }
 
 function escapeRegExp(text: string): string {
@@ -46,13 +48,13 @@ export function lookUpSql(request: ChatRequest, corpora: GoldCorpus[]): SqlLooku
     if (!gold) continue;
     if (gold.tables) {
       const missingTables = gold.tables.filter((name) => !shown.has(name.toLowerCase()));
-      return missingTables.length ? { table, questionKey, goldSql: undefined, missingTables } : { table, questionKey, goldSql: gold.sql };
+      return missingTables.length ? { table, questionKey, goldSql: undefined, missingTables, path: 'sql' } : { table, questionKey, goldSql: gold.sql, path: gold.path ?? 'sql' };
     }
     const rename = table !== undefined && !shown.has(corpus.tableName.toLowerCase());
     const goldSql = rename ? gold.sql.replace(new RegExp(`\\b${escapeRegExp(corpus.tableName)}\\b`, 'g'), table) : gold.sql;
-    return { table, questionKey, goldSql };
+    return { table, questionKey, goldSql, path: gold.path ?? 'sql' };
   }
-  return { table, questionKey, goldSql: undefined };
+  return { table, questionKey, goldSql: undefined, path: 'sql' };
 }
 
 /** The refusal for a question with no gold SQL (or whose tables the prompt does not show), quoting it so a reader sees which one. */
@@ -114,16 +116,25 @@ export function respondGenerateSql(
   const lookup = lookUpSql(request, corpora);
   if (lookup.goldSql === undefined) return unknownQuestionReply(request, corpora, lookup.missingTables);
   const sql = lookup.goldSql;
+  // A prompt that lets the model choose the answer path (srag ask by default) gets the gold's.
+  const path = askedForPath(systemText) ? { path: lookup.path } : {};
   if (brokenSql.enabled && !brokenSql.alreadyBroken.has(lookup.questionKey)) {
-    return contentReply(JSON.stringify({ sql: breakSql(sql, lookup.table) }), {
+    return contentReply(JSON.stringify({ sql: breakSql(sql, lookup.table), ...path }), {
       onDelivered: () => brokenSql.alreadyBroken.add(lookup.questionKey),
     });
   }
-  return contentReply(JSON.stringify({ sql }));
+  return contentReply(JSON.stringify({ sql, ...path }));
+}
+
+/** Whether the SQL prompt asks the model to say which answer path the question takes. */
+function askedForPath(systemText: string): boolean {
+  return systemText.includes('"path": "sql" or "hybrid"');
 }
 
 /** repair-sql: the gold SQL for the question in the first user message. */
 export function respondRepairSql(request: ChatRequest, corpora: GoldCorpus[]): Reply {
-  const { goldSql, missingTables } = lookUpSql(request, corpora);
-  return goldSql === undefined ? unknownQuestionReply(request, corpora, missingTables) : contentReply(JSON.stringify({ sql: goldSql }));
+  const { goldSql, missingTables, path } = lookUpSql(request, corpora);
+  if (goldSql === undefined) return unknownQuestionReply(request, corpora, missingTables);
+  const systemText = request.messages.filter((message) => message.role === 'system').map((message) => message.content).join('\n');
+  return contentReply(JSON.stringify({ sql: goldSql, ...(askedForPath(systemText) ? { path } : {}) }));
 }

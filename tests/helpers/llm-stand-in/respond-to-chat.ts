@@ -37,6 +37,8 @@ export function respondToChat(kind: RequestKind, request: ChatRequest, context: 
       return respondAnswer(request);
     case 'answer-from-context':
       return respondAnswerFromContext(request, context.corpora);
+    case 'answer-from-documents':
+      return respondAnswerFromContext(request, context.corpora, { hybrid: true });
     case 'judge-answer-comparison':
       return respondJudgeAnswerComparison(request);
     case 'judge-answer-recall-claims':

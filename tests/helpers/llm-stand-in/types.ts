@@ -23,6 +23,7 @@ export type RequestKind =
   | 'repair-sql'
   | 'answer'
   | 'answer-from-context'
+  | 'answer-from-documents'
   | 'judge-answer-comparison'
   | 'judge-answer-recall-claims'
   | 'judge-claim-supported'
