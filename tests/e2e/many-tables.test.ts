@@ -108,7 +108,7 @@ describe('questions over several tables, naming none', () => {
   it('keeps answering from the one table --table names, and the stand-in refuses a join it is not shown', async () => {
     const named = await runSrag(['ask', 'How many hotels are in Spain?', '--db', database, '--table', 'hotels'], { environment: environment() });
     expect(named.status, named.stderr).toBe(0);
-    expect(named.stdout).toMatch(/^11\n\nTable: hotels\nSQL: SELECT COUNT\(\*\) FROM hotels WHERE country = 'Spain'\n/);
+    expect(named.stdout).toMatch(/^11\n\nTable: hotels\nPath: sql \(the answer rests on the rows below\)\nSQL: SELECT COUNT\(\*\) FROM hotels WHERE country = 'Spain'\n/);
     const refused = await runSrag(['ask', acrossTables[1]!.question, '--db', database, '--table', 'hotels'], { environment: environment() });
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toContain('reads "cities", which the prompt does not show');
