@@ -1,7 +1,6 @@
-import { countNoun, runExtraction, tableNameForSchema } from '../../../core/index.ts';
-import { hashText } from '../hash-text.ts';
+import { countNoun, tableNameForSchema } from '../../../core/index.ts';
+import { ingestDocuments } from '../ingest-documents.ts';
 import { openSession } from '../open-session.ts';
-import { adoptRelativeSources } from '../store/adopt-relative-sources.ts';
 import { createProgressReporter } from './progress-reporter.ts';
 import { readSchemaFile } from './read-schema-file.ts';
 import { resolveDocuments } from './resolve-documents.ts';
@@ -24,41 +23,28 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
   const table = tableNameForSchema(schema, options.table);
   const session = await openSession(options.db, { abortSignal });
   try {
-    await session.store.registerTable(table, schema);
-    const leftRelative = await adoptRelativeSources(session.store, table, documents);
-    if (leftRelative > 0) {
-      process.stderr.write(`note: ${countNoun(leftRelative, 'document')} of ${table} ${leftRelative === 1 ? 'was' : 'were'} ingested by an earlier srag from another directory (their paths are relative to it); run srag ingest there once to convert them, or they may appear twice\n`);
-    }
-    const store = session.store.extractionStore(table, schema);
-    const client = session.modelClient({ cache: store.responseCache });
     const progress = createProgressReporter(documents.length);
-    const stopRetryNotices = client.onRetry(progress.retry);
-    let summary;
+    let result;
     try {
-      summary = await runExtraction({
-        client,
-        prompts: session.prompts,
-        schema,
+      result = await ingestDocuments(session, {
         documents,
-        store,
+        schema,
+        table,
         retryFailed: options.retryFailed,
         retryHint: 'rerun with --retry-failed',
         withEvidence: options.evidence,
-        maxInputTokens: session.settings.maxInputTokens,
-        loadTokenCounter: session.loadTokenCounter,
-        model: session.settings.extractModel,
-        concurrency: session.settings.concurrency * 2,
-        callWarningThreshold: session.settings.callWarningThreshold,
-        hashText,
         onProgress: progress.update,
+        onRetry: progress.retry,
         onWarning: (line) => process.stderr.write(`\nwarning: ${line}\n`),
+        onLeftRelative: (count) => {
+          process.stderr.write(`note: ${countNoun(count, 'document')} of ${table} ${count === 1 ? 'was' : 'were'} ingested by an earlier srag from another directory (their paths are relative to it); run srag ingest there once to convert them, or they may appear twice\n`);
+        },
         cancellation: abortSignal,
       });
     } finally {
-      stopRetryNotices();
       progress.stop();
     }
-    const usage = client.usage.total();
+    const { summary, usage } = result;
     process.stdout.write(
       `${table}: ${summary.done} done${summary.withoutValues ? ` (${summary.withoutValues} with no values)` : ''}, ${summary.failed + summary.skippedFailed} failed, ` +
       `${summary.unchanged} unchanged${summary.empty ? `, ${summary.empty} empty` : ''}, ` +

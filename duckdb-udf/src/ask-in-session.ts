@@ -1,0 +1,63 @@
+import { askQuestion, chooseTables, type AskResult, type HybridReading, type TableCatalog, type TableChoice, type TextEmbedder } from '../../core/index.ts';
+import { duckDbTableCatalog } from './catalog/duckdb-table-catalog.ts';
+import { hashText } from './hash-text.ts';
+import type { Session } from './open-session.ts';
+import { storeDocumentReader } from './store/store-document-reader.ts';
+
+export interface AskInSessionOptions {
+  /** The table to ask; without it the question chooses its tables (`chooseTables`). */
+  table?: string;
+  /** true: read the documents the SQL selects (hybrid); false: SQL only; absent: the model decides per question. */
+  hybrid?: boolean;
+  /** The embedder for the hybrid path (see `embedderLoader`). */
+  loadEmbedder: () => Promise<TextEmbedder | undefined>;
+}
+
+export interface AskInSessionResult {
+  result: AskResult;
+  /** What `srag ask --json` prints and `POST /query` returns: the whole result, `coverage` null when absent. */
+  json: Record<string, unknown>;
+  /** The tables the question was asked of (and how they join). */
+  choice: TableChoice;
+}
+
+/**
+ * One question over the session's database: what `srag ask` prints and `POST /query` returns.
+ * With `table` the named table is the only one. The result passes through whole, so every field
+ * the ask step adds reaches both surfaces.
+ */
+export async function askInSession(session: Session, question: string, { table, hybrid, loadEmbedder }: AskInSessionOptions): Promise<AskInSessionResult> {
+  const catalog = duckDbTableCatalog((work) => session.store.exclusive(work));
+  const choice = table ? await namedTable(session, catalog, table) : await chooseTables({ question, catalog });
+  const result = await askQuestion({
+    client: session.modelClient(),
+    prompts: session.prompts,
+    sqlEngine: session.sqlEngine,
+    tables: choice.tables,
+    joins: choice.joins,
+    question,
+    model: session.settings.model,
+    coverage: session.sqlEngine,
+    answerPath: hybrid === undefined ? 'auto' : hybrid ? 'hybrid' : 'sql',
+    hybrid: hybridReading(session, choice, loadEmbedder),
+  });
+  const joins = result.joins.map(({ table: joined, column, otherTable, otherColumn }) => ({ table: joined, column, otherTable, otherColumn }));
+  return { result, json: { ...result, joins, coverage: result.coverage ?? null }, choice };
+}
+
+/** The table `table` names, checked as before (the error lists what exists), as a choice of one. */
+async function namedTable(session: Session, catalog: TableCatalog, name: string): Promise<TableChoice> {
+  const info = await session.store.tableInfo(name);
+  const table = (await catalog.tables()).find((candidate) => candidate.name === info.table)
+    ?? { name: info.table, schema: info.schema, statistics: info.statistics, origin: 'extracted' as const };
+  return { tables: [table], joins: [], terms: [], coverage: 1 };
+}
+
+/**
+ * How the hybrid path reads documents: from the paths kept by the extracted tables the question
+ * reads (an imported table has no documents), ranked with the endpoint's embeddings when it serves them.
+ */
+function hybridReading(session: Session, choice: TableChoice, loadEmbedder: () => Promise<TextEmbedder | undefined>): HybridReading {
+  const extracted = choice.tables.filter((table) => table.origin === 'extracted').map((table) => table.name);
+  return { reader: storeDocumentReader(session.store, extracted), hashText, loadEmbedder, loadTokenCounter: () => session.loadTokenCounter() };
+}

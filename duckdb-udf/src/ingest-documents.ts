@@ -1,0 +1,64 @@
+import { runExtraction, type DocumentSource, type RecordSchema, type RetryNotice, type RunProgress, type RunSummary } from '../../core/index.ts';
+import { hashText } from './hash-text.ts';
+import type { Session } from './open-session.ts';
+import { adoptRelativeSources } from './store/adopt-relative-sources.ts';
+
+export interface IngestDocumentsOptions {
+  documents: DocumentSource[];
+  schema: RecordSchema;
+  table: string;
+  retryFailed?: boolean;
+  /** How a surface says to retry failed documents ("rerun with --retry-failed"). */
+  retryHint: string;
+  withEvidence: boolean;
+  onProgress?: (progress: RunProgress) => void;
+  onRetry?: (notice: RetryNotice) => void;
+  onWarning?: (line: string) => void;
+  /** Called before extraction when documents of the table were logged by an earlier srag by a path relative to another directory. */
+  onLeftRelative?: (count: number) => void;
+  cancellation?: { readonly aborted: boolean };
+}
+
+export interface IngestDocumentsResult {
+  summary: RunSummary;
+  usage: { calls: number; cacheHits: number; retries: number; promptTokens: number; completionTokens: number };
+}
+
+/**
+ * One record per document into `table` of the session's store (created for `schema`, or checked
+ * against it): what `srag ingest` and `srag serve`'s ingest jobs both run. The ingestion log makes
+ * a second run over the same documents resume: unchanged documents cost nothing.
+ */
+export async function ingestDocuments(session: Session, options: IngestDocumentsOptions): Promise<IngestDocumentsResult> {
+  const { documents, schema, table } = options;
+  await session.store.registerTable(table, schema);
+  const leftRelative = await adoptRelativeSources(session.store, table, documents);
+  if (leftRelative > 0) options.onLeftRelative?.(leftRelative);
+  const store = session.store.extractionStore(table, schema);
+  const client = session.modelClient({ cache: store.responseCache });
+  const stopRetryNotices = options.onRetry ? client.onRetry(options.onRetry) : () => {};
+  try {
+    const summary = await runExtraction({
+      client,
+      prompts: session.prompts,
+      schema,
+      documents,
+      store,
+      retryFailed: options.retryFailed,
+      retryHint: options.retryHint,
+      withEvidence: options.withEvidence,
+      maxInputTokens: session.settings.maxInputTokens,
+      loadTokenCounter: session.loadTokenCounter,
+      model: session.settings.extractModel,
+      concurrency: session.settings.concurrency * 2,
+      callWarningThreshold: session.settings.callWarningThreshold,
+      hashText,
+      onProgress: options.onProgress,
+      onWarning: options.onWarning,
+      cancellation: options.cancellation,
+    });
+    return { summary, usage: client.usage.total() };
+  } finally {
+    stopRetryNotices();
+  }
+}
