@@ -38,6 +38,7 @@ export { extractRecord, renderExtractionInstructions, defaultMaxInputTokens, typ
 export { extractionParts, type ExtractionParts, type ExtractionPartsOptions } from './extraction/extraction-parts.ts';
 export type { AttributeEvidence, RecordIssue } from './extraction/record-issue.ts';
 export { quoteOccursIn } from './extraction/quote-occurs-in.ts';
+export { quoteParts } from './extraction/quote-parts.ts';
 export { recordOutputSchema } from './extraction/record-output-schema.ts';
 export { extractRecordBatch, renderBatchExtractionInstructions, type BatchDocument, type BatchOutcome, type ExtractRecordBatchOptions } from './extraction/extract-record-batch.ts';
 export { failsEveryDocument } from './extraction/fails-every-document.ts';

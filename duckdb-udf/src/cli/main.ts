@@ -19,6 +19,7 @@ Environment:
   SRAG_REQUEST_TIMEOUT_MS per-request timeout (default 120000)
   SRAG_MAX_RETRIES        retries on 429, 5xx, timeouts and network errors (default 6)
   SRAG_WARN_CALLS_PER_DOCUMENT  warn before a document that needs more model calls (default 20)
+  SRAG_SERVE_TOKEN        bearer token srag serve requires of every API request (needed beyond loopback)
 
 Without OPENAI_API_KEY or OPENAI_BASE_URL, only replies already in the database's response cache
 work; anything else fails with a line saying how to configure a model. To try srag offline, run
@@ -125,6 +126,17 @@ ${environmentHelp}`);
     .addOption(database())
     .option('--table <name>', 'table (needed when the database holds several)')
     .action(async (document: string, attribute: string, options) => { exitStatus = await (await import('./why-command.ts')).whyCommand(document, attribute, options); });
+
+  program.command('serve')
+    .description('serve the HTTP API (/query, /ingest, /schema, /stats, /why; /openapi.json describes it) and a web page to ask questions and browse the evidence behind every value')
+    .addOption(database())
+    .option('--port <n>', 'port', positiveInteger, 8080)
+    .option('--host <address>', 'address to listen on; any but loopback needs SRAG_SERVE_TOKEN', '127.0.0.1')
+    .addHelpText('after', `
+With SRAG_SERVE_TOKEN set, every API request needs "Authorization: Bearer <token>" (the page asks
+for it once). Ingest paths are read on the server, relative to its working directory; an ingest job
+the server did not finish resumes when it starts again.`)
+    .action(async (options) => { exitStatus = await (await import('./serve-command.ts')).serveCommand(options, abort.signal); });
 
   program.command('text')
     .description('print a document as the model reads it (PDF, Word, HTML reduced to text); --parts shows the parts ingest sends')

@@ -1,0 +1,21 @@
+import { startServe } from '../serve/start-serve.ts';
+
+export interface ServeCommandOptions {
+  db: string;
+  port: number;
+  host: string;
+}
+
+/** `srag serve`: the HTTP API and web page over one database, until Ctrl-C. */
+export async function serveCommand(options: ServeCommandOptions, abortSignal: AbortSignal): Promise<number> {
+  const running = await startServe(options);
+  const unfinished = running.jobs.list().filter((job) => job.status === 'queued').length;
+  process.stderr.write(`srag serve: ${running.url}/ over ${options.db} (API description at ${running.url}/openapi.json); Ctrl-C stops\n`);
+  if (unfinished) process.stderr.write(`resuming ${unfinished} unfinished ingest ${unfinished === 1 ? 'job' : 'jobs'}\n`);
+  await new Promise<void>((resolve) => {
+    if (abortSignal.aborted) resolve();
+    abortSignal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await running.close();
+  return 0;
+}

@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import { isAbsolute, resolve } from 'node:path';
+import { parseRecordSchema, recordSchemaToJsonSchema, tableNameForSchema, type RecordSchema, type RunSummary } from '../../../core/index.ts';
+import { readSchemaFile } from '../cli/read-schema-file.ts';
+import { resolveDocuments } from '../cli/resolve-documents.ts';
+import { ingestDocuments, type IngestDocumentsResult } from '../ingest-documents.ts';
+import type { Session } from '../open-session.ts';
+import { httpError, type HttpErrorBody } from './http-error.ts';
+
+/** What `POST /ingest` asks for, as kept with the job: absolute paths and the schema itself. */
+export interface IngestJobRequest {
+  paths: string[];
+  schema: Record<string, unknown>;
+  table: string;
+  retryFailed: boolean;
+  evidence: boolean;
+}
+
+export type IngestJobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface IngestJob {
+  id: string;
+  status: IngestJobStatus;
+  table: string;
+  request: IngestJobRequest;
+  /** Documents finished of the run (in memory: a resumed job counts again, its unchanged documents at once). */
+  progress: { completed: number; total: number; failed: number; lastDocument?: string };
+  result?: { summary: RunSummary; usage: IngestDocumentsResult['usage'] };
+  error?: HttpErrorBody['error'];
+  /** Warnings the run printed (a document needing many calls). */
+  warnings: string[];
+  createdAt: string;
+}
+
+type Listener = (job: IngestJob) => void;
+
+const jobsTableSql = `CREATE TABLE IF NOT EXISTS srag_serve_jobs (
+  id VARCHAR PRIMARY KEY,
+  status VARCHAR NOT NULL,
+  request_json VARCHAR NOT NULL,
+  result_json VARCHAR,
+  error_json VARCHAR,
+  created_at TIMESTAMP DEFAULT current_timestamp,
+  updated_at TIMESTAMP DEFAULT current_timestamp
+)`;
+
+/**
+ * The ingest jobs of `srag serve`: one runs at a time, next to any number of queries. A job's
+ * request is stored in the database before it is accepted, and its outcome when it ends; a job the
+ * server did not finish (stopped, killed) runs again when the server starts, and the ingestion log
+ * makes that rerun resume: documents already extracted cost nothing and are not duplicated.
+ */
+export class IngestJobs {
+  private readonly jobs = new Map<string, IngestJob>();
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private chain: Promise<void> = Promise.resolve();
+
+  private constructor(private readonly session: Session, private readonly cancellation: AbortSignal) {}
+
+  /** Opens the job list in the session's database and queues every unfinished job again. */
+  static async open(session: Session, cancellation: AbortSignal): Promise<IngestJobs> {
+    const jobs = new IngestJobs(session, cancellation);
+    if (session.store.readOnly) return jobs;
+    const rows = await session.store.exclusive(async (connection) => {
+      await connection.run(jobsTableSql);
+      return (await connection.runAndReadAll(
+        'SELECT id, status, request_json, result_json, error_json, strftime(created_at, \'%Y-%m-%dT%H:%M:%SZ\') FROM srag_serve_jobs ORDER BY created_at, id')).getRowsJS();
+    });
+    for (const [id, status, requestJson, resultJson, errorJson, createdAt] of rows) {
+      const request = JSON.parse(String(requestJson)) as IngestJobRequest;
+      const job: IngestJob = {
+        id: String(id), status: status as IngestJobStatus, table: request.table, request,
+        progress: { completed: 0, total: 0, failed: 0 }, warnings: [], createdAt: String(createdAt),
+        ...(resultJson ? { result: JSON.parse(String(resultJson)) as IngestJob['result'] } : {}),
+        ...(errorJson ? { error: JSON.parse(String(errorJson)) as IngestJob['error'] } : {}),
+      };
+      jobs.jobs.set(job.id, job);
+      if (job.status === 'queued' || job.status === 'running') {
+        job.status = 'queued';
+        jobs.enqueue(job);
+      }
+    }
+    return jobs;
+  }
+
+  /**
+   * Checks the request (schema, paths relative to `directory`) and queues it: a bad schema or a
+   * path that matches nothing is refused here, before any job exists.
+   */
+  async submit(input: { paths: string[]; schema: Record<string, unknown> | string; table?: string; retryFailed?: boolean; evidence?: boolean }, directory: string): Promise<IngestJob> {
+    const absolute = (path: string) => (isAbsolute(path) ? path : resolve(directory, path));
+    const schema: RecordSchema = typeof input.schema === 'string'
+      ? await readSchemaFile(absolute(input.schema))
+      : parseRecordSchema(input.schema, 'the request\'s schema');
+    const paths = input.paths.map(absolute);
+    await resolveDocuments(paths);
+    const request: IngestJobRequest = {
+      paths,
+      schema: recordSchemaToJsonSchema(schema),
+      table: tableNameForSchema(schema, input.table),
+      retryFailed: input.retryFailed ?? false,
+      evidence: input.evidence ?? true,
+    };
+    const job: IngestJob = {
+      id: randomUUID(), status: 'queued', table: request.table, request,
+      progress: { completed: 0, total: 0, failed: 0 }, warnings: [], createdAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    };
+    await this.session.store.exclusive((connection) => connection.run(
+      'INSERT INTO srag_serve_jobs (id, status, request_json) VALUES ($1, $2, $3)', [job.id, job.status, JSON.stringify(request)]));
+    this.jobs.set(job.id, job);
+    this.enqueue(job);
+    return job;
+  }
+
+  get(id: string): IngestJob | undefined {
+    return this.jobs.get(id);
+  }
+
+  list(): IngestJob[] {
+    return [...this.jobs.values()].reverse();
+  }
+
+  /** Calls `listener` on every change of the job until the returned function is called. */
+  subscribe(id: string, listener: Listener): () => void {
+    let set = this.listeners.get(id);
+    if (!set) this.listeners.set(id, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  /** Resolves when every queued job has ended (or stopped at cancellation). */
+  idle(): Promise<void> {
+    return this.chain;
+  }
+
+  private enqueue(job: IngestJob): void {
+    this.chain = this.chain.then(() => this.run(job));
+  }
+
+  private changed(job: IngestJob): void {
+    for (const listener of this.listeners.get(job.id) ?? []) listener(job);
+  }
+
+  private async run(job: IngestJob): Promise<void> {
+    if (this.cancellation.aborted) return;
+    job.status = 'running';
+    this.changed(job);
+    try {
+      await this.save(job);
+      const schema = parseRecordSchema(job.request.schema, `job ${job.id}'s schema`);
+      const { documents } = await resolveDocuments(job.request.paths);
+      job.progress = { completed: 0, total: documents.length, failed: 0 };
+      this.changed(job);
+      const result = await ingestDocuments(this.session, {
+        documents,
+        schema,
+        table: job.request.table,
+        retryFailed: job.request.retryFailed,
+        retryHint: 'submit the job again with retryFailed: true',
+        withEvidence: job.request.evidence,
+        onProgress: (progress) => {
+          job.progress = {
+            completed: progress.completed, total: progress.total,
+            failed: job.progress.failed + (progress.outcome === 'failed' ? 1 : 0), lastDocument: progress.source,
+          };
+          this.changed(job);
+        },
+        onWarning: (line) => job.warnings.push(line),
+        cancellation: this.cancellation,
+      });
+      if (this.cancellation.aborted) return;
+      job.result = { summary: result.summary, usage: result.usage };
+      job.status = 'done';
+    } catch (error) {
+      // Stopped by the server's shutdown: the job stays unfinished and resumes at the next start.
+      if (this.cancellation.aborted) return;
+      job.error = httpError(error).body.error;
+      job.status = 'failed';
+    }
+    await this.save(job).catch(() => undefined);
+    this.changed(job);
+  }
+
+  private save(job: IngestJob): Promise<void> {
+    return this.session.store.exclusive(async (connection) => {
+      await connection.run(
+        'UPDATE srag_serve_jobs SET status = $2, result_json = $3, error_json = $4, updated_at = current_timestamp WHERE id = $1',
+        [job.id, job.status, job.result ? JSON.stringify(job.result) : null, job.error ? JSON.stringify(job.error) : null]);
+    });
+  }
+}
