@@ -36,6 +36,8 @@ const webFile = (name: string) => readFileSync(new URL(name, webDirectory), 'utf
 const tableQuery = z.object({ table: z.string().min(1).optional().openapi({ description: 'the table (needed when the database holds several)' }) });
 const anyJson = { content: { 'application/json': { schema: z.any() } } };
 const errorResponse = { description: '`{error: {code, message, hint}}`; the code is one of the CLI\'s', ...anyJson };
+/** A required JSON request body checked by `schema`. */
+const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 const errorResponses = { 400: errorResponse, 401: errorResponse, 404: errorResponse };
 
 /**
@@ -108,18 +110,11 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
   app.openapi(createRoute({
     method: 'post', path: '/query', summary: 'Answer a question: the model writes SQL, DuckDB computes, the answer cites the SQL (as `srag ask --json`)',
     request: {
-      body: {
-        required: true,
-        content: {
-          'application/json': {
-            schema: z.object({
-              question: z.string().trim().min(1).max(4_000),
-              table: z.string().min(1).optional(),
-              extend_schema: z.boolean().optional().openapi({ description: 'add attributes the question needs (not available yet)' }),
-            }).strict(),
-          },
-        },
-      },
+      body: jsonBody(z.object({
+        question: z.string().trim().min(1).max(4_000),
+        table: z.string().min(1).optional(),
+        extend_schema: z.boolean().optional().openapi({ description: 'add attributes the question needs (not available yet)' }),
+      }).strict()),
     },
     responses: { 200: { description: 'the answer, its SQL and rows, as `srag ask --json` prints them', ...anyJson }, ...errorResponses, 422: errorResponse, 502: errorResponse, 503: errorResponse },
   }), async (context) => {
@@ -134,20 +129,13 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
   app.openapi(createRoute({
     method: 'post', path: '/ingest', summary: 'Start an ingest job: one record per document into the table; returns the job at once',
     request: {
-      body: {
-        required: true,
-        content: {
-          'application/json': {
-            schema: z.object({
-              paths: z.array(z.string().min(1)).min(1).max(1_000).openapi({ description: 'files, directories or globs on the server, relative to its working directory' }),
-              schema: z.union([z.record(z.string(), z.unknown()), z.string().min(1)]).openapi({ description: 'the record schema (as `srag schema` writes it), or the path of its file on the server' }),
-              table: z.string().min(1).optional(),
-              retryFailed: z.boolean().optional(),
-              evidence: z.boolean().optional().openapi({ description: 'ask for quotes (default true)' }),
-            }).strict(),
-          },
-        },
-      },
+      body: jsonBody(z.object({
+        paths: z.array(z.string().min(1)).min(1).max(1_000).openapi({ description: 'files, directories or globs on the server, relative to its working directory' }),
+        schema: z.union([z.record(z.string(), z.unknown()), z.string().min(1)]).openapi({ description: 'the record schema (as `srag schema` writes it), or the path of its file on the server' }),
+        table: z.string().min(1).optional(),
+        retryFailed: z.boolean().optional(),
+        evidence: z.boolean().optional().openapi({ description: 'ask for quotes (default true)' }),
+      }).strict()),
     },
     responses: { 202: { description: 'the job, queued', ...anyJson }, ...errorResponses },
   }), async (context) => {

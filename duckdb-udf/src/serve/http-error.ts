@@ -35,7 +35,7 @@ export interface HttpErrorBody {
  * (the CLI's), anything else is INTERNAL with its first line. Never a stack trace, never a key.
  */
 export function httpError(error: unknown): { status: number; body: HttpErrorBody } {
-  const redact = (text: string) => redactSecrets(text, secretSettings());
+  const redact = (text: string) => redactSecrets(text, [...secretSettings(), process.env.SRAG_SERVE_TOKEN]);
   if (SchemaInvalidError.isInstance(error) && error.problems.length > 1) {
     const source = error.source ?? 'schema';
     const message = `${source} has ${error.problems.length} problems: ${error.problems.map((problem) => renderSchemaProblem(problem, source)).join('; ')}`;
