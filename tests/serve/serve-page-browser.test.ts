@@ -55,10 +55,10 @@ describe.skipIf(skip)('the srag serve page in headless Chromium', () => {
     await page.fill('#ingest-paths', 'examples/hotels/docs');
     await page.fill('#ingest-schema', 'examples/hotels/schema.json');
     await page.click('#ingest button');
-    await expect.poll(() => page.textContent('#jobs'), { timeout: 30_000 }).toContain('hotels: done, 50/50 documents');
+    await expect.poll(() => page.textContent('#jobs'), { timeout: 100_000 }).toContain('hotels: done, 50/50 documents');
     await expect.poll(() => page.textContent('#records-count')).toBe('50 of 50');
     expect(await page.textContent('#schema')).toContain('price_per_night');
-  }, 40_000);
+  }, 120_000);
 
   it('asks a question and shows the answer, its SQL and the result table', async () => {
     const question = readGoldQuestions('examples/hotels').find((candidate) => candidate.kind === 'avg')!;
