@@ -30,8 +30,8 @@ export interface ServeAppOptions {
   maximumBodyBytes?: number;
 }
 
-/** The page's files; the package build rewrites this URL to where `files` ships them. */
-const webDirectory = new URL('./web/', import.meta.url);
+/** The page's files, shipped beside prompts/ (the package build rewrites this URL for dist/). */
+const webDirectory = new URL('../../../serve-page/', import.meta.url);
 const webFile = (name: string) => readFileSync(new URL(name, webDirectory), 'utf8');
 const tableQuery = z.object({ table: z.string().min(1).optional().openapi({ description: 'the table (needed when the database holds several)' }) });
 const anyJson = { content: { 'application/json': { schema: z.any() } } };
