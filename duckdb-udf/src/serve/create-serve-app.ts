@@ -6,6 +6,7 @@ import { HTTPException } from 'hono/http-exception';
 import { streamSSE } from 'hono/streaming';
 import { documentText, recordSchemaToJsonSchema } from '../../../core/index.ts';
 import { askInSession } from '../ask-in-session.ts';
+import { embedderLoader } from '../embedder-loader.ts';
 import { explainValue } from '../explain-value.ts';
 import { friendlyPath } from '../friendly-path.ts';
 import type { Session } from '../open-session.ts';
@@ -56,6 +57,7 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
       return context.json(body, status as 400);
     },
   });
+  const loadEmbedder = embedderLoader(session);
   const withReader = async <T>(read: (connection: DuckDBConnection) => Promise<T>): Promise<T> => {
     const connection = await openReader();
     try {
@@ -113,17 +115,18 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
       body: jsonBody(z.object({
         question: z.string().trim().min(1).max(4_000),
         table: z.string().min(1).optional(),
+        hybrid: z.boolean().optional().openapi({ description: 'true: answer from the documents the SQL selects; false: from the SQL rows only; absent: the model decides (as srag ask --hybrid / --no-hybrid)' }),
         extend_schema: z.boolean().optional().openapi({ description: 'add attributes the question needs (not available yet)' }),
       }).strict()),
     },
     responses: { 200: { description: 'the answer, its SQL and rows, as `srag ask --json` prints them', ...anyJson }, ...errorResponses, 422: errorResponse, 502: errorResponse, 503: errorResponse },
   }), async (context) => {
-    const { question, table, extend_schema: extendSchema } = context.req.valid('json');
+    const { question, table, hybrid, extend_schema: extendSchema } = context.req.valid('json');
     if (extendSchema) {
       const { status, body } = edgeError('INPUT_INVALID', 'extend_schema is not available yet', 'ask without it, or extend the schema and ingest again');
       return context.json(body, status as 400);
     }
-    return context.json((await askInSession(session, question, { table })).json, 200);
+    return context.json((await askInSession(session, question, { table, hybrid, loadEmbedder })).json, 200);
   });
 
   app.openapi(createRoute({
