@@ -2,6 +2,7 @@ export type { ChatMessage, LanguageModel, LanguageModelRequest, LanguageModelRes
 export type { ParsedSelect, ResultCut, SqlEngine, SqlResult, SqlValue } from './ports/sql-engine.ts';
 export type { CancellationSignal } from './ports/cancellation-signal.ts';
 export type { CoverageSource } from './ports/coverage-source.ts';
+export type { CodeSandbox, SandboxCallResult, SandboxFailure, SandboxFunction } from './ports/code-sandbox.ts';
 export { isIncomplete, type ColumnCoverage } from './coverage/column-coverage.ts';
 export { describeCoverage, type DescribeCoverageOptions } from './coverage/describe-coverage.ts';
 export { renderCoverageForPrompt } from './coverage/render-coverage-for-prompt.ts';

@@ -11,8 +11,11 @@ interface Manifest {
   inputs: Record<string, { size: number; modified: number; hash: string }>;
 }
 
-/** Packages the bundle imports at run time rather than carrying: native code, or large and loaded late. */
-const externalPackages = ['@duckdb/node-api', 'esbuild', 'gpt-tokenizer'];
+/**
+ * Packages the bundle imports at run time rather than carrying: native code, large and loaded late,
+ * or (QuickJS's WebAssembly build) finding a file of its own next to itself.
+ */
+const externalPackages = ['@duckdb/node-api', 'esbuild', 'gpt-tokenizer', 'quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync'];
 
 /**
  * Bundles live beside the packages they import (`@duckdb/node-api` among them), so that their
