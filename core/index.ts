@@ -60,6 +60,12 @@ export type { DocumentOutcome, OutcomeStatus } from './extraction-run/document-o
 export type { RunSummary } from './extraction-run/run-summary.ts';
 export { startExtractionRun, ExtractionRun, type ExtractionRunOptions, type RunProgress } from './extraction-run/start-extraction-run.ts';
 export { runExtraction } from './extraction-run/run-extraction.ts';
+export type { SynthesizedExtractor } from './synthesis/synthesized-extractor.ts';
+export type { ExtractorStore } from './synthesis/extractor-store.ts';
+export type { CodeExtraction } from './synthesis/code-extraction.ts';
+export { runSynthesizedExtraction, type SynthesisOptions, type SynthesisReport } from './synthesis/run-synthesized-extraction.ts';
+export { synthesizeExtractors, renderSynthesisPrompt, type SynthesisSample } from './synthesis/synthesize-extractors.ts';
+export { checkExtractors, type CheckDocument } from './synthesis/check-extractors.ts';
 export * from './evaluation/index.ts';
 export * from './table-choice/index.ts';
 export type { DocumentReader } from './ports/document-reader.ts';

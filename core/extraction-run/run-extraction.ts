@@ -1,5 +1,6 @@
 import { SragError } from '../errors/srag-error.ts';
 import { countNoun } from '../text/count-noun.ts';
+import type { DocumentOutcome } from './document-outcome.ts';
 import type { RunSummary } from './run-summary.ts';
 import { startExtractionRun, type ExtractionRunOptions } from './start-extraction-run.ts';
 
@@ -9,12 +10,18 @@ import { startExtractionRun, type ExtractionRunOptions } from './start-extractio
  * describe what was saved. Rejects with the error that stopped the run once nothing is in flight;
  * a cancel says how to resume.
  */
-export async function runExtraction(options: Omit<ExtractionRunOptions, 'lookahead'>): Promise<RunSummary> {
+export async function runExtraction(options: Omit<ExtractionRunOptions, 'lookahead'> & {
+  /** Each outcome, in document order, once saved (the run keeps none of them). */
+  onOutcome?: (outcome: DocumentOutcome) => void;
+}): Promise<RunSummary> {
   const run = startExtractionRun({ ...options, lookahead: Number.POSITIVE_INFINITY });
   let failure: unknown;
   try {
-    for (let next = await run.next(Number.POSITIVE_INFINITY); !next.done; next = await run.next(Number.POSITIVE_INFINITY)) {
-      // Outcomes are saved by the run; the summary counts them.
+    // Outcomes are saved by the run; the summary counts them.
+    for (let done = false; !done;) {
+      const next = await run.next(Number.POSITIVE_INFINITY);
+      for (const outcome of next.outcomes) options.onOutcome?.(outcome);
+      done = next.done;
     }
   } catch (error) {
     failure = error;

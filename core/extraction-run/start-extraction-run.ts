@@ -2,12 +2,14 @@ import { approximateTokenCount } from '../documents/approximate-token-count.ts';
 import { documentText } from '../documents/document-text.ts';
 import { firstLine } from '../errors/first-line.ts';
 import { SragError } from '../errors/srag-error.ts';
-import { extractRecordBatch } from '../extraction/extract-record-batch.ts';
+import { extractRecordBatch, type BatchDocument } from '../extraction/extract-record-batch.ts';
 import { failsEveryDocument } from '../extraction/fails-every-document.ts';
 import { contentHash } from '../hashing/content-hash.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
+import type { CodeExtraction } from '../synthesis/code-extraction.ts';
+import { extractWithCode } from '../synthesis/extract-with-code.ts';
 import type { DocumentOutcome, OutcomeStatus } from './document-outcome.ts';
 import type { DocumentSource } from './document-source.ts';
 import { estimateExtractionCalls } from './estimate-extraction-calls.ts';
@@ -59,6 +61,8 @@ export interface ExtractionRunOptions {
   onWarning?: (warning: string) => void;
   /** Checked before each group starts; requests in flight are cancelled by the client's own signal. */
   cancellation?: { readonly aborted: boolean };
+  /** Synthesized extractors fill what they can of each document first; the model gets the rest (`srag ingest --synthesize`). */
+  codeExtraction?: CodeExtraction;
 }
 
 /** Concurrency when the surface does not say. */
@@ -214,16 +218,21 @@ export class ExtractionRun {
       pending.push({ index, outcome, text });
     }
     if (pending.length === 0) return;
-    const extractions = await extractRecordBatch({
+    const countTokens = await this.countTokens();
+    const extract = (schema: RecordSchema, documents: BatchDocument[]) => extractRecordBatch({
       client: options.client,
       prompts: options.prompts,
-      schema: options.schema,
-      documents: pending.map(({ outcome, text }) => ({ text, documentName: outcome.label })),
+      schema,
+      documents,
       withEvidence: options.withEvidence,
       maxInputTokens: options.maxInputTokens,
-      countTokens: await this.countTokens(),
+      countTokens,
       model: options.model,
     });
+    const documents = pending.map(({ outcome, text }) => ({ text, documentName: outcome.label }));
+    const extractions = options.codeExtraction
+      ? await extractWithCode({ code: options.codeExtraction, schema: options.schema, documents, extract })
+      : await extract(options.schema, documents);
     // The group's slot is free as soon as the model is done: saving does not hold back the next call.
     extractions.forEach((extraction, position) => {
       const { index, outcome } = pending[position]!;

@@ -23,4 +23,6 @@ export interface AttributeEvidence {
   quote: string | null;
   status: 'supported' | 'missing' | 'unsupported' | 'invalid' | 'conflict' | 'unchecked';
   reason: string | null;
+  /** `code` when a synthesized extractor read the value (`srag ingest --synthesize`); absent for the model. */
+  origin?: 'code';
 }

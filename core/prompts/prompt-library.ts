@@ -4,6 +4,7 @@ export const promptNames = [
   'refine-schema',
   'extract-record',
   'extract-record-batch',
+  'synthesize-extractors',
   'generate-sql',
   'repair-sql',
   'answer',

@@ -1,7 +1,8 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import {
   firstLine, parseRecordSchema, recordSchemaToJsonSchema, sqlTypeForKind, SragError,
-  type CachedResponse, type ColumnStatistics, type ExtractionStore, type IngestionLogEntry, type RecordSchema, type ResponseCache, type StoredRecord,
+  type CachedResponse, type ColumnStatistics, type ExtractionStore, type ExtractorStore, type IngestionLogEntry, type RecordSchema, type ResponseCache,
+  type StoredRecord, type SynthesizedExtractor,
 } from '../../../core/index.ts';
 import { quoteIdentifier } from '../duckdb-sql-engine.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
@@ -193,6 +194,38 @@ export class SragStore {
         // The catalog profile (values, sketches, links to other tables) follows the rows, for table choice.
         await this.exclusive((connection) => refreshTableProfile(connection, table));
       },
+    };
+  }
+
+  /**
+   * The synthesized extractors of one table `srag ingest --synthesize` fills (`srag_extractors`),
+   * accepted and rejected, so a later run reuses them.
+   */
+  extractorStore(table: string): ExtractorStore {
+    return {
+      load: () => this.exclusive(async (connection) => {
+        const rows = (await connection.runAndReadAll(
+          'SELECT attribute, source, status, reason, checked_documents FROM srag_extractors WHERE table_name = $1 ORDER BY attribute', [table])).getRowsJS();
+        return rows.map((row): SynthesizedExtractor => ({
+          attribute: String(row[0]), source: String(row[1]), status: row[2] === 'accepted' ? 'accepted' : 'rejected',
+          reason: row[3] === null ? null : String(row[3]), checkedDocuments: Number(row[4]),
+        }));
+      }),
+      save: (extractors) => this.exclusive(async (connection) => {
+        try {
+          await transaction(connection, async () => {
+            await connection.run('DELETE FROM srag_extractors WHERE table_name = $1', [table]);
+            for (const extractor of extractors) {
+              await connection.run(
+                'INSERT INTO srag_extractors (table_name, attribute, source, status, reason, checked_documents) VALUES ($1, $2, $3, $4, $5, $6)',
+                [table, extractor.attribute, extractor.source, extractor.status, extractor.reason, extractor.checkedDocuments],
+              );
+            }
+          });
+        } catch (error) {
+          throw storeFailed(error, this.path);
+        }
+      }),
     };
   }
 

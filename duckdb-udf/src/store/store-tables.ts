@@ -45,6 +45,16 @@ CREATE TABLE IF NOT EXISTS srag_extract_schemas (
   schema_json VARCHAR NOT NULL,
   created_at TIMESTAMP DEFAULT current_timestamp
 );
+CREATE TABLE IF NOT EXISTS srag_extractors (
+  table_name VARCHAR NOT NULL,
+  attribute VARCHAR NOT NULL,
+  source VARCHAR NOT NULL,
+  status VARCHAR NOT NULL,
+  reason VARCHAR,
+  checked_documents INTEGER NOT NULL,
+  created_at TIMESTAMP DEFAULT current_timestamp,
+  PRIMARY KEY (table_name, attribute)
+);
 CREATE SCHEMA IF NOT EXISTS srag_extract;
 CREATE TABLE IF NOT EXISTS srag_journal (
   sequence BIGINT NOT NULL,

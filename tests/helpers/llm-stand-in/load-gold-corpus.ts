@@ -34,8 +34,21 @@ export interface GoldQuestion {
   context_sql?: string;
 }
 
+/**
+ * How a templated corpus writes one attribute (`gold/extractors.json`): a regular expression whose
+ * whole match is the quote and whose first group is the value, and optionally a plausible wrong
+ * one (`slip`), for the synthesized-extractor prompt.
+ */
+export interface GoldTemplate {
+  pattern: string;
+  flags?: string;
+  slip?: string;
+}
+
 export interface GoldCorpus {
   directory: string;
+  /** For a templated corpus: per attribute, the template it is written with. */
+  extractors?: Record<string, GoldTemplate>;
   /** The JSON Schema from `schema.json`: `title` and flat `properties`. */
   schema: { title: string; properties: Record<string, unknown>; [key: string]: unknown };
   /** The table name the gold SQL uses: the schema title in snake_case. */
@@ -83,8 +96,10 @@ export function loadGoldCorpus(directory: string): GoldCorpus {
     throw new Error(`llm stand-in: ${schemaFile} needs "title" and "properties"`);
   }
   const hybridQuestionsFile = path.join(absolute, 'hybrid-questions.jsonl');
+  const extractorsFile = path.join(absolute, 'gold', 'extractors.json');
   return {
     directory: absolute,
+    ...(existsSync(extractorsFile) ? { extractors: JSON.parse(readFileSync(extractorsFile, 'utf8')) as Record<string, GoldTemplate> } : {}),
     schema,
     tableName: toSnakeCase(schema.title, { prefix: 't_', fallback: 'records' }),
     records: readJsonLines<GoldRecord>(recordsFile),

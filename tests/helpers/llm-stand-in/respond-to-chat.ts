@@ -9,13 +9,16 @@ import { respondExtractRecord } from './respond-extract-record.ts';
 import { respondExtractRecordBatch } from './respond-extract-record-batch.ts';
 import { respondPredictSchemaFirst, respondRefineSchema } from './respond-predict-schema.ts';
 import { respondGenerateSql, respondRepairSql } from './respond-sql.ts';
-import type { ModelSlip, RequestKind } from './types.ts';
+import { respondSynthesizeExtractors } from './respond-synthesize-extractors.ts';
+import type { ExtractorFault, ModelSlip, RequestKind } from './types.ts';
 
 export interface ResponderContext {
   corpora: GoldCorpus[];
   brokenSql: { enabled: boolean; alreadyBroken: Set<string> };
   slips: readonly ModelSlip[];
   slipProperties: readonly string[];
+  extractorSlips: readonly string[];
+  extractorFaults: Readonly<Record<string, ExtractorFault>>;
 }
 
 /** Routes a classified request to its responder; answer-from-context answers asynchronously (it runs DuckDB). */
@@ -25,6 +28,8 @@ export function respondToChat(kind: RequestKind, request: ChatRequest, context: 
       return respondExtractRecord(request, context.corpora, context.slips, context.slipProperties);
     case 'extract-record-batch':
       return respondExtractRecordBatch(request, context.corpora, context.slips, context.slipProperties);
+    case 'synthesize-extractors':
+      return respondSynthesizeExtractors(request, context.corpora, context.extractorSlips, context.extractorFaults);
     case 'predict-schema-first':
       return respondPredictSchemaFirst(request, context.corpora);
     case 'refine-schema':

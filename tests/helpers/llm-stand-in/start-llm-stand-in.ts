@@ -53,6 +53,8 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     brokenSql: { enabled: false, alreadyBroken: new Set() },
     slips: [],
     slipProperties: [],
+    extractorSlips: [],
+    extractorFaults: {},
   };
   const settings: Settings = {
     latencyMs: 0,
@@ -63,6 +65,8 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     brokenSqlFirst: false,
     slips: [],
     slipProperties: [],
+    extractorSlips: [],
+    extractorFaults: {},
   };
   let random = createRandom(settings.seed);
   const applyOptions = (partial: Partial<LlmStandInOptions>) => {
@@ -73,6 +77,8 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     context.brokenSql.enabled = settings.brokenSqlFirst;
     context.slips = settings.slips;
     context.slipProperties = settings.slipProperties;
+    context.extractorSlips = settings.extractorSlips;
+    context.extractorFaults = settings.extractorFaults;
   };
   applyOptions(options);
 

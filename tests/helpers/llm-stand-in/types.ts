@@ -13,12 +13,20 @@ export const allFaultKinds: readonly FaultKind[] = ['rate_limit', 'server_error'
  */
 export type ModelSlip = 'retype-quotes' | 'misread-values' | 'fabricate-quotes';
 
+/**
+ * A synthesized function that misbehaves: `endless-loop` never returns, `memory-bomb` allocates
+ * without end, `reach-host` reads `process.env` (which a sandbox does not have), `loop-on-marker`
+ * is the gold template's function but loops on a document carrying `STAND-IN: CODE-LOOP`.
+ */
+export type ExtractorFault = 'endless-loop' | 'memory-bomb' | 'reach-host' | 'loop-on-marker';
+
 /** Which prompt template a chat request was rendered from; `unknown` gets a 400. */
 export type RequestKind =
   | 'predict-schema-first'
   | 'refine-schema'
   | 'extract-record'
   | 'extract-record-batch'
+  | 'synthesize-extractors'
   | 'generate-sql'
   | 'repair-sql'
   | 'answer'
@@ -60,6 +68,13 @@ export interface LlmStandInOptions {
    * values are right; empty (the default) for every property.
    */
   slipProperties?: string[];
+  /**
+   * Attributes whose synthesized extraction function is the gold template's `slip` (a plausible
+   * mistake, e.g. a name read as two words), which disagrees with the model on some documents.
+   */
+  extractorSlips?: string[];
+  /** Attributes whose synthesized function misbehaves on purpose, for the sandbox's tests (see `ExtractorFault`). */
+  extractorFaults?: Record<string, ExtractorFault>;
   /** Port to listen on; default 0 (a free port). */
   port?: number;
 }

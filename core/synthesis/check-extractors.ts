@@ -1,0 +1,58 @@
+import type { NormalizedValue } from '../normalization/index.ts';
+import type { CodeSandbox } from '../ports/code-sandbox.ts';
+import type { RecordSchema } from '../schema/attribute-definition.ts';
+import { readCodeValues } from './read-code-values.ts';
+import type { SynthesizedExtractor } from './synthesized-extractor.ts';
+
+/** A document the model extracted, to check code against: its text and the model's values. */
+export interface CheckDocument {
+  label: string;
+  text: string;
+  values: Readonly<Record<string, NormalizedValue>>;
+}
+
+/**
+ * Runs each candidate function on every check document and keeps it only when it agrees with the
+ * model on all of them: the same normalized value, or no value where the model found none — and a
+ * value on at least one. The first disagreement, failure (a throw, a time or memory limit) or
+ * refused quote rejects it, and its reason names the document.
+ */
+export async function checkExtractors(options: {
+  sandbox: CodeSandbox;
+  schema: RecordSchema;
+  candidates: ReadonlyArray<{ attribute: string; source: string }>;
+  documents: readonly CheckDocument[];
+}): Promise<SynthesizedExtractor[]> {
+  const { sandbox, schema, candidates, documents } = options;
+  const verdicts = new Map(candidates.map((candidate) => [candidate.attribute, { problem: null as string | null, agreedValues: 0 }]));
+  const extractors = candidates.map((candidate): SynthesizedExtractor => ({ ...candidate, status: 'accepted', reason: null, checkedDocuments: documents.length }));
+  for (const document of documents) {
+    const open = extractors.filter((extractor) => verdicts.get(extractor.attribute)!.problem === null);
+    if (open.length === 0) break;
+    const reading = await readCodeValues(sandbox, open, schema, document.text);
+    for (const extractor of open) {
+      const verdict = verdicts.get(extractor.attribute)!;
+      const model = document.values[extractor.attribute] ?? null;
+      const left = reading.left.find((entry) => entry.attribute.name === extractor.attribute);
+      if (!left) {
+        const code = reading.record.values[extractor.attribute]!;
+        if (model !== null && code === model) verdict.agreedValues += 1;
+        else verdict.problem = `read ${show(code)} in ${document.label}, where the model read ${show(model)}`;
+      } else if (left.failed) {
+        verdict.problem = `on ${document.label}: ${left.reason}`;
+      } else if (model !== null) {
+        verdict.problem = `found no value in ${document.label}, where the model read ${show(model)}`;
+      }
+    }
+  }
+  for (const extractor of extractors) {
+    const verdict = verdicts.get(extractor.attribute)!;
+    const problem = verdict.problem ?? (verdict.agreedValues === 0 ? `found no value in any of the ${documents.length} documents checked` : null);
+    if (problem !== null) Object.assign(extractor, { status: 'rejected', reason: problem });
+  }
+  return extractors;
+}
+
+function show(value: NormalizedValue): string {
+  return value === null ? 'nothing' : JSON.stringify(value);
+}

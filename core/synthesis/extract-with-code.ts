@@ -1,0 +1,66 @@
+import type { BatchDocument, BatchOutcome } from '../extraction/extract-record-batch.ts';
+import type { PartRecord } from '../extraction/read-record-reply.ts';
+import type { RecordSchema } from '../schema/attribute-definition.ts';
+import type { CodeExtraction } from './code-extraction.ts';
+import { readCodeValues, type CodeReading } from './read-code-values.ts';
+
+/**
+ * Extraction with synthesized extractors: code reads what it can of each document first; the
+ * attributes it could not fill go to the model through `extract`, documents missing the same
+ * attributes in one request that carries only those attributes; a document code filled entirely
+ * costs no call. Each record is the two merged in schema order, code's values marked in their
+ * evidence. A document the model then fails fails as a whole, as without code.
+ */
+export async function extractWithCode(options: {
+  code: CodeExtraction;
+  schema: RecordSchema;
+  documents: readonly BatchDocument[];
+  extract: (schema: RecordSchema, documents: BatchDocument[]) => Promise<BatchOutcome[]>;
+}): Promise<BatchOutcome[]> {
+  const { code, schema, documents } = options;
+  const readings: CodeReading[] = [];
+  for (const document of documents) {
+    const reading = await readCodeValues(code.sandbox, code.extractors, schema, document.text);
+    for (const left of reading.left) {
+      if (left.failed) code.onFallback?.({ document: document.documentName, attribute: left.attribute.name, reason: left.reason ?? 'failed' });
+    }
+    readings.push(reading);
+  }
+  const outcomes: BatchOutcome[] = new Array(documents.length);
+  const groups = new Map<string, number[]>();
+  readings.forEach((reading, index) => {
+    if (reading.left.length === 0) {
+      outcomes[index] = { record: { ...merge(schema, reading.record, undefined), usage: { promptTokens: 0, completionTokens: 0 }, cached: false, parts: 1 } };
+      return;
+    }
+    const key = reading.left.map(({ attribute }) => attribute.name).join('\u0000');
+    groups.set(key, [...groups.get(key) ?? [], index]);
+  });
+  for (const [key, indexes] of groups) {
+    code.remainingSchemas ??= new Map();
+    let remaining = code.remainingSchemas.get(key);
+    if (!remaining) {
+      remaining = { title: schema.title, attributes: readings[indexes[0]!]!.left.map(({ attribute }) => attribute) };
+      code.remainingSchemas.set(key, remaining);
+    }
+    const extracted = await options.extract(remaining, indexes.map((index) => documents[index]!));
+    extracted.forEach((outcome, position) => {
+      const index = indexes[position]!;
+      outcomes[index] = 'error' in outcome ? outcome : { record: { ...outcome.record, ...merge(schema, readings[index]!.record, outcome.record) } };
+    });
+  }
+  return outcomes;
+}
+
+/** Code's values and the model's, each attribute from whichever read it, in schema order. */
+function merge(schema: RecordSchema, code: PartRecord, model: PartRecord | undefined): PartRecord {
+  const merged: PartRecord = { values: Object.create(null) as PartRecord['values'], evidence: [], issues: [...model?.issues ?? []] };
+  for (const attribute of schema.attributes) {
+    const fromCode = Object.hasOwn(code.values, attribute.name);
+    const source = fromCode ? code : model;
+    merged.values[attribute.name] = source?.values[attribute.name] ?? null;
+    const evidence = source?.evidence.find((entry) => entry.attribute === attribute.name);
+    if (evidence) merged.evidence.push(evidence);
+  }
+  return merged;
+}

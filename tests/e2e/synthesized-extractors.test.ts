@@ -1,0 +1,143 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as wait } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ModelClient, parseRecordSchema, runSynthesizedExtraction, type DocumentSource, type RecordSchema } from '../../core/index.ts';
+import { QuickJsCodeSandbox } from '../../duckdb-udf/src/code-sandbox/quickjs-code-sandbox.ts';
+import { hashText } from '../../duckdb-udf/src/hash-text.ts';
+import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { OpenAiLanguageModel } from '../../duckdb-udf/src/openai-language-model.ts';
+import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
+import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { codeLoopMarker } from '../helpers/llm-stand-in/respond-synthesize-extractors.ts';
+import { carListingSchema, generateTemplatedCorpus, type TemplatedDocument } from '../helpers/templated-corpus.ts';
+
+// 16 listings: the run picks 8 spread over them to write and check extractors (listings 2, 4, …, 16;
+// samples 2, 6, 10, the rest held out) and reads the other 8 by code. Listing 8, held out, has
+// the only three-word contact name; listing 5, read by code, carries the marker a faulty function loops on.
+const directory = mkdtempSync(path.join(os.tmpdir(), 'srag-synthesize-'));
+const documents = generateTemplatedCorpus(path.join(directory, 'corpus'), 16, { threeWordContacts: [7], extraLines: { 4: codeLoopMarker } });
+const gold = readFileSync(path.join(directory, 'corpus', 'gold', 'records.jsonl'), 'utf8').trim().split('\n')
+  .map((line) => JSON.parse(line) as { document: string; values: Record<string, { value: unknown }> });
+const schema: RecordSchema = parseRecordSchema(carListingSchema, 'schema.json');
+const prompts = loadPromptLibrary();
+const sandbox = new QuickJsCodeSandbox({ timeMs: 250, memoryBytes: 4 * 1024 * 1024, stackBytes: 128 * 1024, outputCharacters: 10_000 }, 500);
+let standIn: LlmStandIn;
+const stores: SragStore[] = [];
+
+beforeAll(async () => {
+  standIn = await startLlmStandIn({ corpora: [path.join(directory, 'corpus')] });
+});
+
+afterAll(async () => {
+  for (const store of stores) store.close();
+  await sandbox.close();
+  await standIn?.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+function sources(list: readonly TemplatedDocument[]): DocumentSource[] {
+  return list.map((document) => ({ source: document.path, label: path.basename(document.path), read: async () => readFileSync(document.path, 'utf8') }));
+}
+
+/** One ingest with --synthesize into table `cars` of the database `name`, as `srag ingest` runs it. */
+async function ingest(name: string, list: readonly TemplatedDocument[]) {
+  let store = stores.find((candidate) => candidate.path.endsWith(`${name}.duckdb`));
+  if (!store) {
+    store = await SragStore.open(path.join(directory, `${name}.duckdb`));
+    stores.push(store);
+  }
+  await store.registerTable('cars', schema);
+  const extractionStore = store.extractionStore('cars', schema);
+  const languageModel = new OpenAiLanguageModel({ baseURL: standIn.url, apiKey: 'test-not-a-key', model: 'srag-stand-in', timeoutMilliseconds: 30_000 });
+  const client = new ModelClient({ languageModel, cache: extractionStore.responseCache, sleep: (milliseconds) => wait(milliseconds), maxConcurrency: 4, retry: { maxRetries: 0 }, hashText });
+  const fallbacks: Array<{ document: string; attribute: string; reason: string }> = [];
+  const result = await runSynthesizedExtraction({
+    client, prompts, schema, documents: sources(list), store: extractionStore, hashText,
+    synthesis: { sandbox, extractorStore: store.extractorStore('cars'), onFallback: (fallback) => fallbacks.push(fallback) },
+  });
+  return { ...result, fallbacks, store };
+}
+
+/** The table's rows as gold writes them, by document file name. */
+async function tableRows(store: SragStore): Promise<Record<string, Record<string, unknown>>> {
+  const columns = schema.attributes.map((attribute) => (attribute.kind === 'date' ? `strftime("${attribute.name}", '%Y-%m-%d') AS "${attribute.name}"` : `"${attribute.name}"`));
+  const rows = (await store.connection.runAndReadAll(`SELECT _source, ${columns.join(', ')} FROM cars ORDER BY _source`)).getRowObjectsJS();
+  return Object.fromEntries(rows.map(({ _source, ...values }) => [path.basename(String(_source)), Object.fromEntries(Object.entries(values).map(([key, value]) => [key, typeof value === 'bigint' ? Number(value) : value]))]));
+}
+
+function goldRows(count: number): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(gold.slice(0, count).map((record) => [path.basename(record.document), Object.fromEntries(Object.entries(record.values).map(([key, cell]) => [key, cell.value]))]));
+}
+
+/** The attributes of the record schema an extraction request carried. */
+function requestedAttributes(body: { messages: Array<{ content: string }> }): string[] {
+  const system = body.messages[0]!.content;
+  const schemaText = /```json\n([\s\S]*?)\n```/.exec(system.slice(system.indexOf('Schema')))![1]!;
+  return Object.keys((JSON.parse(schemaText) as { properties: object }).properties);
+}
+
+describe('srag ingest --synthesize', () => {
+  it('reads every attribute of a templated corpus by code once each function agrees with the model on every held-out document, with the same table', async () => {
+    standIn.reset();
+    const { summary, synthesis, store } = await ingest('careful', documents);
+    expect(synthesis.mode).toBe('synthesized');
+    expect(synthesis.extractors.map((extractor) => [extractor.attribute, extractor.status, extractor.reason])).toEqual(schema.attributes.map((attribute) => [attribute.name, 'accepted', null]));
+    expect(synthesis.checkedDocuments).toBe(8);
+    expect(summary).toMatchObject({ total: 16, done: 16, failed: 0 });
+    // The model extracted the 8 check documents and wrote the functions; code read the other 8 whole.
+    expect(standIn.countByKind()).toEqual({ 'extract-record': 8, 'synthesize-extractors': 1 });
+    expect(synthesis.valuesFromCode).toEqual(Object.fromEntries(schema.attributes.map((attribute) => [attribute.name, 8])));
+    expect(await tableRows(store)).toEqual(goldRows(16));
+    const [evidence] = (await store.connection.runAndReadAll("SELECT quote, status, reason FROM srag_evidence WHERE table_name = 'cars' AND source LIKE '%listing-001.md' AND attribute = 'price_eur'")).getRowsJS();
+    expect(evidence).toEqual([expect.stringMatching(/^- Price: €[\d,]+$/), 'supported', expect.stringContaining('synthesized extractor')]);
+  });
+
+  it('reuses the stored extractors on a later run: a new document costs no model call', async () => {
+    const more = generateTemplatedCorpus(path.join(directory, 'more'), 17, { threeWordContacts: [7], extraLines: { 4: codeLoopMarker } }).slice(16);
+    standIn.reset();
+    const { synthesis, summary } = await ingest('careful', [...documents, ...more]);
+    expect(synthesis.mode).toBe('reused');
+    expect(summary).toMatchObject({ done: 1, unchanged: 16 });
+    expect(standIn.requests).toHaveLength(0);
+  });
+
+  it('does not use a function that disagrees with the model on one held-out document; only that attribute is asked of the model', async () => {
+    standIn.reset();
+    standIn.setOptions({ extractorSlips: ['contact_name'] });
+    try {
+      const { synthesis, store } = await ingest('slip', documents);
+      const contact = synthesis.extractors.find((extractor) => extractor.attribute === 'contact_name')!;
+      expect(contact).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/^read "\S+ \S+" in listing-008\.md, where the model read "\S+ \S+ \S+"$/) });
+      expect(synthesis.extractors.filter((extractor) => extractor.status === 'accepted')).toHaveLength(schema.attributes.length - 1);
+      const extractions = standIn.requests.filter((request) => request.kind === 'extract-record');
+      expect(extractions.map((request) => requestedAttributes(request.body).length)).toEqual([...Array(8).fill(11), ...Array(8).fill(1)]);
+      expect(requestedAttributes(extractions.at(-1)!.body)).toEqual(['contact_name']);
+      expect(synthesis.valuesFromCode.contact_name).toBeUndefined();
+      expect(await tableRows(store)).toEqual(goldRows(16));
+    } finally {
+      standIn.setOptions({ extractorSlips: [] });
+    }
+  });
+
+  it('stops an endless loop, a memory bomb and code reaching for the host with a message per attribute, and the model extracts those attributes', async () => {
+    standIn.reset();
+    standIn.setOptions({ extractorFaults: { year: 'endless-loop', mileage_km: 'memory-bomb', price_eur: 'reach-host', model: 'loop-on-marker' } });
+    try {
+      const { synthesis, store, fallbacks, summary } = await ingest('faults', documents);
+      const reasons = Object.fromEntries(synthesis.extractors.map((extractor) => [extractor.attribute, extractor.reason]));
+      expect(reasons.year).toBe('on listing-002.md: stopped after 250 ms (the time limit per call)');
+      expect(reasons.mileage_km).toBe('on listing-002.md: stopped at 4 MiB (the memory limit)');
+      expect(reasons.price_eur).toBe("on listing-002.md: ReferenceError: 'process' is not defined");
+      // The model's function loops only on listing 5, which no check saw: it is used, and fails there alone.
+      expect(reasons.model).toBeNull();
+      expect(fallbacks).toEqual([{ document: 'listing-005.md', attribute: 'model', reason: 'stopped after 250 ms (the time limit per call)' }]);
+      expect(summary).toMatchObject({ done: 16, failed: 0 });
+      expect(synthesis.valuesFromCode.model).toBe(7);
+      expect(await tableRows(store)).toEqual(goldRows(16));
+    } finally {
+      standIn.setOptions({ extractorFaults: {} });
+    }
+  });
+});
