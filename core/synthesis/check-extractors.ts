@@ -15,7 +15,9 @@ export interface CheckDocument {
  * Runs each candidate function on every check document and keeps it only when it agrees with the
  * model on all of them: the same normalized value, or no value where the model found none — and a
  * value on at least one. The first disagreement, failure (a throw, a time or memory limit) or
- * refused quote rejects it, and its reason names the document.
+ * refused quote rejects it, and its reason names the document. An accepted extractor keeps how its
+ * quotes sat in the text (`quoteBoundaries`), so that a document where they sit otherwise goes to
+ * the model.
  */
 export async function checkExtractors(options: {
   sandbox: CodeSandbox;
@@ -24,8 +26,8 @@ export async function checkExtractors(options: {
   documents: readonly CheckDocument[];
 }): Promise<SynthesizedExtractor[]> {
   const { sandbox, schema, candidates, documents } = options;
-  const verdicts = new Map(candidates.map((candidate) => [candidate.attribute, { problem: null as string | null, agreedValues: 0 }]));
-  const extractors = candidates.map((candidate): SynthesizedExtractor => ({ ...candidate, status: 'accepted', reason: null, checkedDocuments: documents.length }));
+  const verdicts = new Map(candidates.map((candidate) => [candidate.attribute, { problem: null as string | null, agreedValues: 0, boundaries: new Set<string>() }]));
+  const extractors = candidates.map((candidate): SynthesizedExtractor => ({ ...candidate, status: 'accepted', reason: null, checkedDocuments: documents.length, quoteBoundaries: [] }));
   for (const document of documents) {
     const open = extractors.filter((extractor) => verdicts.get(extractor.attribute)!.problem === null);
     if (open.length === 0) break;
@@ -36,8 +38,10 @@ export async function checkExtractors(options: {
       const left = reading.left.find((entry) => entry.attribute.name === extractor.attribute);
       if (!left) {
         const code = reading.record.values[extractor.attribute]!;
-        if (model !== null && code === model) verdict.agreedValues += 1;
-        else verdict.problem = `read ${show(code)} in ${document.label}, where the model read ${show(model)}`;
+        if (model !== null && code === model) {
+          verdict.agreedValues += 1;
+          verdict.boundaries.add(reading.boundaries.get(extractor.attribute)!);
+        } else verdict.problem = `read ${show(code)} in ${document.label}, where the model read ${show(model)}`;
       } else if (left.failed) {
         verdict.problem = `on ${document.label}: ${left.reason}`;
       } else if (model !== null) {
@@ -49,6 +53,7 @@ export async function checkExtractors(options: {
     const verdict = verdicts.get(extractor.attribute)!;
     const problem = verdict.problem ?? (verdict.agreedValues === 0 ? `found no value in any of the ${documents.length} documents checked` : null);
     if (problem !== null) Object.assign(extractor, { status: 'rejected', reason: problem });
+    else extractor.quoteBoundaries = [...verdict.boundaries].sort();
   }
   return extractors;
 }

@@ -1,6 +1,7 @@
 import { readRecordReply, type PartRecord } from '../extraction/read-record-reply.ts';
 import type { CodeSandbox } from '../ports/code-sandbox.ts';
 import type { AttributeDefinition, RecordSchema } from '../schema/attribute-definition.ts';
+import { quoteBoundaries } from './quote-boundaries.ts';
 import type { SynthesizedExtractor } from './synthesized-extractor.ts';
 
 /** Kept as the reason of a value code read, so that `srag why` (and anything showing evidence) says where it came from. */
@@ -9,6 +10,8 @@ export const codeReason = 'read by a synthesized extractor (srag ingest --synthe
 export interface CodeReading {
   /** The attributes code filled: a value backed by its quote, evidence marked `origin: 'code'`. */
   record: PartRecord;
+  /** For each attribute code filled: how its quote sits in the text (`quoteBoundaries`). */
+  boundaries: Map<string, string>;
   /**
    * The schema's other attributes, in schema order, each with why code did not fill it: `reason`
    * null when no extractor covers it; `failed` when its extractor failed or its value was refused
@@ -45,11 +48,20 @@ export async function readCodeValues(sandbox: CodeSandbox, extractors: readonly 
   const returnedAttributes = covered.filter((attribute) => Object.hasOwn(reply, attribute.name));
   const read = readRecordReply(reply, { schema: { title: schema.title, attributes: returnedAttributes }, documentText: text, withEvidence: true, strict: false });
   const record: PartRecord = { values: Object.create(null) as PartRecord['values'], evidence: [], issues: [] };
+  const boundaryOf = new Map<string, string>();
   if ('value' in read) {
     for (const evidence of read.value.evidence) {
-      if (evidence.status === 'supported' && evidence.value !== null) {
+      const boundaries = evidence.quote === null ? 'absent' : quoteBoundaries(text, evidence.quote);
+      const seen = byName.get(evidence.attribute)!.quoteBoundaries;
+      if (evidence.status === 'supported' && evidence.value !== null && seen.length > 0 && !seen.includes(boundaries)) {
+        reasons.set(evidence.attribute, {
+          reason: `its quote ${JSON.stringify(evidence.quote)} sits in the text unlike on the checked documents (${describeBoundaries(boundaries)}, not ${seen.map(describeBoundaries).join(' or ')})`,
+          failed: true,
+        });
+      } else if (evidence.status === 'supported' && evidence.value !== null) {
         record.values[evidence.attribute] = evidence.value;
         record.evidence.push({ ...evidence, origin: 'code', reason: codeReason });
+        boundaryOf.set(evidence.attribute, boundaries);
       } else {
         reasons.set(evidence.attribute, evidence.status === 'missing'
           ? none
@@ -60,5 +72,12 @@ export async function readCodeValues(sandbox: CodeSandbox, extractors: readonly 
   const left = schema.attributes
     .filter((attribute) => !Object.hasOwn(record.values, attribute.name))
     .map((attribute) => ({ attribute, ...(reasons.get(attribute.name) ?? { reason: null, failed: false }) }));
-  return { record, left };
+  return { record, boundaries: boundaryOf, left };
+}
+
+function describeBoundaries(boundaries: string): string {
+  if (boundaries === 'absent') return 'not found verbatim';
+  const [before, after] = boundaries.split('|');
+  const words: Record<string, string> = { line: 'a line boundary', word: 'a letter or digit', space: 'a space', mark: 'a mark' };
+  return `after ${words[before!]}, before ${words[after!]}`;
 }

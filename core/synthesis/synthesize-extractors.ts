@@ -61,6 +61,7 @@ export async function synthesizeExtractors(options: {
     status: 'rejected',
     reason: source === null ? 'the model wrote no function for it' : `its function is longer than ${longestSource.toLocaleString('en-US')} characters`,
     checkedDocuments: 0,
+    quoteBoundaries: [],
   });
   return { extractors, usage: reply.usage };
 }

@@ -13,4 +13,9 @@ export interface SynthesizedExtractor {
   reason: string | null;
   /** How many documents it was checked on (samples and held-out). */
   checkedDocuments: number;
+  /**
+   * For an accepted extractor: how its quotes sat in the checked documents (`quoteBoundaries`);
+   * a value whose quote sits otherwise goes to the model. Empty: not checked (an older store).
+   */
+  quoteBoundaries: string[];
 }

@@ -14,10 +14,11 @@ import { codeLoopMarker } from '../helpers/llm-stand-in/respond-synthesize-extra
 import { carListingSchema, generateTemplatedCorpus, type TemplatedDocument } from '../helpers/templated-corpus.ts';
 
 // 16 listings: the run picks 8 spread over them to write and check extractors (listings 2, 4, …, 16;
-// samples 2, 6, 10, the rest held out) and reads the other 8 by code. Listing 8, held out, has
-// the only three-word contact name; listing 5, read by code, carries the marker a faulty function loops on.
+// samples 2, 6, 10, the rest held out) and reads the other 8 by code. Listings 8 (held out) and 11
+// (read by code) have three-word contact names; listing 5, read by code, carries the marker a
+// faulty function loops on.
 const directory = mkdtempSync(path.join(os.tmpdir(), 'srag-synthesize-'));
-const documents = generateTemplatedCorpus(path.join(directory, 'corpus'), 16, { threeWordContacts: [7], extraLines: { 4: codeLoopMarker } });
+const documents = generateTemplatedCorpus(path.join(directory, 'corpus'), 16, { threeWordContacts: [7, 10], extraLines: { 4: codeLoopMarker } });
 const gold = readFileSync(path.join(directory, 'corpus', 'gold', 'records.jsonl'), 'utf8').trim().split('\n')
   .map((line) => JSON.parse(line) as { document: string; values: Record<string, { value: unknown }> });
 const schema: RecordSchema = parseRecordSchema(carListingSchema, 'schema.json');
@@ -95,7 +96,7 @@ describe('srag ingest --synthesize', () => {
   });
 
   it('reuses the stored extractors on a later run: a new document costs no model call', async () => {
-    const more = generateTemplatedCorpus(path.join(directory, 'more'), 17, { threeWordContacts: [7], extraLines: { 4: codeLoopMarker } }).slice(16);
+    const more = generateTemplatedCorpus(path.join(directory, 'more'), 17, { threeWordContacts: [7, 10], extraLines: { 4: codeLoopMarker } }).slice(16);
     standIn.reset();
     const { synthesis, summary } = await ingest('careful', [...documents, ...more]);
     expect(synthesis.mode).toBe('reused');
@@ -116,6 +117,25 @@ describe('srag ingest --synthesize', () => {
       expect(requestedAttributes(extractions.at(-1)!.body)).toEqual(['contact_name']);
       expect(synthesis.valuesFromCode.contact_name).toBeUndefined();
       expect(await tableRows(store)).toEqual(goldRows(16));
+    } finally {
+      standIn.setOptions({ extractorSlips: [] });
+    }
+  });
+
+  it('sends a value to the model when its quote sits unlike on every checked document: a wrong function the held-out documents did not expose', async () => {
+    standIn.reset();
+    standIn.setOptions({ extractorSlips: ['contact_name'] });
+    try {
+      // Without listing 8, no checked document has a three-word name: the two-word function passes the check.
+      const { synthesis, store, fallbacks } = await ingest('unexposed-slip', documents.filter((_, index) => index !== 7));
+      expect(synthesis.extractors.find((extractor) => extractor.attribute === 'contact_name')).toMatchObject({ status: 'accepted', quoteBoundaries: ['line|line'] });
+      expect(fallbacks).toEqual([{
+        document: 'listing-011.md', attribute: 'contact_name',
+        reason: expect.stringMatching(/^its quote "Contact: \S+ \S+" sits in the text unlike on the checked documents \(after a line boundary, before a space, not after a line boundary, before a line boundary\)$/),
+      }]);
+      const expected = goldRows(16);
+      delete expected['listing-008.md'];
+      expect(await tableRows(store)).toEqual(expected);
     } finally {
       standIn.setOptions({ extractorSlips: [] });
     }

@@ -52,6 +52,7 @@ CREATE TABLE IF NOT EXISTS srag_extractors (
   status VARCHAR NOT NULL,
   reason VARCHAR,
   checked_documents INTEGER NOT NULL,
+  quote_boundaries VARCHAR NOT NULL,
   created_at TIMESTAMP DEFAULT current_timestamp,
   PRIMARY KEY (table_name, attribute)
 );
