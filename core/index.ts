@@ -66,6 +66,7 @@ export type { CodeExtraction } from './synthesis/code-extraction.ts';
 export { runSynthesizedExtraction, type SynthesisOptions, type SynthesisReport } from './synthesis/run-synthesized-extraction.ts';
 export { synthesizeExtractors, renderSynthesisPrompt, type SynthesisSample } from './synthesis/synthesize-extractors.ts';
 export { checkExtractors, type CheckDocument } from './synthesis/check-extractors.ts';
+export { codeReason } from './synthesis/read-code-values.ts';
 export * from './evaluation/index.ts';
 export * from './table-choice/index.ts';
 export type { DocumentReader } from './ports/document-reader.ts';

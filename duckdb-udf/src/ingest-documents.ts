@@ -1,4 +1,6 @@
-import { runExtraction, type DocumentSource, type RecordSchema, type RetryNotice, type RunProgress, type RunSummary } from '../../core/index.ts';
+import {
+  runExtraction, runSynthesizedExtraction, type DocumentSource, type RecordSchema, type RetryNotice, type RunProgress, type RunSummary, type SynthesisReport,
+} from '../../core/index.ts';
 import { hashText } from './hash-text.ts';
 import type { Session } from './open-session.ts';
 import { adoptRelativeSources } from './store/adopt-relative-sources.ts';
@@ -17,10 +19,18 @@ export interface IngestDocumentsOptions {
   /** Called before extraction when documents of the table were logged by an earlier srag by a path relative to another directory. */
   onLeftRelative?: (count: number) => void;
   cancellation?: { readonly aborted: boolean };
+  /**
+   * `--synthesize`: the model writes an extraction function per attribute, checked on held-out
+   * documents, and code reads what those accepted can (see `runSynthesizedExtraction`).
+   * `onFallback` hears of each document where an accepted function failed and the model read the value.
+   */
+  synthesize?: { onFallback?: (fallback: { document: string; attribute: string; reason: string }) => void };
 }
 
 export interface IngestDocumentsResult {
   summary: RunSummary;
+  /** With `synthesize`: which extractors were used, and how many values code read. */
+  synthesis?: SynthesisReport;
   usage: { calls: number; cacheHits: number; retries: number; promptTokens: number; completionTokens: number };
 }
 
@@ -38,7 +48,7 @@ export async function ingestDocuments(session: Session, options: IngestDocuments
   const client = session.modelClient({ cache: store.responseCache });
   const stopRetryNotices = options.onRetry ? client.onRetry(options.onRetry) : () => {};
   try {
-    const summary = await runExtraction({
+    const runOptions = {
       client,
       prompts: session.prompts,
       schema,
@@ -56,8 +66,20 @@ export async function ingestDocuments(session: Session, options: IngestDocuments
       onProgress: options.onProgress,
       onWarning: options.onWarning,
       cancellation: options.cancellation,
-    });
-    return { summary, usage: client.usage.total() };
+    };
+    if (!options.synthesize) return { summary: await runExtraction(runOptions), usage: client.usage.total() };
+    // QuickJS loads in the sandbox's worker, on the first call: nothing of it for a run without --synthesize.
+    const { QuickJsCodeSandbox } = await import('./code-sandbox/quickjs-code-sandbox.ts');
+    const sandbox = new QuickJsCodeSandbox();
+    try {
+      const { summary, synthesis } = await runSynthesizedExtraction({
+        ...runOptions,
+        synthesis: { sandbox, extractorStore: session.store.extractorStore(table), onFallback: options.synthesize.onFallback },
+      });
+      return { summary, synthesis, usage: client.usage.total() };
+    } finally {
+      await sandbox.close();
+    }
   } finally {
     stopRetryNotices();
   }

@@ -10,6 +10,7 @@ import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
 import { OpenAiLanguageModel } from '../../duckdb-udf/src/openai-language-model.ts';
 import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { runSrag } from '../helpers/run-srag.ts';
 import { codeLoopMarker } from '../helpers/llm-stand-in/respond-synthesize-extractors.ts';
 import { carListingSchema, generateTemplatedCorpus, type TemplatedDocument } from '../helpers/templated-corpus.ts';
 
@@ -158,6 +159,28 @@ describe('srag ingest --synthesize', () => {
       expect(await tableRows(store)).toEqual(goldRows(16));
     } finally {
       standIn.setOptions({ extractorFaults: {} });
+    }
+  });
+
+  it('srag ingest --synthesize says which attributes came from code and why the others did not, and srag why says a value came from code', async () => {
+    standIn.reset();
+    standIn.setOptions({ extractorSlips: ['contact_name'] });
+    try {
+      const corpus = path.join(directory, 'corpus');
+      const database = path.join(directory, 'cli.duckdb');
+      const environment = { OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-0000' };
+      const ingestRun = await runSrag(['ingest', path.join(corpus, 'docs'), '--schema', path.join(corpus, 'schema.json'), '--db', database, '--table', 'cars', '--synthesize'], { environment });
+      expect(ingestRun.stderr).not.toMatch(/error/i);
+      expect(ingestRun.status).toBe(0);
+      expect(ingestRun.stdout).toContain('cars: 16 done, 0 failed');
+      expect(ingestRun.stdout).toContain('synthesized extractors checked on 8 documents: 10 of 11 attributes from code (make, model, year, mileage_km, price_eur, fuel_type, previous_owners, full_service_history, listed_date, dealer_city); 80 values read by code in this run');
+      expect(ingestRun.stdout).toMatch(/^  contact_name: by the model \(read "\S+ \S+" in \S*listing-008\.md, where the model read "\S+ \S+ \S+"\)$/m);
+      const why = await runSrag(['why', 'listing-001.md', 'price_eur', '--db', database]);
+      expect(why.status).toBe(0);
+      expect(why.stdout).toMatch(/^synthesized extractor returned: €[\d,]+$/m);
+      expect(why.stdout).toContain('reason: read by a synthesized extractor');
+    } finally {
+      standIn.setOptions({ extractorSlips: [] });
     }
   });
 });

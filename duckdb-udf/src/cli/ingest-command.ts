@@ -1,4 +1,4 @@
-import { countNoun, tableNameForSchema } from '../../../core/index.ts';
+import { countNoun, tableNameForSchema, type SynthesisReport } from '../../../core/index.ts';
 import { ingestDocuments } from '../ingest-documents.ts';
 import { openSession } from '../open-session.ts';
 import { createProgressReporter } from './progress-reporter.ts';
@@ -12,7 +12,11 @@ export interface IngestCommandOptions {
   retryFailed?: boolean;
   evidence: boolean;
   followLinks?: boolean;
+  synthesize?: boolean;
 }
+
+/** Documents named one by one where an accepted extractor failed; the rest are counted. */
+const namedFallbacks = 5;
 
 /** `srag ingest`: one record per document into the table; exit status 1 when any document failed. */
 export async function ingestCommand(patterns: string[], options: IngestCommandOptions, abortSignal: AbortSignal): Promise<number> {
@@ -24,6 +28,8 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
   const session = await openSession(options.db, { abortSignal });
   try {
     const progress = createProgressReporter(documents.length);
+    const fallbacks: string[] = [];
+    let fallbackCount = 0;
     let result;
     try {
       result = await ingestDocuments(session, {
@@ -40,17 +46,30 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
           process.stderr.write(`note: ${countNoun(count, 'document')} of ${table} ${count === 1 ? 'was' : 'were'} ingested by an earlier srag from another directory (their paths are relative to it); run srag ingest there once to convert them, or they may appear twice\n`);
         },
         cancellation: abortSignal,
+        ...(options.synthesize ? {
+          synthesize: {
+            onFallback: ({ document, attribute, reason }) => {
+              fallbackCount += 1;
+              if (fallbacks.length < namedFallbacks) fallbacks.push(`${document}: the extractor of ${attribute} failed (${reason}); the model read it`);
+            },
+          },
+        } : {}),
       });
     } finally {
       progress.stop();
     }
-    const { summary, usage } = result;
+    const { summary, usage, synthesis } = result;
     process.stdout.write(
       `${table}: ${summary.done} done${summary.withoutValues ? ` (${summary.withoutValues} with no values)` : ''}, ${summary.failed + summary.skippedFailed} failed, ` +
       `${summary.unchanged} unchanged${summary.empty ? `, ${summary.empty} empty` : ''}, ` +
       `${summary.fromCache} from cache; ${countNoun(usage.calls, 'model call')}, ${countNoun(usage.retries, 'retry', 'retries')}, ` +
       `${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens (${options.db})\n`,
     );
+    if (synthesis) {
+      process.stdout.write(`${describeSynthesis(synthesis)}\n`);
+      for (const line of fallbacks) process.stderr.write(`warning: ${line}\n`);
+      if (fallbackCount > fallbacks.length) process.stderr.write(`… and ${fallbackCount - fallbacks.length} more documents where an extractor failed and the model read the value\n`);
+    }
     if (summary.withoutValues) {
       process.stderr.write(`${countNoun(summary.withoutValues, 'record')} ${summary.withoutValues === 1 ? 'holds' : 'hold'} no value at all: the documents state none of the schema's attributes, or the schema does not fit them (srag stats shows how many rows are empty)\n`);
     }
@@ -62,6 +81,19 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
   } finally {
     session.close();
   }
+}
+
+/** The closing lines of --synthesize: which attributes code reads, and why the others stay with the model. */
+function describeSynthesis(synthesis: SynthesisReport): string {
+  if (synthesis.mode === 'skipped') return `synthesized extractors: none; ${synthesis.note}`;
+  const accepted = synthesis.extractors.filter((extractor) => extractor.status === 'accepted');
+  const rejected = synthesis.extractors.filter((extractor) => extractor.status === 'rejected');
+  const values = Object.values(synthesis.valuesFromCode).reduce((sum, count) => sum + count, 0);
+  return [
+    `synthesized extractors ${synthesis.mode === 'reused' ? 'of an earlier run' : `checked on ${countNoun(synthesis.checkedDocuments, 'document')}`}: ` +
+      `${accepted.length} of ${countNoun(synthesis.extractors.length, 'attribute')} from code${accepted.length ? ` (${accepted.map((extractor) => extractor.attribute).join(', ')})` : ''}; ${countNoun(values, 'value')} read by code in this run`,
+    ...rejected.map((extractor) => `  ${extractor.attribute}: by the model (${extractor.reason})`),
+  ].join('\n');
 }
 
 function listed(items: string[]): string {

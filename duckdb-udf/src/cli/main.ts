@@ -77,6 +77,7 @@ ${environmentHelp}`);
     .option('--retry-failed', 'retry documents that failed in an earlier run')
     .option('--no-evidence', 'do not ask for quotes (cheaper; values are then unchecked)')
     .option('--follow-links', 'read symbolic links that lead out of the given paths (skipped by default)')
+    .option('--synthesize', 'for documents that follow one template (one site\'s pages, one form): the model writes a JavaScript function per attribute from a few documents it extracted; a function agreeing with the model on every held-out document reads its attribute from the rest in a sandbox (QuickJS: no files, network, time and memory bounded), the model the others; far fewer tokens; later runs reuse the functions (srag_extractors)')
     .action(async (documents: string[], options) => { exitStatus = await (await import('./ingest-command.ts')).ingestCommand(documents, options, abort.signal); });
 
   program.command('ask')

@@ -1,4 +1,4 @@
-import { countNoun } from '../../../core/index.ts';
+import { codeReason, countNoun } from '../../../core/index.ts';
 import { quotePageNote } from '../documents/quote-page-note.ts';
 import { explainValue } from '../explain-value.ts';
 import { friendlyPath } from '../friendly-path.ts';
@@ -14,7 +14,7 @@ export async function whyCommand(document: string, attribute: string, options: {
     const { source, value, raw, quote, status, reason, otherMatches } = await explainValue(store, store.connection, { document, attribute, table: options.table, database: options.db });
     process.stdout.write([
       `${friendlyPath(source)} · ${attribute} = ${value ?? 'NULL'} (${status})`,
-      raw !== null ? `model returned: ${raw}` : undefined,
+      raw !== null ? `${reason === codeReason ? 'synthesized extractor' : 'model'} returned: ${raw}` : undefined,
       quote !== null ? `quote: “${quote}”${await quotePageNote(source, quote)}` : status === 'unchecked' ? 'quote: none (ingested with --no-evidence)' : 'quote: none',
       reason !== null ? `reason: ${reason}` : undefined,
       otherMatches > 0 ? `(${countNoun(otherMatches, 'other document')} also ${otherMatches === 1 ? 'matches' : 'match'} "${document}")` : undefined,
