@@ -2,7 +2,7 @@ import type { NormalizedValue } from '../normalization/index.ts';
 import type { CodeSandbox } from '../ports/code-sandbox.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
 import { readCodeValues } from './read-code-values.ts';
-import type { SynthesizedExtractor } from './synthesized-extractor.ts';
+import { attributeDefinitionKey, type SynthesizedExtractor } from './synthesized-extractor.ts';
 
 /** A document the model extracted, to check code against: its text and the model's values. */
 export interface CheckDocument {
@@ -27,7 +27,9 @@ export async function checkExtractors(options: {
 }): Promise<SynthesizedExtractor[]> {
   const { sandbox, schema, candidates, documents } = options;
   const verdicts = new Map(candidates.map((candidate) => [candidate.attribute, { problem: null as string | null, agreedValues: 0, boundaries: new Set<string>() }]));
-  const extractors = candidates.map((candidate): SynthesizedExtractor => ({ ...candidate, status: 'accepted', reason: null, checkedDocuments: documents.length, quoteBoundaries: [] }));
+  const extractors = candidates.map((candidate): SynthesizedExtractor => ({
+    ...candidate, definition: definitionOf(schema, candidate.attribute), status: 'accepted', reason: null, checkedDocuments: documents.length, quoteBoundaries: [],
+  }));
   for (const document of documents) {
     const open = extractors.filter((extractor) => verdicts.get(extractor.attribute)!.problem === null);
     if (open.length === 0) break;
@@ -60,4 +62,9 @@ export async function checkExtractors(options: {
 
 function show(value: NormalizedValue): string {
   return value === null ? 'nothing' : JSON.stringify(value);
+}
+
+function definitionOf(schema: RecordSchema, name: string): string {
+  const attribute = schema.attributes.find((candidate) => candidate.name === name);
+  return attribute ? attributeDefinitionKey(attribute) : '';
 }

@@ -12,7 +12,7 @@ import type { CheckDocument } from './check-extractors.ts';
 import type { ExtractorStore } from './extractor-store.ts';
 import { mergeRunSummaries } from './merge-run-summaries.ts';
 import { synthesizeExtractors, type SynthesisSample } from './synthesize-extractors.ts';
-import type { SynthesizedExtractor } from './synthesized-extractor.ts';
+import { attributeDefinitionKey, type SynthesizedExtractor } from './synthesized-extractor.ts';
 
 export interface SynthesisOptions {
   sandbox: CodeSandbox;
@@ -51,7 +51,8 @@ const defaultHeldOut = 5;
  * them, and each function is checked on all of them, the others held out. Accepted functions read
  * their attributes from every other document in the code sandbox; the model is asked only for the
  * attributes they cannot fill (a request that carries only those). Extractors are kept in the
- * store: a later run reuses them. When there are too few documents to extract for it to pay, the
+ * store: a later run reuses them while the schema's attributes are the ones they were written for
+ * (a grown schema or a changed description has them written anew). When there are too few documents to extract for it to pay, the
  * run is an ordinary one.
  */
 export async function runSynthesizedExtraction(options: Omit<ExtractionRunOptions, 'lookahead' | 'codeExtraction'> & { synthesis: SynthesisOptions }): Promise<{ summary: RunSummary; synthesis: SynthesisReport }> {
@@ -73,8 +74,10 @@ export async function runSynthesizedExtraction(options: Omit<ExtractionRunOption
     ...(accepted.length ? { codeExtraction: { sandbox: synthesis.sandbox, extractors: accepted, onFallback: synthesis.onFallback } } : {}),
   });
 
+  // Kept extractors serve while the schema is the one they were written for; otherwise they are written anew.
   const stored = await synthesis.extractorStore.load();
-  if (stored.length > 0) {
+  const current = new Set(options.schema.attributes.map(attributeDefinitionKey));
+  if (stored.length === options.schema.attributes.length && stored.every((extractor) => current.has(extractor.definition))) {
     Object.assign(report, { mode: 'reused', extractors: stored, checkedDocuments: Math.max(...stored.map((extractor) => extractor.checkedDocuments)) });
     return { summary: await runRest(documents, accepted(stored), 0), synthesis: report };
   }

@@ -8,7 +8,7 @@ import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import { renderPrompt } from '../prompts/render-prompt.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
 import { checkExtractors, type CheckDocument } from './check-extractors.ts';
-import type { SynthesizedExtractor } from './synthesized-extractor.ts';
+import { attributeDefinitionKey, type SynthesizedExtractor } from './synthesized-extractor.ts';
 
 /** A document the model extracted, shown to it with what it read, to write the functions from. */
 export interface SynthesisSample {
@@ -48,15 +48,16 @@ export async function synthesizeExtractors(options: {
     },
     validate: (value) => readSynthesisReply(value, schema),
   });
-  const written = schema.attributes.map((attribute) => ({ attribute: attribute.name, source: reply.value.get(attribute.name) ?? null }));
+  const written = schema.attributes.map((attribute) => ({ attribute: attribute.name, definition: attributeDefinitionKey(attribute), source: reply.value.get(attribute.name) ?? null }));
   const candidates = written.flatMap(({ attribute, source }) => (source !== null && source.length <= longestSource ? [{ attribute, source }] : []));
   const documents: CheckDocument[] = [
     ...options.samples.map((sample) => ({ label: sample.label, text: sample.text, values: valuesOf(sample.evidence) })),
     ...options.heldOut,
   ];
   const checked = await checkExtractors({ sandbox: options.sandbox, schema, candidates, documents });
-  const extractors = written.map(({ attribute, source }): SynthesizedExtractor => checked.find((extractor) => extractor.attribute === attribute) ?? {
+  const extractors = written.map(({ attribute, definition, source }): SynthesizedExtractor => checked.find((extractor) => extractor.attribute === attribute) ?? {
     attribute,
+    definition,
     source: source ?? '',
     status: 'rejected',
     reason: source === null ? 'the model wrote no function for it' : `its function is longer than ${longestSource.toLocaleString('en-US')} characters`,

@@ -56,7 +56,8 @@ async function ingest(name: string, list: readonly TemplatedDocument[]) {
   const client = new ModelClient({ languageModel, cache: extractionStore.responseCache, sleep: (milliseconds) => wait(milliseconds), maxConcurrency: 4, retry: { maxRetries: 0 }, hashText });
   const fallbacks: Array<{ document: string; attribute: string; reason: string }> = [];
   const result = await runSynthesizedExtraction({
-    client, prompts, schema, documents: sources(list), store: extractionStore, hashText,
+    // One document per call, so that the requests each document costs can be counted.
+    client, prompts, schema, documents: sources(list), store: extractionStore, hashText, batchSize: 1,
     synthesis: { sandbox, extractorStore: store.extractorStore('cars'), onFallback: (fallback) => fallbacks.push(fallback) },
   });
   return { ...result, fallbacks, store };
@@ -73,11 +74,9 @@ function goldRows(count: number): Record<string, Record<string, unknown>> {
   return Object.fromEntries(gold.slice(0, count).map((record) => [path.basename(record.document), Object.fromEntries(Object.entries(record.values).map(([key, cell]) => [key, cell.value]))]));
 }
 
-/** The attributes of the record schema an extraction request carried. */
-function requestedAttributes(body: { messages: Array<{ content: string }> }): string[] {
-  const system = body.messages[0]!.content;
-  const schemaText = /```json\n([\s\S]*?)\n```/.exec(system.slice(system.indexOf('Schema')))![1]!;
-  return Object.keys((JSON.parse(schemaText) as { properties: object }).properties);
+/** The attributes an extraction request asked for: the properties of the record its structured output must be. */
+function requestedAttributes(body: { response_format: { json_schema: { schema: { properties: object } } } }): string[] {
+  return Object.keys(body.response_format.json_schema.schema.properties);
 }
 
 describe('srag ingest --synthesize', () => {

@@ -205,9 +205,9 @@ export class SragStore {
     return {
       load: () => this.exclusive(async (connection) => {
         const rows = (await connection.runAndReadAll(
-          'SELECT attribute, source, status, reason, checked_documents, quote_boundaries FROM srag_extractors WHERE table_name = $1 ORDER BY attribute', [table])).getRowsJS();
+          'SELECT attribute, source, status, reason, checked_documents, quote_boundaries, definition FROM srag_extractors WHERE table_name = $1 ORDER BY attribute', [table])).getRowsJS();
         return rows.map((row): SynthesizedExtractor => ({
-          attribute: String(row[0]), source: String(row[1]), status: row[2] === 'accepted' ? 'accepted' : 'rejected',
+          attribute: String(row[0]), definition: String(row[6]), source: String(row[1]), status: row[2] === 'accepted' ? 'accepted' : 'rejected',
           reason: row[3] === null ? null : String(row[3]), checkedDocuments: Number(row[4]), quoteBoundaries: JSON.parse(String(row[5])) as string[],
         }));
       }),
@@ -217,8 +217,8 @@ export class SragStore {
             await connection.run('DELETE FROM srag_extractors WHERE table_name = $1', [table]);
             for (const extractor of extractors) {
               await connection.run(
-                'INSERT INTO srag_extractors (table_name, attribute, source, status, reason, checked_documents, quote_boundaries) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-                [table, extractor.attribute, extractor.source, extractor.status, extractor.reason, extractor.checkedDocuments, JSON.stringify(extractor.quoteBoundaries)],
+                'INSERT INTO srag_extractors (table_name, attribute, definition, source, status, reason, checked_documents, quote_boundaries) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+                [table, extractor.attribute, extractor.definition, extractor.source, extractor.status, extractor.reason, extractor.checkedDocuments, JSON.stringify(extractor.quoteBoundaries)],
               );
             }
           });

@@ -48,6 +48,7 @@ CREATE TABLE IF NOT EXISTS srag_extract_schemas (
 CREATE TABLE IF NOT EXISTS srag_extractors (
   table_name VARCHAR NOT NULL,
   attribute VARCHAR NOT NULL,
+  definition VARCHAR NOT NULL,
   source VARCHAR NOT NULL,
   status VARCHAR NOT NULL,
   reason VARCHAR,
@@ -70,4 +71,6 @@ ${catalogTablesSql}`;
  */
 export const addedColumns = [
   { table: 'srag_cache', column: 'purpose', type: 'VARCHAR' },
+  // NULL in rows of the first version: no definition matches, so those extractors are written anew.
+  { table: 'srag_extractors', column: 'definition', type: 'VARCHAR' },
 ] as const;
