@@ -78,7 +78,9 @@ export async function runSynthesizedExtraction(options: Omit<ExtractionRunOption
   const stored = await synthesis.extractorStore.load();
   const current = new Set(options.schema.attributes.map(attributeDefinitionKey));
   if (stored.length === options.schema.attributes.length && stored.every((extractor) => current.has(extractor.definition))) {
-    Object.assign(report, { mode: 'reused', extractors: stored, checkedDocuments: Math.max(...stored.map((extractor) => extractor.checkedDocuments)) });
+    const order = options.schema.attributes.map((attribute) => attribute.name);
+    const inSchemaOrder = [...stored].sort((left, right) => order.indexOf(left.attribute) - order.indexOf(right.attribute));
+    Object.assign(report, { mode: 'reused', extractors: inSchemaOrder, checkedDocuments: Math.max(...stored.map((extractor) => extractor.checkedDocuments)) });
     return { summary: await runRest(documents, accepted(stored), 0), synthesis: report };
   }
 

@@ -100,6 +100,7 @@ describe('srag ingest --synthesize', () => {
     standIn.reset();
     const { synthesis, summary } = await ingest('careful', [...documents, ...more]);
     expect(synthesis.mode).toBe('reused');
+    expect(synthesis.extractors.map((extractor) => extractor.attribute)).toEqual(schema.attributes.map((attribute) => attribute.name));
     expect(summary).toMatchObject({ done: 1, unchanged: 16 });
     expect(standIn.requests).toHaveLength(0);
   });
