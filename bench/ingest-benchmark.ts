@@ -4,10 +4,13 @@
  * Against the LLM stand-in (a loopback OpenAI-compatible server that answers from gold data after a
  * configurable latency), with generated hotel pages:
  * - throughput at concurrency 1, 8 and 32, as documents/s and as a ratio to the ideal
- *   (documents × latency ÷ concurrency: what the model's latency alone would cost);
+ *   (⌈calls ÷ concurrency⌉ × latency: what the model's latency alone would cost for the calls made);
  * - srag's own cost per document when every model reply comes from the response cache;
  * - prompt tokens per document, split into the fixed prefix (instructions + schema, the same for
  *   every document, so providers' prompt caching covers it) and the document itself (o200k tokens);
+ * - prompt tokens as sent per document (every request's messages, o200k), one document per call and
+ *   with the default batching (goal ≤ 600 for these ~180-token pages), and the cached prompt tokens
+ *   the stand-in reports for the repeated instructions;
  * - peak memory (RSS and V8 heap) while ingesting 10,000 documents, the stand-in answering in-process.
  * Prints one table and writes the figures as JSON to bench/results/ (the previous run with the same
  * sizes is shown alongside). `--small` is a quick run for the test suite. Timings are measurements
@@ -20,7 +23,7 @@ import { setTimeout as wait } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import {
-  documentText, ModelClient, runExtraction, parseRecordSchema, renderExtractionInstructions,
+  documentText, ModelClient, runExtraction, parseRecordSchema, renderBatchExtractionInstructions, renderExtractionInstructions,
   type DocumentSource, type LanguageModel, type RecordSchema,
 } from '../core/index.ts';
 import { countTokens } from '../duckdb-udf/src/count-tokens.ts';
@@ -64,12 +67,20 @@ const workDirectory = mkdtempSync(path.join(os.tmpdir(), 'srag-bench-'));
 const prompts = loadPromptLibrary();
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
+/** The o200k tokens of every request's messages (what an OpenAI endpoint counts as prompt, less a few per message), per call and per document. */
+function sentPromptTokens(requests: ReadonlyArray<{ kind: string; body: { messages: Array<{ content: string }> } }>) {
+  const extractions = requests.filter((request) => request.kind.startsWith('extract-record'));
+  const perCall = extractions.map((request) => request.body.messages.reduce((sum, message) => sum + countTokens(message.content), 0));
+  const sent = perCall.reduce((sum, tokens) => sum + tokens, 0);
+  return { calls: extractions.length, sent, perDocument: sent / settings.documents, largestCall: perCall.reduce((most, tokens) => Math.max(most, tokens), 0) };
+}
+
 function sourcesOf(documents: readonly GeneratedDocument[]): DocumentSource[] {
   return documents.map((document) => ({ source: document.path, read: async () => readFileSync(document.path, 'utf8') }));
 }
 
-/** One ingest into table `table` of the store at `storePath` (created if absent); returns seconds and the summary. */
-async function timedIngest(options: { store: SragStore; table: string; schema: RecordSchema; languageModel: LanguageModel; concurrency: number; documents: DocumentSource[] }) {
+/** One ingest into table `table` of the store at `storePath` (created if absent); returns seconds, the summary and the model calls made. */
+async function timedIngest(options: { store: SragStore; table: string; schema: RecordSchema; languageModel: LanguageModel; concurrency: number; documents: DocumentSource[]; batchSize?: number }) {
   const { store, table, schema } = options;
   await store.registerTable(table, schema);
   const extractionStore = store.extractionStore(table, schema);
@@ -77,11 +88,11 @@ async function timedIngest(options: { store: SragStore; table: string; schema: R
   const started = performance.now();
   const summary = await runExtraction({
     client, prompts, schema, documents: options.documents, store: extractionStore,
-    loadTokenCounter: async () => countTokens, concurrency: options.concurrency * 2, hashText,
+    loadTokenCounter: async () => countTokens, concurrency: options.concurrency * 2, hashText, batchSize: options.batchSize,
   });
   const seconds = (performance.now() - started) / 1000;
   if (summary.done !== options.documents.length) throw new Error(`${table}: only ${summary.done} of ${options.documents.length} documents ingested: ${summary.failures[0]?.error ?? ''}`);
-  return { seconds, summary };
+  return { seconds, summary, calls: client.usage.total().calls };
 }
 
 async function run() {
@@ -93,16 +104,32 @@ async function run() {
 
   const standIn = await startLlmStandIn({ corpora: [corpusDirectory], latencyMs: settings.latencyMs });
   const languageModel = new OpenAiLanguageModel({ baseURL: standIn.url, apiKey: 'bench-not-a-key', model: 'srag-stand-in', timeoutMilliseconds: 120_000 });
-  const throughput: Array<{ concurrency: number; seconds: number; documentsPerSecond: number; idealSeconds: number; ratioToIdeal: number }> = [];
+  const throughput: Array<{ concurrency: number; calls: number; seconds: number; documentsPerSecond: number; idealSeconds: number; ratioToIdeal: number }> = [];
+  const promptTokens: Array<{ batchSize: number | 'default'; calls: number; sent: number; perDocument: number; largestCall: number; cachedPromptTokens: number; reportedPromptTokens: number }> = [];
   let lastStore: SragStore | undefined;
   try {
     for (const concurrency of concurrencies) {
       lastStore?.close();
       lastStore = await SragStore.open(path.join(workDirectory, `throughput-${concurrency}.duckdb`));
       log(`ingesting ${settings.documents} documents at concurrency ${concurrency}, ${settings.latencyMs} ms per reply`);
-      const { seconds } = await timedIngest({ store: lastStore, table: 'hotels', schema, languageModel, concurrency, documents: sourcesOf(documents) });
-      const idealSeconds = (settings.documents * settings.latencyMs) / 1000 / concurrency;
-      throughput.push({ concurrency, seconds, documentsPerSecond: settings.documents / seconds, idealSeconds, ratioToIdeal: seconds > 0 ? idealSeconds / seconds : 0 });
+      const { seconds, calls } = await timedIngest({ store: lastStore, table: 'hotels', schema, languageModel, concurrency, documents: sourcesOf(documents) });
+      // The model's latency alone for the calls made (short pages share calls by default).
+      const idealSeconds = (Math.ceil(calls / concurrency) * settings.latencyMs) / 1000;
+      throughput.push({ concurrency, calls, seconds, documentsPerSecond: settings.documents / seconds, idealSeconds, ratioToIdeal: seconds > 0 ? idealSeconds / seconds : 0 });
+    }
+
+    // Prompt tokens as sent: every request's messages in o200k tokens, per document, one document
+    // per call and then at the default (short documents share calls).
+    standIn.setOptions({ latencyMs: 0 });
+    for (const batchSize of [1, undefined]) {
+      const store = await SragStore.open(path.join(workDirectory, `prompt-tokens-${batchSize ?? 'default'}.duckdb`));
+      try {
+        standIn.reset();
+        const { summary } = await timedIngest({ store, table: 'hotels', schema, languageModel, concurrency: 8, documents: sourcesOf(documents), batchSize });
+        promptTokens.push({ batchSize: batchSize ?? 'default', ...sentPromptTokens(standIn.requests), cachedPromptTokens: summary.cachedPromptTokens, reportedPromptTokens: summary.promptTokens });
+      } finally {
+        store.close();
+      }
     }
   } finally {
     await standIn.close();
@@ -115,6 +142,7 @@ async function run() {
   lastStore!.close();
 
   const prefixTokens = countTokens(renderExtractionInstructions(prompts, schema, true));
+  const batchPrefixTokens = countTokens(renderBatchExtractionInstructions(prompts, schema, true));
   const documentTokens = documents.map((document) => countTokens(`<document>\n${documentText(document.path, readFileSync(document.path, 'utf8'))}\n</document>`));
   const meanDocumentTokens = documentTokens.reduce((sum, tokens) => sum + tokens, 0) / documentTokens.length;
 
@@ -142,10 +170,12 @@ async function run() {
     cached: { seconds: cached.seconds, millisecondsPerDocument: (cached.seconds * 1000) / settings.documents, documentsPerSecond: settings.documents / cached.seconds },
     promptTokens: {
       prefix: prefixTokens,
+      batchPrefix: batchPrefixTokens,
       documentMean: meanDocumentTokens,
       documentMin: documentTokens.reduce((least, count) => Math.min(least, count), Infinity),
       documentMax: documentTokens.reduce((most, count) => Math.max(most, count), 0),
       prefixShare: prefixTokens / (prefixTokens + meanDocumentTokens),
+      sent: promptTokens,
     },
     memory: {
       documents: settings.memoryDocuments,
@@ -190,7 +220,7 @@ function table(results: Results, previous: Results | undefined): string {
     return [
       `ingest throughput, concurrency ${entry.concurrency}`,
       `${decimal(entry.documentsPerSecond)} docs/s (${decimal(entry.seconds, 2)} s)`,
-      `${decimal(settings.documents / entry.idealSeconds)} docs/s (${decimal(entry.idealSeconds, 2)} s)`,
+      `${decimal(settings.documents / entry.idealSeconds)} docs/s (${decimal(entry.idealSeconds, 2)} s, ${entry.calls} calls)`,
       decimal(entry.ratioToIdeal, 2),
       earlier ? `${decimal(earlier.documentsPerSecond)} docs/s, ratio ${decimal(earlier.ratioToIdeal, 2)}` : '–',
     ];
@@ -199,10 +229,18 @@ function table(results: Results, previous: Results | undefined): string {
   rows.push(
     ['per-document overhead, every reply cached', `${decimal(results.cached.millisecondsPerDocument, 2)} ms/doc (${integer(results.cached.documentsPerSecond)} docs/s)`, '–', '–',
       previous ? `${decimal(previous.cached.millisecondsPerDocument, 2)} ms/doc` : '–'],
-    ['prompt tokens per document: fixed prefix', `${integer(results.promptTokens.prefix)} (instructions + schema)`, '–', '–', previous ? integer(previous.promptTokens.prefix) : '–'],
+    ['prompt tokens per document: fixed prefix', `${integer(results.promptTokens.prefix)} (instructions + schema; ${integer(results.promptTokens.batchPrefix ?? 0)} for a batch)`, '–', '–', previous ? integer(previous.promptTokens.prefix) : '–'],
     ['prompt tokens per document: the document', `${integer(results.promptTokens.documentMean)} mean (${integer(results.promptTokens.documentMin)}–${integer(results.promptTokens.documentMax)})`, '–', '–',
       previous ? `${integer(previous.promptTokens.documentMean)} mean` : '–'],
     ['prompt tokens per document: prefix share', `${decimal(results.promptTokens.prefixShare * 100)} %`, '–', '–', previous ? `${decimal(previous.promptTokens.prefixShare * 100)} %` : '–'],
+    ...results.promptTokens.sent.map((entry): Row => {
+      const earlier = previous?.promptTokens.sent?.find((candidate) => candidate.batchSize === entry.batchSize);
+      const how = entry.batchSize === 1 ? 'one document per call' : 'default batching';
+      return [`prompt tokens sent per document, ${how}`, `${integer(entry.perDocument)} (${integer(entry.calls)} calls, largest ${integer(entry.largestCall)})`,
+        entry.batchSize === 1 ? '–' : '≤ 600 (goal)', entry.batchSize === 1 ? '–' : decimal(entry.perDocument / 600, 2), earlier ? integer(earlier.perDocument) : '–'];
+    }),
+    ...results.promptTokens.sent.map((entry): Row => [`cached prompt tokens reported, ${entry.batchSize === 1 ? 'one document per call' : 'default batching'}`,
+      `${integer(entry.cachedPromptTokens)} of ${integer(entry.reportedPromptTokens)} (${decimal(entry.reportedPromptTokens ? entry.cachedPromptTokens / entry.reportedPromptTokens * 100 : 0)} %, the stand-in's count)`, '–', '–', '–']),
     [`peak RSS, ${integer(memory.documents)} documents`, `${megabytes(memory.peakRssBytes)} (+${megabytes(memory.peakRssBytes - memory.baselineRssBytes)} over ${megabytes(memory.baselineRssBytes)} before)`, '–', '–',
       previous ? megabytes(previous.memory.peakRssBytes) : '–'],
     [`peak V8 heap, ${integer(memory.documents)} documents`, `${megabytes(memory.peakHeapBytes)} (+${megabytes(memory.peakHeapBytes - memory.baselineHeapBytes)} over ${megabytes(memory.baselineHeapBytes)} before)`, '–', '–',

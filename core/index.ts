@@ -41,7 +41,9 @@ export type { AttributeEvidence, RecordIssue } from './extraction/record-issue.t
 export { quoteOccursIn } from './extraction/quote-occurs-in.ts';
 export { quoteParts } from './extraction/quote-parts.ts';
 export { recordOutputSchema } from './extraction/record-output-schema.ts';
-export { extractRecordBatch, renderBatchExtractionInstructions, type BatchDocument, type BatchOutcome, type ExtractRecordBatchOptions } from './extraction/extract-record-batch.ts';
+export { extractRecordBatch, type BatchDocument, type BatchOutcome, type ExtractRecordBatchOptions } from './extraction/extract-record-batch.ts';
+export { renderBatchExtractionInstructions } from './extraction/render-batch-extraction-instructions.ts';
+export { renderSchemaForPrompt } from './extraction/render-schema-for-prompt.ts';
 export { failsEveryDocument } from './extraction/fails-every-document.ts';
 export { computeStatistics, distinctValueCap } from './statistics/compute-statistics.ts';
 export { roundMean } from './statistics/round-mean.ts';

@@ -8,7 +8,7 @@ type OutputMode = 'json_schema' | 'json_object' | 'none';
 interface ChatCompletionBody {
   model?: string;
   choices?: Array<{ message?: { content?: string | null } }>;
-  usage?: { prompt_tokens?: number; completion_tokens?: number };
+  usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null };
 }
 
 /** A 400 that names the output format: the endpoint does not do structured output that way. */
@@ -43,7 +43,7 @@ export class OpenAiChatModel implements LanguageModel {
       return {
         text: body.choices?.[0]?.message?.content ?? '',
         model: body.model ?? model,
-        usage: { promptTokens: body.usage?.prompt_tokens ?? 0, completionTokens: body.usage?.completion_tokens ?? 0 },
+        usage: readUsage(body.usage),
       };
     }
   }
@@ -58,4 +58,12 @@ function chatCompletionRequest(model: string, request: LanguageModelRequest, mod
     body.response_format = { type: 'json_object' };
   }
   return body;
+}
+
+/** The reply's token usage; cached prompt tokens only when the endpoint reports them. */
+function readUsage(usage: ChatCompletionBody['usage']): LanguageModelResponse['usage'] {
+  const read: LanguageModelResponse['usage'] = { promptTokens: usage?.prompt_tokens ?? 0, completionTokens: usage?.completion_tokens ?? 0 };
+  const cached = usage?.prompt_tokens_details?.cached_tokens;
+  if (typeof cached === 'number' && Number.isFinite(cached) && cached >= 0) read.cachedPromptTokens = cached;
+  return read;
 }

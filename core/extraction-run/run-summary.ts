@@ -20,13 +20,15 @@ export interface RunSummary {
   /** Of `done`: every reply came from the response cache. */
   fromCache: number;
   promptTokens: number;
+  /** Of `promptTokens`, served from the endpoint's prompt cache. */
+  cachedPromptTokens: number;
   completionTokens: number;
   /** The first failures (of this run or left from an earlier one), by document label. */
   failures: Array<{ source: string; label: string; error: string }>;
 }
 
 export function emptyRunSummary(total: number): RunSummary {
-  return { total, done: 0, withoutValues: 0, unchanged: 0, failed: 0, skippedFailed: 0, empty: 0, fromCache: 0, promptTokens: 0, completionTokens: 0, failures: [] };
+  return { total, done: 0, withoutValues: 0, unchanged: 0, failed: 0, skippedFailed: 0, empty: 0, fromCache: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, failures: [] };
 }
 
 /** Counts one outcome into the summary. */
@@ -51,5 +53,6 @@ export function addOutcome(summary: RunSummary, outcome: DocumentOutcome): void 
       break;
   }
   summary.promptTokens += outcome.usage.promptTokens;
+  summary.cachedPromptTokens += outcome.usage.cachedPromptTokens ?? 0;
   summary.completionTokens += outcome.usage.completionTokens;
 }

@@ -2,6 +2,7 @@ import { approximateTokenCount } from '../documents/approximate-token-count.ts';
 import { documentText } from '../documents/document-text.ts';
 import { firstLine } from '../errors/first-line.ts';
 import { SragError } from '../errors/srag-error.ts';
+import { automaticBatchSize } from '../extraction/automatic-batch-size.ts';
 import { extractRecordBatch, type BatchDocument } from '../extraction/extract-record-batch.ts';
 import { failsEveryDocument } from '../extraction/fails-every-document.ts';
 import { contentHash } from '../hashing/content-hash.ts';
@@ -44,8 +45,12 @@ export interface ExtractionRunOptions {
   model?: string;
   /** Groups of documents in progress at once (default 16); a group makes one model call at a time. */
   concurrency?: number;
-  /** Documents per model call (default 1; see `extractRecordBatch`). */
-  batchSize?: number;
+  /**
+   * The most documents per model call. `'auto'` (the default) lets short documents share a call:
+   * up to `automaticBatchSize` of them, packed by the input budget (see `packBatches`); 1 sends
+   * each document alone.
+   */
+  batchSize?: number | 'auto';
   /**
    * How many documents past the last one `next` returned may be started (default four rounds:
    * `4 · concurrency · batchSize`), so that a consumer that stops early (`LIMIT 5`) costs a few
@@ -73,7 +78,8 @@ const defaultCallWarningThreshold = 20;
  * The one extraction run behind `srag ingest`, `srag_extract` (table and scalar) and the Sheets
  * batch. Documents are read, hashed and looked up in the store's ingestion log: unchanged ones
  * (and ones that failed before, unless retried) cost nothing; empty ones are logged without a
- * call; the rest are extracted in groups of `batchSize`, `concurrency` groups at a time, and each
+ * call; the rest are extracted in groups of `batchSize` (short documents of a group share a model
+ * call, see `extractRecordBatch`), `concurrency` groups at a time, and each
  * record (with its evidence and log entry) is saved before its outcome is given out. A document
  * that fails gets its own `failed` outcome and log entry and never takes the run down; an error
  * that would fail every document (a refused key, an unreachable endpoint, a cancel) or a store
@@ -107,7 +113,9 @@ export class ExtractionRun {
     this.outcomes = new Array(options.documents.length);
     this.summary = emptyRunSummary(options.documents.length);
     this.concurrency = Math.max(1, options.concurrency ?? defaultConcurrency);
-    this.batchSize = Math.max(1, options.batchSize ?? 1);
+    this.batchSize = options.batchSize === undefined || options.batchSize === 'auto'
+      ? automaticBatchSize(options.schema, options.withEvidence ?? true)
+      : Math.max(1, options.batchSize);
     this.lookahead = Math.max(1, options.lookahead ?? 4 * this.concurrency * this.batchSize);
     this.hashText = options.hashText ?? contentHash;
     options.store.logEntries(options.documents.map((document) => document.source)).then(
@@ -226,6 +234,7 @@ export class ExtractionRun {
       documents,
       withEvidence: options.withEvidence,
       maxInputTokens: options.maxInputTokens,
+      maxDocumentsPerCall: this.batchSize,
       countTokens,
       model: options.model,
     });

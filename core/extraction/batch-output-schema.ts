@@ -1,7 +1,7 @@
 import type { OutputSchema } from '../ports/language-model.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
 import { batchIdKey } from './batch-id-key.ts';
-import { recordOutputExample, recordOutputSchema } from './record-output-schema.ts';
+import { exampleText, recordExample, recordOutputSchema } from './record-output-schema.ts';
 
 /**
  * Structured output for several records in one reply: `{"records": [{"id": ..., <record>}, ...]}`
@@ -24,7 +24,7 @@ export function batchOutputSchema(schema: RecordSchema, withEvidence: boolean): 
             type: 'object',
             additionalProperties: false,
             required: [idKey, ...record.required],
-            properties: Object.fromEntries([[idKey, { type: 'string', description: 'The id of the document this record was read from.' }], ...Object.entries(record.properties)]),
+            properties: Object.fromEntries([[idKey, { type: 'string' }], ...Object.entries(record.properties)]),
           },
         },
       },
@@ -32,10 +32,8 @@ export function batchOutputSchema(schema: RecordSchema, withEvidence: boolean): 
   };
 }
 
-/** The output form shown in the prompt: two records with placeholder ids. */
+/** The output form shown in the prompt: one line, the example record under id "1", then "…" for the other documents. */
 export function batchOutputExample(schema: RecordSchema, withEvidence: boolean): string {
-  const record = Object.entries(JSON.parse(recordOutputExample(schema, withEvidence)) as Record<string, unknown>);
-  const idKey = batchIdKey(schema);
-  const withId = (id: string) => Object.fromEntries([[idKey, id], ...record]);
-  return JSON.stringify({ records: [withId('1'), withId('2')] }, null, 2);
+  const record = Object.fromEntries([[batchIdKey(schema), '1'], ...Object.entries(recordExample(schema, withEvidence))]);
+  return `{"records": [${exampleText(record, schema)}, …]}`;
 }

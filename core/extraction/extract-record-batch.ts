@@ -3,17 +3,16 @@ import { generateObject } from '../language-model/generate-object.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
 import type { TokenUsage } from '../ports/language-model.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
-import { renderPrompt } from '../prompts/render-prompt.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
-import { recordSchemaToJsonSchema } from '../schema/record-schema-to-json-schema.ts';
-import { batchIdKey } from './batch-id-key.ts';
-import { batchOutputExample, batchOutputSchema } from './batch-output-schema.ts';
+import { batchOutputSchema } from './batch-output-schema.ts';
 import { defaultMaxInputTokens, extractRecord, type ExtractedRecord } from './extract-record.ts';
+import { extractionPrefix } from './extraction-prefix.ts';
 import { failsEveryDocument } from './fails-every-document.ts';
+import { packBatches } from './pack-batches.ts';
+import { readBatchReply } from './read-batch-reply.ts';
 import type { PartRecord } from './read-record-reply.ts';
 import { renderBatchDocuments, type BatchEntry } from './render-batch-documents.ts';
-import { readBatchReply } from './read-batch-reply.ts';
-import { extractionPrefix } from './extraction-prefix.ts';
+import { renderBatchExtractionInstructions } from './render-batch-extraction-instructions.ts';
 
 export interface BatchDocument {
   /** The document as prompt text (see `documentText`). */
@@ -28,8 +27,10 @@ export interface ExtractRecordBatchOptions {
   schema: RecordSchema;
   documents: BatchDocument[];
   withEvidence?: boolean;
-  /** The input budget (SRAG_MAX_INPUT_TOKENS): a batch over it is split before it is sent. */
+  /** The input budget (SRAG_MAX_INPUT_TOKENS): documents share a call only as far as it allows. */
   maxInputTokens?: number;
+  /** The most documents in one call (default: all of them, as far as the budget allows). */
+  maxDocumentsPerCall?: number;
   countTokens?: (text: string) => number;
   model?: string;
   /** Called once per model call made for a batch of more than one document (for tests and reports). */
@@ -40,23 +41,26 @@ export interface ExtractRecordBatchOptions {
 export type BatchOutcome = { record: ExtractedRecord } | { error: unknown };
 
 /** Room left for the reply and the message framing, out of the input budget. */
-const framingTokens = 200;
+export const batchFramingTokens = 200;
+/** Tokens of the lines that delimit one document in a batch (`<document id="12" boundary="srag-…">`). */
+export const batchEntryTokens = 32;
 
 /**
- * Several short documents in one model call (`batch_size` in SQL). Each document carries an id;
- * the reply must hold exactly one record per id. When it does not — a record missing, one too
- * many, an unknown id — or the batch does not fit the input budget, or the call fails, the batch
- * is split in half and each half is tried again, down to single documents, which take the
- * ordinary one-document path (`extractRecord`). Nothing is padded or truncated to make counts
- * match. A record whose values have the wrong types is also sent back alone, where it gets the
- * ordinary re-ask. Errors that would fail every document (see `failsEveryDocument`) propagate.
+ * Several short documents in one model call. The documents are packed into calls by the input
+ * budget (see `packBatches`); each carries an id, and the reply must hold exactly one record per
+ * id. When it does not — a record missing, one too many, an unknown id, records whose quotes come
+ * from another document of the call (ids mixed up) — or the call fails, the batch is split in
+ * half and each half is tried again, down to single documents, which take the ordinary
+ * one-document path (`extractRecord`). Nothing is padded or truncated to make counts match. A
+ * record whose values have the wrong types is also sent back alone, where it gets the ordinary
+ * re-ask. Errors that would fail every document (see `failsEveryDocument`) propagate.
  */
 export async function extractRecordBatch(options: ExtractRecordBatchOptions): Promise<BatchOutcome[]> {
   const withEvidence = options.withEvidence ?? true;
   const countTokens = options.countTokens ?? approximateTokenCount;
   const { system, tokens: systemTokens } = extractionPrefix(options.schema, options.prompts, `batch:${withEvidence}`, countTokens,
     () => renderBatchExtractionInstructions(options.prompts, options.schema, withEvidence));
-  const budget = (options.maxInputTokens ?? defaultMaxInputTokens) - framingTokens;
+  const budget = (options.maxInputTokens ?? defaultMaxInputTokens) - batchFramingTokens;
 
   const single = async (document: BatchDocument): Promise<BatchOutcome> => {
     try {
@@ -101,10 +105,7 @@ export async function extractRecordBatch(options: ExtractRecordBatchOptions): Pr
     const reading = result.value;
     options.onBatchCall?.(documents.length, reading.kind);
     if (reading.kind === 'mismatch') return split();
-    const share: TokenUsage = {
-      promptTokens: Math.round(result.usage.promptTokens / documents.length),
-      completionTokens: Math.round(result.usage.completionTokens / documents.length),
-    };
+    const share: TokenUsage = shareOf(result.usage, documents.length);
     // One after another, so that a batch never has more than one request in flight.
     const outcomes: BatchOutcome[] = [];
     for (const [index, document] of documents.entries()) {
@@ -114,21 +115,30 @@ export async function extractRecordBatch(options: ExtractRecordBatchOptions): Pr
     return outcomes;
   };
 
-  return run(options.documents);
+  const calls = packBatches({
+    documentTokens: options.documents.map((document) => countTokens(document.text) + batchEntryTokens),
+    instructionTokens: systemTokens,
+    budgetTokens: budget,
+    maxDocuments: options.maxDocumentsPerCall ?? options.documents.length,
+  });
+  const outcomes: BatchOutcome[] = new Array(options.documents.length);
+  for (const call of calls) {
+    const results = await run(call.map((position) => options.documents[position]!));
+    call.forEach((position, index) => { outcomes[position] = results[index]!; });
+  }
+  return outcomes;
+}
+
+/** A batch call's usage divided evenly among its documents. */
+function shareOf(usage: TokenUsage, documents: number): TokenUsage {
+  const share: TokenUsage = {
+    promptTokens: Math.round(usage.promptTokens / documents),
+    completionTokens: Math.round(usage.completionTokens / documents),
+  };
+  if (usage.cachedPromptTokens !== undefined) share.cachedPromptTokens = Math.round(usage.cachedPromptTokens / documents);
+  return share;
 }
 
 function toExtractedRecord(record: PartRecord, usage: TokenUsage, cached: boolean): ExtractedRecord {
   return { values: record.values, evidence: record.evidence, issues: record.issues, usage, cached, parts: 1 };
-}
-
-export function renderBatchExtractionInstructions(prompts: PromptLibrary, schema: RecordSchema, withEvidence: boolean): string {
-  return renderPrompt(prompts['extract-record-batch'], {
-    entity: schema.title.toLowerCase(),
-    id_key: batchIdKey(schema),
-    evidence_rules: withEvidence
-      ? '- For every property also give "quote": the shortest verbatim passage of that document (at most 200 characters, copied exactly, not paraphrased) that states the value; null when the value is null.'
-      : '',
-    schema: JSON.stringify(recordSchemaToJsonSchema(schema), null, 2),
-    output_example: batchOutputExample(schema, withEvidence),
-  });
 }

@@ -1,3 +1,4 @@
+import { addUsage } from '../language-model/add-usage.ts';
 import { generateObject } from '../language-model/generate-object.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
 import type { NormalizedValue } from '../normalization/index.ts';
@@ -66,8 +67,7 @@ export async function extractRecord(options: ExtractRecordOptions): Promise<Extr
       validate: read(true),
       validateAfterReAsk: read(false),
     });
-    usage.promptTokens += result.usage.promptTokens;
-    usage.completionTokens += result.usage.completionTokens;
+    addUsage(usage, result.usage);
     cached &&= result.cached;
     partRecords.push(result.value);
   }

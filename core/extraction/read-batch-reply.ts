@@ -1,6 +1,7 @@
 import type { RecordSchema } from '../schema/attribute-definition.ts';
 import type { BatchEntry } from './render-batch-documents.ts';
 import { batchIdKey } from './batch-id-key.ts';
+import { quoteMatcher } from './quote-occurs-in.ts';
 import { readRecordReply, type PartRecord } from './read-record-reply.ts';
 
 /**
@@ -15,7 +16,8 @@ export type BatchReading =
 /**
  * Read a parsed batch reply. A reply that is not `{"records": [...]}` at all is a problem (the
  * model is asked again); a reply whose ids are not exactly the ids sent is a valid answer of kind
- * `mismatch`: re-asking would invite made-up padding, so the caller splits the batch instead.
+ * `mismatch`: re-asking would invite made-up padding, so the caller splits the batch instead. So
+ * is a record quoting another document of the call.
  */
 export function readBatchReply(
   reply: unknown,
@@ -39,7 +41,27 @@ export function readBatchReply(
   const records = new Map<string, { value: PartRecord } | { problems: string[] }>();
   for (const entry of entries) {
     const record = Object.fromEntries(Object.entries(seen.get(entry.id)!).filter(([key]) => key !== idKey));
-    records.set(entry.id, readRecordReply(record, { schema, documentText: entry.text, withEvidence, strict: true }));
+    const read = readRecordReply(record, { schema, documentText: entry.text, withEvidence, strict: true });
+    const quoted = 'value' in read ? quotedElsewhere(read.value, entry, entries) : undefined;
+    if (quoted) return { value: { kind: 'mismatch', reason: `the record for id "${entry.id}" quotes document "${quoted}": ids mixed up` } };
+    records.set(entry.id, read);
   }
   return { value: { kind: 'records', records } };
+}
+
+/**
+ * The id of another document of the call that holds a quote the record's own document does not:
+ * the model gave this document another one's record. Its values would be refused one by one (the
+ * quotes are not in this document), so the true ones would be lost; the caller splits instead.
+ */
+function quotedElsewhere(record: PartRecord, entry: BatchEntry, entries: readonly BatchEntry[]): string | undefined {
+  const foreign = record.evidence.filter((evidence) => evidence.status === 'unsupported' && evidence.quote !== null
+    && record.issues.some((issue) => issue.attribute === evidence.attribute && issue.code === 'unsupported_quote'));
+  if (foreign.length === 0) return undefined;
+  for (const other of entries) {
+    if (other === entry) continue;
+    const occurs = quoteMatcher(other.text);
+    if (foreign.some((evidence) => occurs(evidence.quote!))) return other.id;
+  }
+  return undefined;
 }

@@ -9,7 +9,9 @@ import type { OutputSchema } from '../ports/language-model.ts';
 export function recordOutputSchema(schema: RecordSchema, withEvidence: boolean): OutputSchema {
   // Built from entries, as everywhere a record is keyed by property name: "__proto__" must stay a key.
   const properties = Object.fromEntries(schema.attributes.map((attribute) => {
-    const value = { type: valueTypes(attribute), description: attribute.description };
+    // No descriptions here: the prompt states each property's meaning once; repeating it (and the
+    // quote's) per property in the output schema doubled what the endpoint counts as prompt.
+    const value = { type: valueTypes(attribute) };
     return [attribute.name, withEvidence
       ? {
           type: 'object',
@@ -17,7 +19,7 @@ export function recordOutputSchema(schema: RecordSchema, withEvidence: boolean):
           required: ['value', 'quote'],
           properties: {
             value,
-            quote: { type: ['string', 'null'], description: 'Verbatim passage of the document stating the value; null when the value is null.' },
+            quote: { type: ['string', 'null'] },
           },
         }
       : value];
@@ -45,11 +47,28 @@ function valueTypes(attribute: AttributeDefinition): string[] {
   }
 }
 
-/** The output form shown in the prompt, for endpoints without structured output. */
+/** Properties the prompt's output example spells out; the rest are "…" (the prompt lists them all once). */
+const exampleProperties = 2;
+
+/**
+ * The output form shown in the prompt, for endpoints without structured output: one line, the
+ * first properties with their first example, then "…" (a full pretty-printed record repeated the
+ * property list at a line per brace).
+ */
 export function recordOutputExample(schema: RecordSchema, withEvidence: boolean): string {
-  const example = Object.fromEntries(schema.attributes.map((attribute) => {
+  return exampleText(recordExample(schema, withEvidence), schema);
+}
+
+/** The example record's first properties as a value (entries, not assignments: a property may be named "__proto__"). */
+export function recordExample(schema: RecordSchema, withEvidence: boolean): Record<string, unknown> {
+  return Object.fromEntries(schema.attributes.slice(0, exampleProperties).map((attribute) => {
     const sample = attribute.examples[0] ?? null;
-    return [attribute.name, withEvidence ? { value: sample, quote: 'verbatim passage of the document' } : sample];
+    return [attribute.name, withEvidence ? { value: sample, quote: '…' } : sample];
   }));
-  return JSON.stringify(example, null, 2);
+}
+
+/** `JSON.stringify(example)` with `, …` before the closing brace when properties were left out. */
+export function exampleText(example: Record<string, unknown>, schema: RecordSchema): string {
+  const json = JSON.stringify(example);
+  return schema.attributes.length > exampleProperties ? `${json.slice(0, -1)}, …}` : json;
 }

@@ -2,6 +2,7 @@ import { ModelOutputInvalidError } from '../errors/model-output-invalid-error.ts
 import type { ChatMessage, LanguageModelRequest, TokenUsage } from '../ports/language-model.ts';
 import type { ModelClient } from './model-client.ts';
 import { parseJsonText } from './parse-json-text.ts';
+import { addUsage } from './add-usage.ts';
 
 /** Problems with a parsed reply, one line each; empty means valid. */
 export type ObjectValidator<T> = (value: unknown) => { value: T } | { problems: string[] };
@@ -47,8 +48,7 @@ export async function generateObject<T>({
     client.generate({ ...request, messages }, (response) => {
       if (!response.cached) {
         cached = false;
-        usage.promptTokens += response.usage.promptTokens;
-        usage.completionTokens += response.usage.completionTokens;
+        addUsage(usage, response.usage);
       }
       const parsed = parseJsonText(response.text);
       if (!parsed.ok) throw new ModelOutputInvalidError({ step, text: response.text, problems: [parsed.problem] });

@@ -7,6 +7,8 @@ export interface ModelUsage {
   cacheHits: number;
   retries: number;
   promptTokens: number;
+  /** Of `promptTokens`, served from the endpoint's prompt cache (0 when it does not say). */
+  cachedPromptTokens: number;
   completionTokens: number;
 }
 
@@ -16,7 +18,7 @@ export class UsageTotals {
   private entry(model: string): ModelUsage {
     let usage = this.byModel.get(model);
     if (!usage) {
-      usage = { model, calls: 0, cacheHits: 0, retries: 0, promptTokens: 0, completionTokens: 0 };
+      usage = { model, calls: 0, cacheHits: 0, retries: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0 };
       this.byModel.set(model, usage);
     }
     return usage;
@@ -26,6 +28,7 @@ export class UsageTotals {
     const entry = this.entry(model);
     entry.calls += 1;
     entry.promptTokens += usage.promptTokens;
+    entry.cachedPromptTokens += usage.cachedPromptTokens ?? 0;
     entry.completionTokens += usage.completionTokens;
   }
 
@@ -42,12 +45,13 @@ export class UsageTotals {
   }
 
   total(): Omit<ModelUsage, 'model'> {
-    const sum = { calls: 0, cacheHits: 0, retries: 0, promptTokens: 0, completionTokens: 0 };
+    const sum = { calls: 0, cacheHits: 0, retries: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0 };
     for (const usage of this.byModel.values()) {
       sum.calls += usage.calls;
       sum.cacheHits += usage.cacheHits;
       sum.retries += usage.retries;
       sum.promptTokens += usage.promptTokens;
+      sum.cachedPromptTokens += usage.cachedPromptTokens;
       sum.completionTokens += usage.completionTokens;
     }
     return sum;

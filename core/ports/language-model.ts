@@ -33,6 +33,11 @@ export interface LanguageModelRequest {
 export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
+  /**
+   * Of `promptTokens`, those the endpoint served from its prompt cache (OpenAI's
+   * `usage.prompt_tokens_details.cached_tokens`, billed at a discount); absent when it does not say.
+   */
+  cachedPromptTokens?: number;
 }
 
 export interface LanguageModelResponse {

@@ -13,6 +13,8 @@ export interface IngestDocumentsOptions {
   /** How a surface says to retry failed documents ("rerun with --retry-failed"). */
   retryHint: string;
   withEvidence: boolean;
+  /** The most documents per model call; `'auto'` (the default) lets short documents share a call, 1 sends each alone. */
+  batchSize?: number | 'auto';
   onProgress?: (progress: RunProgress) => void;
   onRetry?: (notice: RetryNotice) => void;
   onWarning?: (line: string) => void;
@@ -31,7 +33,7 @@ export interface IngestDocumentsResult {
   summary: RunSummary;
   /** With `synthesize`: which extractors were used, and how many values code read. */
   synthesis?: SynthesisReport;
-  usage: { calls: number; cacheHits: number; retries: number; promptTokens: number; completionTokens: number };
+  usage: { calls: number; cacheHits: number; retries: number; promptTokens: number; cachedPromptTokens: number; completionTokens: number };
 }
 
 /**
@@ -57,6 +59,7 @@ export async function ingestDocuments(session: Session, options: IngestDocuments
       retryFailed: options.retryFailed,
       retryHint: options.retryHint,
       withEvidence: options.withEvidence,
+      batchSize: options.batchSize,
       maxInputTokens: session.settings.maxInputTokens,
       loadTokenCounter: session.loadTokenCounter,
       model: session.settings.extractModel,

@@ -76,6 +76,32 @@ describe('extractRecordBatch', () => {
     expect(kinds(requests)).toEqual(['batch 4', 'batch 2', 'batch 2']);
   });
 
+  it('splits a batch whose reply gives two documents each other\'s record, so that each keeps its own values', async () => {
+    const { outcome, requests, calls } = run((request) => {
+      const reply = JSON.parse(answer(request)) as { records?: Array<{ id: string }> };
+      if (reply.records && reply.records.length > 1) [reply.records[0]!.id, reply.records[1]!.id] = [reply.records[1]!.id, reply.records[0]!.id];
+      return JSON.stringify(reply);
+    });
+    const results = await outcome;
+    // Each pair is mixed up again, down to documents sent alone.
+    expect(calls).toEqual(['4: mismatch', '2: mismatch', '2: mismatch']);
+    expect(kinds(requests)).toEqual(['batch 4', 'batch 2', 'single', 'single', 'batch 2', 'single', 'single']);
+    expect(results.map((result) => 'record' in result && result.record.values)).toEqual([
+      { hotel_name: 'Alpha Hotel', stars: 2 }, { hotel_name: 'Bravo Hotel', stars: 3 }, { hotel_name: 'Charlie Hotel', stars: 4 }, { hotel_name: 'Delta Hotel', stars: 5 },
+    ]);
+  });
+
+  it('packs documents into calls of at most maxDocumentsPerCall, and sends a long document alone', async () => {
+    const long = { text: `The Echo Hotel has 5 stars. ${'The corridors are long and quiet. '.repeat(400)}`, documentName: 'echo.txt' };
+    const { languageModel, requests } = createRecordingLanguageModel((request) => answer(request));
+    const client = new ModelClient({ languageModel, sleep: noWait, retry: { maxRetries: 0 } });
+    const results = await extractRecordBatch({ client, prompts, schema, documents: [documents[0]!, long, ...documents.slice(1)], maxDocumentsPerCall: 3 });
+    expect(kinds(requests)).toEqual(['single', 'batch 3', 'single']);
+    expect(requests[0]!.messages[1]!.content).toContain('Echo Hotel');
+    // Outcomes in input order, though the long document was sent first.
+    expect(results.map((result) => 'record' in result && result.record.values.hotel_name)).toEqual(['Alpha Hotel', expect.anything(), 'Bravo Hotel', 'Charlie Hotel', 'Delta Hotel']);
+  });
+
   it('sends a record with a value of the wrong type back alone, for the ordinary re-ask', async () => {
     const { outcome, requests } = run((request, index) => answer(request, { stars: (position) => (index === 0 && position === 1 ? 'several' : position + 2) }));
     const results = await outcome;
@@ -149,7 +175,7 @@ describe('extractRecordBatch', () => {
     });
     const results = await extractRecordBatch({ client: new ModelClient({ languageModel, sleep: noWait, retry: { maxRetries: 0 } }), prompts, schema: withId, documents: rows });
     expect(requests).toHaveLength(1);
-    expect(requests[0]!.messages[0]!.content).toContain('with "_document" set to the document\'s id');
+    expect(requests[0]!.messages[0]!.content).toContain('with "_document" set to its id');
     expect(Object.keys((requests[0]!.outputSchema!.schema as { properties: { records: { items: { properties: object } } } }).properties.records.items.properties)).toEqual(['_document', 'id', '__proto__']);
     expect(results.map((result) => ('record' in result ? Object.entries(result.record.values) : result.error))).toEqual([
       [['id', 'R-1'], ['__proto__', 'Alpha']],

@@ -4,6 +4,8 @@ import {
   extractRecord,
   ModelClient,
   parseRecordSchema,
+  renderExtractionInstructions,
+  renderSchemaForPrompt,
   type CachedResponse,
   type LanguageModelRequest,
   type ResponseCache,
@@ -92,14 +94,12 @@ describe('extractRecord prompt', () => {
               "additionalProperties": false,
               "properties": {
                 "quote": {
-                  "description": "Verbatim passage of the document stating the value; null when the value is null.",
                   "type": [
                     "string",
                     "null",
                   ],
                 },
                 "value": {
-                  "description": "Whether the hotel has a swimming pool.",
                   "type": [
                     "boolean",
                     "null",
@@ -116,14 +116,12 @@ describe('extractRecord prompt', () => {
               "additionalProperties": false,
               "properties": {
                 "quote": {
-                  "description": "Verbatim passage of the document stating the value; null when the value is null.",
                   "type": [
                     "string",
                     "null",
                   ],
                 },
                 "value": {
-                  "description": "Name of the hotel as written on the page.",
                   "type": [
                     "string",
                     "null",
@@ -140,14 +138,12 @@ describe('extractRecord prompt', () => {
               "additionalProperties": false,
               "properties": {
                 "quote": {
-                  "description": "Verbatim passage of the document stating the value; null when the value is null.",
                   "type": [
                     "string",
                     "null",
                   ],
                 },
                 "value": {
-                  "description": "Date the hotel opened.",
                   "type": [
                     "string",
                     "null",
@@ -164,14 +160,12 @@ describe('extractRecord prompt', () => {
               "additionalProperties": false,
               "properties": {
                 "quote": {
-                  "description": "Verbatim passage of the document stating the value; null when the value is null.",
                   "type": [
                     "string",
                     "null",
                   ],
                 },
                 "value": {
-                  "description": "Cheapest nightly room rate in US dollars.",
                   "type": [
                     "number",
                     "string",
@@ -284,7 +278,6 @@ describe('extractRecord values and evidence', () => {
     expect(JSON.stringify(requests[0]!.outputSchema)).not.toContain('quote');
     expect((requests[0]!.outputSchema!.schema.properties as Record<string, unknown>).price_per_night).toEqual({
       type: ['number', 'string', 'null'],
-      description: 'Cheapest nightly room rate in US dollars.',
     });
     expect(result.values).toEqual({ hotel_name: 'Invented Name', price_per_night: 1234, has_pool: true, opened_on: null });
     expect(result.issues).toEqual([]);
@@ -446,7 +439,7 @@ describe('extractRecord with hostile replies and property names', () => {
     expect(JSON.parse(JSON.stringify(result.values))).toEqual(JSON.parse('{"__proto__": "Alpha", "constructor": null, "toString": 12}'));
     const outputSchema = requests[0]!.outputSchema!.schema as { properties: object; required: string[] };
     expect(Object.keys(outputSchema.properties)).toEqual(['__proto__', 'constructor', 'toString']);
-    expect(requests[0]!.messages[0]!.content).toContain('"__proto__": {');
+    expect(requests[0]!.messages[0]!.content).toContain('- "__proto__" (string): ');
   });
 
   it('turns an integer beyond 64 bits and a value nested 100,000 levels deep into NULL with an issue, keeping the rest', async () => {
@@ -460,5 +453,26 @@ describe('extractRecord with hostile replies and property names', () => {
     expect(evidenceFor(result, '__proto__').raw).toBe('[a list nested more than 16 levels deep]');
     // What the store writes must be writable.
     expect(() => JSON.stringify(result)).not.toThrow();
+  });
+});
+
+describe('the schema as extraction prompts show it', () => {
+  it('gives each property one line: name, kind with unit or scale, description and examples, without JSON Schema boilerplate', () => {
+    const compact = parseRecordSchema({
+      title: 'Companies',
+      properties: {
+        name: { type: 'string', description: 'Legal name', examples: ['Acme Corp'] },
+        revenue: { type: 'number', description: 'Annual revenue.', unit: 'USD', scale: 'millions', examples: [12.5] },
+        founded: { type: 'string', format: 'date', description: 'Founding date.' },
+        listed: { type: 'boolean', description: 'Whether the shares trade on an exchange.', examples: [true, false] },
+      },
+    });
+    expect(renderSchemaForPrompt(compact)).toMatchInlineSnapshot(`
+      "- "name" (string): Legal name. Examples: "Acme Corp"
+      - "revenue" (number in millions of USD): Annual revenue. Examples: 12.5
+      - "founded" (date, YYYY-MM-DD): Founding date.
+      - "listed" (boolean): Whether the shares trade on an exchange. Examples: true, false"
+    `);
+    expect(renderExtractionInstructions(prompts, compact, true)).toContain('The document describes one company.');
   });
 });

@@ -16,12 +16,17 @@ const schema = parseRecordSchema({
 });
 const prompts = loadPromptLibrary();
 
-/** A careful model: the hotel named in the document, with its stars; nulls for a text that names none. */
+/** A careful model: the hotel named in the document, with its stars; nulls for a text that names none. A batch gets one such record per document. */
 function answer(request: LanguageModelRequest): string {
   const user = request.messages.find((message) => message.role === 'user')!.content;
-  const match = /The (\w+) Hotel has (\d) stars\./.exec(user);
-  if (!match) return JSON.stringify({ hotel_name: { value: null, quote: null }, stars: { value: null, quote: null } });
-  return JSON.stringify({ hotel_name: { value: `${match[1]} Hotel`, quote: `The ${match[1]} Hotel` }, stars: { value: Number(match[2]), quote: `has ${match[2]} stars` } });
+  const record = (text: string) => {
+    const match = /The (\w+) Hotel has (\d) stars\./.exec(text);
+    if (!match) return { hotel_name: { value: null, quote: null }, stars: { value: null, quote: null } };
+    return { hotel_name: { value: `${match[1]} Hotel`, quote: `The ${match[1]} Hotel` }, stars: { value: Number(match[2]), quote: `has ${match[2]} stars` } };
+  };
+  const batch = [...user.matchAll(/^<document id="([^"]+)" boundary="([^"]+)">\n([\s\S]*?)\n<\/document boundary="\2">$/gm)];
+  if (batch.length) return JSON.stringify({ records: batch.map((match) => ({ id: match[1], ...record(match[3]!) })) });
+  return JSON.stringify(record(user));
 }
 
 function documents(texts: Record<string, string>): DocumentSource[] {
@@ -68,7 +73,8 @@ describe('runExtraction', () => {
     const { store, calls, statistics } = memoryStore();
     const { client: model, requests } = client();
     const summary = await runExtraction({ client: model, prompts, schema, documents: documents(hotels), store });
-    expect(requests).toHaveLength(3);
+    // Three short documents share one call by default.
+    expect(requests).toHaveLength(1);
     expect(calls.sort()).toEqual(['record /corpus/alpha.txt', 'record /corpus/bravo.txt', 'record /corpus/charlie.txt']);
     expect(summary).toMatchObject({ total: 3, done: 3, withoutValues: 0, unchanged: 0, failed: 0, empty: 0 });
     expect(statistics()).toBe(1);
@@ -82,7 +88,8 @@ describe('runExtraction', () => {
     const { store, calls } = memoryStore({ log });
     const { client: model, requests } = client();
     const summary = await runExtraction({ client: model, prompts, schema, documents: documents(hotels), store });
-    expect(requests).toHaveLength(2);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.messages[1]!.content.match(/<document id=/g)).toHaveLength(2);
     expect(calls.sort()).toEqual(['record /corpus/bravo.txt', 'record /corpus/charlie.txt']);
     expect(summary).toMatchObject({ done: 2, unchanged: 1 });
   });
@@ -91,7 +98,8 @@ describe('runExtraction', () => {
     const log: IngestionLogEntry[] = [{ source: '/corpus/alpha.txt', contentHash: contentHash(hotels['alpha.txt']), status: 'failed', error: 'the model endpoint answered 500' }];
     const { client: model, requests } = client();
     const skipped = await runExtraction({ client: model, prompts, schema, documents: documents(hotels), store: memoryStore({ log }).store, retryHint: 'rerun with --retry-failed' });
-    expect(requests).toHaveLength(2);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.messages[1]!.content).not.toContain('Alpha');
     expect(skipped.skippedFailed).toBe(1);
     expect(skipped.failures).toEqual([{ source: '/corpus/alpha.txt', label: 'alpha.txt', error: 'the model endpoint answered 500 (failed in an earlier run with the same content; rerun with --retry-failed to try again)' }]);
     const retried = await runExtraction({ client: model, prompts, schema, documents: documents(hotels), store: memoryStore({ log }).store, retryFailed: true });
@@ -102,13 +110,13 @@ describe('runExtraction', () => {
     const { store, calls, entries } = memoryStore();
     const { client: model, requests } = client();
     const summary = await runExtraction({ client: model, prompts, schema, documents: documents({ ...hotels, 'blank.txt': ' \n\t\n ', 'nothing.md': '', 'tags-only.html': '<html><body> </body></html>' }), store });
-    expect(requests).toHaveLength(3);
+    expect(requests).toHaveLength(1);
     expect(summary).toMatchObject({ done: 3, empty: 3, failed: 0 });
     expect(calls.filter((call) => call.startsWith('empty')).sort()).toEqual(['empty /corpus/blank.txt', 'empty /corpus/nothing.md', 'empty /corpus/tags-only.html']);
     // Logged by content: the next run knows them without reading a reply or calling.
     const again = await runExtraction({ client: model, prompts, schema, documents: documents({ 'blank.txt': ' \n\t\n ' }), store: memoryStore({ log: [...entries.values()] }).store });
     expect(again).toMatchObject({ empty: 1, done: 0 });
-    expect(requests).toHaveLength(3);
+    expect(requests).toHaveLength(1);
   });
 
   it('counts records without any value apart, so that a run of nulls does not read as a success', async () => {
@@ -122,7 +130,8 @@ describe('runExtraction', () => {
     const { store, calls } = memoryStore({ failOn: 2 });
     const { client: model } = client();
     const texts = Object.fromEntries(Array.from({ length: 12 }, (_, index) => [`hotel-${index}.txt`, `The H${index} Hotel has ${(index % 5) + 1} stars.`]));
-    const error = await caught(runExtraction({ client: model, prompts, schema, documents: documents(texts), store, concurrency: 1 }));
+    // One document per call, so that calls come one after another and the stop shows between them.
+    const error = await caught(runExtraction({ client: model, prompts, schema, documents: documents(texts), store, concurrency: 1, batchSize: 1 }));
     expect(SragError.isInstance(error) && error.code).toBe('STORE_FAILED');
     expect((error as SragError).message).toBe('the store could not save hotel-1.txt: IO Error: No space left on device');
     expect((error as SragError).hint).toMatch(/run the same extraction again/);

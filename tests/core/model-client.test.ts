@@ -281,10 +281,10 @@ describe('ModelClient usage totals', () => {
 
     const promptTokens = Math.ceil(question.messages[0]!.content.length / 4);
     expect(client.usage.models()).toEqual([
-      { model: 'main-model', calls: 1, cacheHits: 1, retries: 1, promptTokens, completionTokens: 2 },
-      { model: 'cheap-model', calls: 1, cacheHits: 0, retries: 0, promptTokens, completionTokens: 1 },
+      { model: 'main-model', calls: 1, cacheHits: 1, retries: 1, promptTokens, cachedPromptTokens: 0, completionTokens: 2 },
+      { model: 'cheap-model', calls: 1, cacheHits: 0, retries: 0, promptTokens, cachedPromptTokens: 0, completionTokens: 1 },
     ]);
-    expect(client.usage.total()).toEqual({ calls: 2, cacheHits: 1, retries: 1, promptTokens: 2 * promptTokens, completionTokens: 3 });
+    expect(client.usage.total()).toEqual({ calls: 2, cacheHits: 1, retries: 1, promptTokens: 2 * promptTokens, cachedPromptTokens: 0, completionTokens: 3 });
   });
 
   it('sends the default model name with the request when the request names none', async () => {

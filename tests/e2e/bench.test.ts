@@ -15,13 +15,16 @@ describe('the ingest benchmark', () => {
     const run = await runBench(['--small', '--output-dir', outputDirectory]);
     expect(run.status, run.stderr).toBe(0);
     for (const row of [
-      /^ingest throughput, concurrency 1 +[\d.,]+ docs\/s \([\d.]+ s\) +[\d.,]+ docs\/s \([\d.]+ s\) +[\d.]+ /m,
+      /^ingest throughput, concurrency 1 +[\d.,]+ docs\/s \([\d.]+ s\) +[\d.,]+ docs\/s \([\d.]+ s, \d+ calls\) +[\d.]+ /m,
       /^ingest throughput, concurrency 8 /m,
       /^ingest throughput, concurrency 32 /m,
       /^per-document overhead, every reply cached +[\d.,]+ ms\/doc/m,
       /^prompt tokens per document: fixed prefix +[\d,]+ \(instructions \+ schema\)/m,
       /^prompt tokens per document: the document +[\d,]+ mean/m,
       /^prompt tokens per document: prefix share +[\d.]+ %/m,
+      /^prompt tokens sent per document, one document per call +[\d,]+ \(16 calls, largest [\d,]+\)/m,
+      /^prompt tokens sent per document, default batching +[\d,]+ \([\d,]+ calls, largest [\d,]+\) +≤ 600 \(goal\)/m,
+      /^cached prompt tokens reported, default batching +[\d,]+ of [\d,]+ /m,
       /^peak RSS, 200 documents +[\d,]+ MB/m,
       /^peak V8 heap, 200 documents +[\d,]+ MB/m,
       /^ingest rate, 200 documents, no latency +[\d,]+ docs\/s/m,
@@ -33,5 +36,9 @@ describe('the ingest benchmark', () => {
     expect(saved.settings).toEqual({ documents: 16, latencyMs: 20, memoryDocuments: 200 });
     expect(saved.results.throughput.map((entry: { concurrency: number }) => entry.concurrency)).toEqual([1, 8, 32]);
     expect(saved.results.memory.peakRssBytes).toBeGreaterThan(0);
+    // Short pages share calls: fewer prompt tokens per document than one document per call.
+    const [single, batched] = saved.results.promptTokens.sent as Array<{ perDocument: number; calls: number }>;
+    expect(batched!.calls).toBeLessThan(single!.calls);
+    expect(batched!.perDocument).toBeLessThan(single!.perDocument);
   });
 });

@@ -70,7 +70,7 @@ describe('srag_extract killed with SIGKILL', () => {
     const documents = join(workDirectory, 'killed-docs');
     cpSync(join(repositoryRoot, 'examples/hotels/docs'), documents, { recursive: true });
     const database = join(workDirectory, 'killed.duckdb');
-    const statement = `CREATE OR REPLACE TABLE hotels AS SELECT * FROM srag_extract('${documents}/*', schema := '${schema}', concurrency := 2)`;
+    const statement = `CREATE OR REPLACE TABLE hotels AS SELECT * FROM srag_extract('${documents}/*', schema := '${schema}', concurrency := 2, batch_size := 1)`;
     standIn.reset();
     standIn.setOptions({ latencyMs: 100 });
     let answeredBeforeKill = 0;

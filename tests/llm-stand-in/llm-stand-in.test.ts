@@ -32,8 +32,9 @@ function extractionSystem(withEvidence: boolean, schema: Record<string, unknown>
   return render('extract-record', {
     entity: 'mini hotel',
     evidence_rules: withEvidence ? '- For every property also give "quote": the shortest verbatim passage.' : '',
-    schema: JSON.stringify(schema, null, 2),
-    output_example: JSON.stringify(example, null, 2),
+    schema: Object.entries((schema as { properties: Record<string, { type?: string; description?: string }> }).properties)
+      .map(([name, property]) => `- ${JSON.stringify(name)} (${property.type ?? 'string'}): ${property.description ?? ''}`).join('\n'),
+    output_example: JSON.stringify(example),
   });
 }
 
@@ -315,7 +316,18 @@ describe('the LLM stand-in', () => {
       prompt_tokens: Math.ceil((messages[0]!.content as string).length / 4),
       completion_tokens: 1,
       total_tokens: Math.ceil((messages[0]!.content as string).length / 4) + 1,
+      prompt_tokens_details: { cached_tokens: 0 },
     });
+  });
+
+  it('reports the first message of a request as cached prompt tokens when an earlier request began with it', async () => {
+    standIn.reset();
+    const system = extractionSystem(true);
+    const first = await chat([{ role: 'system', content: system }, { role: 'user', content: `<document>\n${fixtureText('alpine-lodge.html')}\n</document>` }]);
+    const second = await chat([{ role: 'system', content: system }, { role: 'user', content: `<document>\n${fixtureText('city-inn.html')}\n</document>` }]);
+    expect(first.usage!.prompt_tokens_details!.cached_tokens).toBe(0);
+    expect(second.usage!.prompt_tokens_details!.cached_tokens).toBe(Math.floor(system.length / 4));
+    expect(second.usage!.prompt_tokens_details!.cached_tokens).toBeLessThan(second.usage!.prompt_tokens);
   });
 
   it('lists its model, answers 404 elsewhere, serves without /v1 and refuses streaming', async () => {

@@ -4,6 +4,7 @@ import { documentText } from '../../core/index.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { AppsScriptHost } from './helpers/apps-script-host/apps-script-host.ts';
 import { buildBundleForTest, corpusDocuments, preparedSpreadsheet, runSidebarBatch, sidebarDriver, type CorpusDocument } from './helpers/sheets-fixtures.ts';
+import { readBatchDocuments } from '../helpers/llm-stand-in/respond-extract-record-batch.ts';
 
 const hotels = corpusDocuments('examples/hotels');
 const brokenDocument: CorpusDocument = { source: 'broken-page.txt', text: 'STAND-IN: GARBAGE\nThis page makes the model answer with prose every time.' };
@@ -36,18 +37,25 @@ afterEach(async () => {
   await host.close();
 });
 
-/** Extraction requests per document source, from what the stand-in received: total and answered well. */
+/**
+ * Extraction requests per document source, from what the stand-in received: total and answered
+ * well. A batch request (several documents in one call) counts for each document it holds.
+ */
 function extractionRequestsBySource(documents: CorpusDocument[]) {
-  const sourceOfPrompt = new Map(documents.map((document) => [`<document>\n${documentText(document.source, document.text)}\n</document>`, document.source]));
+  const sourceOfText = new Map(documents.map((document) => [documentText(document.source, document.text), document.source]));
   const counts = new Map<string, { sent: number; answeredWell: number }>();
   for (const request of standIn.requests) {
-    if (request.kind !== 'extract-record') continue;
+    if (request.kind !== 'extract-record' && request.kind !== 'extract-record-batch') continue;
     const messages = (request.body as { messages: Array<{ role: string; content: string }> }).messages;
-    const source = sourceOfPrompt.get(messages.find((message) => message.role === 'user')!.content) ?? 'unknown';
-    const entry = counts.get(source) ?? { sent: 0, answeredWell: 0 };
-    entry.sent += 1;
-    if (request.status === 200 && !request.fault && !messages.some((message) => message.role === 'assistant')) entry.answeredWell += 1;
-    counts.set(source, entry);
+    const user = messages.find((message) => message.role === 'user')!.content;
+    const texts = request.kind === 'extract-record' ? [user.replace(/^<document>\n/, '').replace(/\n<\/document>$/, '')] : readBatchDocuments(user).map((entry) => entry.text);
+    for (const text of texts) {
+      const source = sourceOfText.get(text) ?? 'unknown';
+      const entry = counts.get(source) ?? { sent: 0, answeredWell: 0 };
+      entry.sent += 1;
+      if (request.status === 200 && !request.fault && !messages.some((message) => message.role === 'assistant')) entry.answeredWell += 1;
+      counts.set(source, entry);
+    }
   }
   return counts;
 }
@@ -88,7 +96,8 @@ describe('a sidebar-driven extraction in the Sheets add-on', () => {
     const documents = [...hotels, brokenDocument];
     await preparedSpreadsheet(host, { corpus: 'examples/hotels', documents, baseUrl: standIn.url });
     standIn.setOptions({ faultRate: 0.15, faultKinds: ['rate_limit', 'server_error', 'truncated_json', 'malformed_json'], seed: 7 });
-    host.fetch.killAfter.push(5, 23, 41);
+    // Early enough to fall mid-run: the six documents of a chunk share a call or two.
+    host.fetch.killAfter.push(2, 6, 10);
 
     const outcome = await runSidebarBatch(host, { parallelCalls: 3, chunkSize: 6 });
 

@@ -13,6 +13,8 @@ export interface IngestCommandOptions {
   evidence: boolean;
   followLinks?: boolean;
   synthesize?: boolean;
+  batchSize?: number;
+  json?: boolean;
 }
 
 /** Documents named one by one where an accepted extractor failed; the rest are counted. */
@@ -39,6 +41,7 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
         retryFailed: options.retryFailed,
         retryHint: 'rerun with --retry-failed',
         withEvidence: options.evidence,
+        batchSize: options.batchSize,
         onProgress: progress.update,
         onRetry: progress.retry,
         onWarning: (line) => process.stderr.write(`\nwarning: ${line}\n`),
@@ -59,14 +62,25 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
       progress.stop();
     }
     const { summary, usage, synthesis } = result;
-    process.stdout.write(
-      `${table}: ${summary.done} done${summary.withoutValues ? ` (${summary.withoutValues} with no values)` : ''}, ${summary.failed + summary.skippedFailed} failed, ` +
-      `${summary.unchanged} unchanged${summary.empty ? `, ${summary.empty} empty` : ''}, ` +
-      `${summary.fromCache} from cache; ${countNoun(usage.calls, 'model call')}, ${countNoun(usage.retries, 'retry', 'retries')}, ` +
-      `${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens (${options.db})\n`,
-    );
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify({
+        table, documents: summary.total, done: summary.done, without_values: summary.withoutValues, failed: summary.failed + summary.skippedFailed,
+        unchanged: summary.unchanged, empty: summary.empty, from_cache: summary.fromCache, calls: usage.calls, retries: usage.retries,
+        prompt_tokens: usage.promptTokens, cached_prompt_tokens: usage.cachedPromptTokens, completion_tokens: usage.completionTokens, database: options.db,
+        ...(synthesis ? { synthesis } : {}),
+      })}\n`);
+    } else {
+      // Cached prompt tokens only when the endpoint reported some (OpenAI's prompt caching; a local server may not say).
+      const cached = usage.cachedPromptTokens > 0 ? ` (${usage.cachedPromptTokens} cached)` : '';
+      process.stdout.write(
+        `${table}: ${summary.done} done${summary.withoutValues ? ` (${summary.withoutValues} with no values)` : ''}, ${summary.failed + summary.skippedFailed} failed, ` +
+        `${summary.unchanged} unchanged${summary.empty ? `, ${summary.empty} empty` : ''}, ` +
+        `${summary.fromCache} from cache; ${countNoun(usage.calls, 'model call')}, ${countNoun(usage.retries, 'retry', 'retries')}, ` +
+        `${usage.promptTokens} prompt${cached} + ${usage.completionTokens} completion tokens (${options.db})\n`,
+      );
+      if (synthesis) process.stdout.write(`${describeSynthesis(synthesis)}\n`);
+    }
     if (synthesis) {
-      process.stdout.write(`${describeSynthesis(synthesis)}\n`);
       for (const line of fallbacks) process.stderr.write(`warning: ${line}\n`);
       if (fallbackCount > fallbacks.length) process.stderr.write(`… and ${fallbackCount - fallbacks.length} more documents where an extractor failed and the model read the value\n`);
     }

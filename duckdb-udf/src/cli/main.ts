@@ -78,6 +78,8 @@ ${environmentHelp}`);
     .option('--no-evidence', 'do not ask for quotes (cheaper; values are then unchecked)')
     .option('--follow-links', 'read symbolic links that lead out of the given paths (skipped by default)')
     .option('--synthesize', 'for documents that follow one template (one site\'s pages, one form): the model writes a JavaScript function per attribute from a few documents it extracted; a function agreeing with the model on every held-out document reads its attribute from the rest in a sandbox (QuickJS: no files, network, time and memory bounded), the model the others; far fewer tokens; later runs reuse the functions (srag_extractors)')
+    .option('--batch-size <n>', 'the most documents per model call; by default short documents share a call (as many as the reply size and SRAG_MAX_INPUT_TOKENS allow, checked by id and quote), 1 sends each alone', positiveInteger)
+    .option('--json', 'print the summary as one JSON line: {table, documents, done, without_values, failed, unchanged, empty, from_cache, calls, retries, prompt_tokens, cached_prompt_tokens, completion_tokens, database}')
     .action(async (documents: string[], options) => { exitStatus = await (await import('./ingest-command.ts')).ingestCommand(documents, options, abort.signal); });
 
   program.command('ask')

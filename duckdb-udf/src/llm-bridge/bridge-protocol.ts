@@ -12,8 +12,8 @@ export interface ExtractionSettings {
   model?: string;
   /** Requests in flight at once for this scan (SRAG_CONCURRENCY unless given). */
   concurrency?: number;
-  /** Documents per model call; 1 sends each document alone. */
-  batchSize: number;
+  /** The most documents per model call; 1 sends each document alone, `'auto'` lets short documents share a call. */
+  batchSize: number | 'auto';
   onError: OnError;
   /** Try documents again that failed in an earlier run with the same content. */
   retryFailed: boolean;

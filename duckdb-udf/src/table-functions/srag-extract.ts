@@ -44,7 +44,7 @@ export function createSragExtractFunction(bridge: LlmBridge): DuckDBTableFunctio
           settings: {
             model: (info.getNamedParameter('model') as string | null) ?? undefined,
             concurrency: positive(info.getNamedParameter('concurrency'), 'concurrency'),
-            batchSize: positive(info.getNamedParameter('batch_size'), 'batch_size') ?? 1,
+            batchSize: positive(info.getNamedParameter('batch_size'), 'batch_size') ?? 'auto',
             onError: onErrorMode(info.getNamedParameter('on_error') as string | null),
             retryFailed: info.getNamedParameter('retry_failed') === true,
           },

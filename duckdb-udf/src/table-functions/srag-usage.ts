@@ -5,10 +5,12 @@ import { renderSqlError } from './render-sql-error.ts';
 
 const columns = [
   ['model', VARCHAR], ['calls', BIGINT], ['cache_hits', BIGINT], ['retries', BIGINT], ['prompt_tokens', BIGINT], ['completion_tokens', BIGINT],
+  ['cached_prompt_tokens', BIGINT],
 ] as const;
 
 /**
- * `srag_usage()`: per model, the calls, cache hits, retries and tokens of this session's srag
+ * `srag_usage()`: per model, the calls, cache hits, retries and tokens (with the prompt tokens the
+ * endpoint served from its prompt cache) of this session's srag
  * functions (the core `ModelClient` totals kept on the bridge). Empty before any srag function ran.
  */
 export function createSragUsageFunction(bridge: LlmBridge): DuckDBTableFunction {
@@ -41,6 +43,7 @@ export function createSragUsageFunction(bridge: LlmBridge): DuckDBTableFunction 
         state.usage.map((usage) => BigInt(usage.retries)),
         state.usage.map((usage) => BigInt(usage.promptTokens)),
         state.usage.map((usage) => BigInt(usage.completionTokens)),
+        state.usage.map((usage) => BigInt(usage.cachedPromptTokens)),
       ]);
     },
   });

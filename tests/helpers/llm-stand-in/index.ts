@@ -4,7 +4,7 @@
  */
 export { startLlmStandIn, type StartLlmStandInOptions } from './start-llm-stand-in.ts';
 export { allFaultKinds } from './types.ts';
-export type { FaultKind, LlmStandIn, LlmStandInOptions, ModelSlip, RecordedRequest, RequestKind } from './types.ts';
+export type { BatchSlip, FaultKind, LlmStandIn, LlmStandInOptions, ModelSlip, RecordedRequest, RequestKind } from './types.ts';
 export { documentMarkers } from './respond-extract-record.ts';
 export { batchDocumentMarkers } from './respond-extract-record-batch.ts';
 export { injectionMarker } from './respond-sql.ts';

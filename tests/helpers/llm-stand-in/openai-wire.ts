@@ -10,9 +10,14 @@ function tokensOf(characters: number): number {
 
 let completionCounter = 0;
 
-/** A non-streaming `chat.completion` body. */
-export function chatCompletionBody(request: ChatRequest, content: string): Record<string, unknown> {
+/**
+ * A non-streaming `chat.completion` body. `cachedPrefixCharacters` (the characters of the prompt
+ * the server has seen before) becomes `usage.prompt_tokens_details.cached_tokens`, as OpenAI
+ * reports prompt caching.
+ */
+export function chatCompletionBody(request: ChatRequest, content: string, cachedPrefixCharacters = 0): Record<string, unknown> {
   const promptTokens = tokensOf(request.messages.reduce((sum, message) => sum + message.content.length, 0));
+  const cachedTokens = Math.min(promptTokens, Math.floor(cachedPrefixCharacters / 4));
   const completionTokens = tokensOf(content.length);
   completionCounter += 1;
   return {
@@ -21,7 +26,10 @@ export function chatCompletionBody(request: ChatRequest, content: string): Recor
     created: Math.floor(Date.now() / 1000),
     model: request.model,
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    usage: {
+      prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens,
+      prompt_tokens_details: { cached_tokens: cachedTokens },
+    },
   };
 }
 

@@ -4,29 +4,18 @@ import { answerProperty } from './answer-property.ts';
 import type { GoldCorpus } from './load-gold-corpus.ts';
 import { findBestRecord } from './match-gold.ts';
 import { contentReply, invalidRequestReply, jsonContent, type Reply } from './reply.ts';
-import { documentMarkers, hasDocumentMarker, unknownDocumentReply } from './respond-extract-record.ts';
+import { deepNesting, documentMarkers, hasDocumentMarker, unknownDocumentReply } from './respond-extract-record.ts';
+import { readPromptPropertyNames } from './read-prompt-property-names.ts';
 import { normalizeWhitespace } from './text-matching.ts';
-import type { ModelSlip } from './types.ts';
+import type { BatchSlip, ModelSlip } from './types.ts';
+
+const deepValuePlaceholder = 'STAND-IN: DEEP-VALUE PLACEHOLDER';
 
 /** Document markers that only batch requests react to. */
 export const batchDocumentMarkers = {
   /** A batch holding this document gets a reply with no record for it (when the batch has others). */
   dropFromBatch: 'STAND-IN: DROP-FROM-BATCH',
 } as const;
-
-/** Property names from the first ```json block after the line "Schema (of one record):". */
-function readBatchSchemaPropertyNames(systemMessage: string): string[] | undefined {
-  const schemaLine = /^Schema \(of one record\):[ \t]*$/m.exec(systemMessage);
-  if (!schemaLine) return undefined;
-  const fenced = /```json[ \t]*\n([\s\S]*?)\n[ \t]*```/.exec(systemMessage.slice(schemaLine.index));
-  if (!fenced) return undefined;
-  try {
-    const schema = JSON.parse(fenced[1]!) as { properties?: Record<string, unknown> };
-    return schema.properties ? Object.keys(schema.properties) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The `<document id="..." boundary="B">` … `</document boundary="B">` blocks of the user message, in
@@ -43,12 +32,15 @@ export function readBatchDocuments(userMessage: string): Array<{ id: string; tex
  * responder would (values only where the gold quote occurs in that very document). Documents with
  * the single-document fault markers fault the whole batch; `dropFromBatch` leaves its record out.
  * A document no gold record matches makes the whole batch a refusal (an error reply naming it).
+ * `batchSlips` then spoil the ids of a reply of two or more records.
  */
-export function respondExtractRecordBatch(request: ChatRequest, corpora: GoldCorpus[], slips: readonly ModelSlip[] = [], slipProperties: readonly string[] = []): Reply {
+export function respondExtractRecordBatch(
+  request: ChatRequest, corpora: GoldCorpus[], slips: readonly ModelSlip[] = [], slipProperties: readonly string[] = [], batchSlips: readonly BatchSlip[] = [],
+): Reply {
   const systemMessage = firstMessageOf(request, 'system');
-  const propertyNames = readBatchSchemaPropertyNames(systemMessage);
+  const propertyNames = readPromptPropertyNames(systemMessage);
   if (!propertyNames) {
-    return invalidRequestReply('the LLM stand-in found no ```json schema block after a "Schema (of one record):" line in the extract-record-batch system message', 'messages');
+    return invalidRequestReply('the LLM stand-in found no "- \"name\" (kind): …" property lines under a "Properties" line in the extract-record-batch system message', 'messages');
   }
   const documents = readBatchDocuments(firstMessageOf(request, 'user'));
   if (documents.length === 0) return invalidRequestReply('the LLM stand-in found no <document id="..." boundary="..."> block in the extract-record-batch user message', 'messages');
@@ -64,13 +56,34 @@ export function respondExtractRecordBatch(request: ChatRequest, corpora: GoldCor
     // assignments, since a property may be named "__proto__".
     const idKey = propertyNames.includes('id') ? '_document' : 'id';
     records.push(Object.fromEntries([[idKey, document.id], ...propertyNames.map((name, position) => {
+      // A value no JSON writer can write: a placeholder here, spliced in below.
+      if (position === 0 && document.text.includes(documentMarkers.deepValue)) return [name, deepValuePlaceholder];
       const property = answerProperty(name, record, document.text, slipProperties.length === 0 || slipProperties.includes(name) ? slips : [], position);
       return [name, withEvidence ? property : property.value];
     })]));
   }
-  const content = jsonContent({ records }, request.responseFormat, 'Here are the records:');
+  const content = jsonContent({ records: slipBatch(records, batchSlips) }, request.responseFormat, 'Here are the records:')
+    .replaceAll(JSON.stringify(deepValuePlaceholder), `${'['.repeat(deepNesting)}${']'.repeat(deepNesting)}`);
   const allText = documents.map((document) => document.text).join('\n');
   if (allText.includes(documentMarkers.alwaysServerError)) return contentReply(content, { forcedFault: 'server_error' });
   if (allText.includes(documentMarkers.garbage)) return contentReply(content, { forcedFault: 'malformed_json' });
   return contentReply(content);
+}
+
+/** The records with the batch slips asked for made in them; a reply of one record is left alone. */
+function slipBatch(records: Array<Record<string, unknown>>, batchSlips: readonly BatchSlip[]): Array<Record<string, unknown>> {
+  if (records.length < 2 || batchSlips.length === 0) return records;
+  const idKey = Object.keys(records[0]!)[0]!;
+  let slipped = records.map((record) => Object.fromEntries(Object.entries(record)));
+  if (batchSlips.includes('swap-ids')) {
+    const [first, second] = [slipped[0]![idKey], slipped[1]![idKey]];
+    slipped[0]![idKey] = second;
+    slipped[1]![idKey] = first;
+  }
+  if (batchSlips.includes('drop-id')) slipped = slipped.slice(0, -1);
+  if (batchSlips.includes('extra-id')) {
+    const highest = records.reduce((most, record) => Math.max(most, Number(record[idKey]) || 0), 0);
+    slipped.push(Object.fromEntries([...Object.entries(slipped[0]!), [idKey, String(highest + 1)]]));
+  }
+  return slipped;
 }

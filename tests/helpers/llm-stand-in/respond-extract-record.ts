@@ -4,6 +4,7 @@ import { answerProperty } from './answer-property.ts';
 import type { GoldCorpus } from './load-gold-corpus.ts';
 import { findBestRecord, noGoldReply } from './match-gold.ts';
 import { contentReply, invalidRequestReply, jsonContent, type Reply } from './reply.ts';
+import { readPromptPropertyNames } from './read-prompt-property-names.ts';
 import { normalizeWhitespace } from './text-matching.ts';
 import type { ModelSlip } from './types.ts';
 
@@ -22,7 +23,7 @@ export const documentMarkers = {
 } as const;
 
 /** Nesting of the `deepValue` reply: deeper than any recursive JSON writer's stack. */
-const deepNesting = 100_000;
+export const deepNesting = 100_000;
 
 /** Whether the text carries one of the markers above: then it is a test document that knows what it wants. */
 export function hasDocumentMarker(text: string): boolean {
@@ -34,21 +35,6 @@ export function unknownDocumentReply(documentText: string, corpora: GoldCorpus[]
   const text = normalizeWhitespace(documentText.replace(/^<document[^>]*>/, '').replace(/<\/document>\s*$/, ''));
   const beginning = text.length > 60 ? `${text.slice(0, 59)}…` : text;
   return noGoldReply(`record for the document ${id === undefined ? '' : `"${id}" `}that begins ${JSON.stringify(beginning)}`, corpora);
-}
-
-/** The property names of the record schema: the first ```json block after the line "Schema:". */
-export function readSchemaPropertyNames(systemMessage: string): string[] | undefined {
-  const schemaLine = /^Schema:[ \t]*$/m.exec(systemMessage);
-  if (!schemaLine) return undefined;
-  const fenced = /```json[ \t]*\n([\s\S]*?)\n[ \t]*```/.exec(systemMessage.slice(schemaLine.index));
-  if (!fenced) return undefined;
-  try {
-    const schema = JSON.parse(fenced[1]!) as Record<string, unknown>;
-    const properties = schema.properties ?? schema;
-    return typeof properties === 'object' && properties !== null ? Object.keys(properties) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A re-ask after validation errors: the model's previous reply followed by a user message. */
@@ -66,9 +52,9 @@ function isReask(request: ChatRequest): boolean {
 export function respondExtractRecord(request: ChatRequest, corpora: GoldCorpus[], slips: readonly ModelSlip[] = [], slipProperties: readonly string[] = []): Reply {
   const systemMessage = firstMessageOf(request, 'system');
   const documentText = firstMessageOf(request, 'user');
-  const propertyNames = readSchemaPropertyNames(systemMessage);
+  const propertyNames = readPromptPropertyNames(systemMessage);
   if (!propertyNames) {
-    return invalidRequestReply('the LLM stand-in found no ```json schema block after a "Schema:" line in the extract-record system message', 'messages');
+    return invalidRequestReply('the LLM stand-in found no "- \"name\" (kind): …" property lines under a "Properties" line in the extract-record system message', 'messages');
   }
   const withEvidence = systemMessage.includes('"quote"');
   const wrongTypes = documentText.includes(documentMarkers.wrongTypes) && !isReask(request);

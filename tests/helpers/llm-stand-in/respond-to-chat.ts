@@ -10,7 +10,7 @@ import { respondExtractRecordBatch } from './respond-extract-record-batch.ts';
 import { respondPredictSchemaFirst, respondRefineSchema } from './respond-predict-schema.ts';
 import { respondGenerateSql, respondRepairSql } from './respond-sql.ts';
 import { respondSynthesizeExtractors } from './respond-synthesize-extractors.ts';
-import type { ExtractorFault, ModelSlip, RequestKind } from './types.ts';
+import type { BatchSlip, ExtractorFault, ModelSlip, RequestKind } from './types.ts';
 
 export interface ResponderContext {
   corpora: GoldCorpus[];
@@ -19,6 +19,7 @@ export interface ResponderContext {
   slipProperties: readonly string[];
   extractorSlips: readonly string[];
   extractorFaults: Readonly<Record<string, ExtractorFault>>;
+  batchSlips: readonly BatchSlip[];
 }
 
 /** Routes a classified request to its responder; answer-from-context answers asynchronously (it runs DuckDB). */
@@ -27,7 +28,7 @@ export function respondToChat(kind: RequestKind, request: ChatRequest, context: 
     case 'extract-record':
       return respondExtractRecord(request, context.corpora, context.slips, context.slipProperties);
     case 'extract-record-batch':
-      return respondExtractRecordBatch(request, context.corpora, context.slips, context.slipProperties);
+      return respondExtractRecordBatch(request, context.corpora, context.slips, context.slipProperties, context.batchSlips);
     case 'synthesize-extractors':
       return respondSynthesizeExtractors(request, context.corpora, context.extractorSlips, context.extractorFaults);
     case 'predict-schema-first':

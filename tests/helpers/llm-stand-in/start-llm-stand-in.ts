@@ -55,6 +55,7 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     slipProperties: [],
     extractorSlips: [],
     extractorFaults: {},
+    batchSlips: [],
   };
   const settings: Settings = {
     latencyMs: 0,
@@ -67,6 +68,7 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     slipProperties: [],
     extractorSlips: [],
     extractorFaults: {},
+    batchSlips: [],
   };
   let random = createRandom(settings.seed);
   const applyOptions = (partial: Partial<LlmStandInOptions>) => {
@@ -79,10 +81,17 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     context.slipProperties = settings.slipProperties;
     context.extractorSlips = settings.extractorSlips;
     context.extractorFaults = settings.extractorFaults;
+    context.batchSlips = settings.batchSlips;
   };
   applyOptions(options);
 
   const requests: RecordedRequest[] = [];
+  /**
+   * First messages (the instructions) already answered: a request that repeats one reports it as
+   * cached prompt tokens. Kinder than OpenAI, which caches only prompts of 1,024 tokens or more, in
+   * steps of 128, and forgets after minutes of disuse.
+   */
+  const seenPrefixes = new Set<string>();
   const forcedFaults: FaultKind[] = [];
   const pendingTimers = new Set<NodeJS.Timeout>();
   /** Finishers of hung requests, run by their socket's close or by close(), whichever comes first. */
@@ -138,7 +147,9 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     } else if (reply.type === 'error') {
       planned = { status: reply.status, headers: {}, body: errorBody(reply.message, reply.errorType, reply.param) };
     } else {
-      planned = { status: 200, headers: {}, body: chatCompletionBody(request, reply.content) };
+      const prefix = request.messages[0]?.content ?? '';
+      planned = { status: 200, headers: {}, body: chatCompletionBody(request, reply.content, seenPrefixes.has(prefix) ? prefix.length : 0) };
+      seenPrefixes.add(prefix);
     }
 
     const finish = () => {
@@ -207,6 +218,7 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     },
     reset() {
       requests.length = 0;
+      seenPrefixes.clear();
       context.brokenSql.alreadyBroken.clear();
     },
     setOptions(partial) {

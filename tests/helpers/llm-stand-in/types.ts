@@ -20,6 +20,14 @@ export type ModelSlip = 'retype-quotes' | 'misread-values' | 'fabricate-quotes';
  */
 export type ExtractorFault = 'endless-loop' | 'memory-bomb' | 'reach-host' | 'loop-on-marker';
 
+/**
+ * Slips a real model makes in a batch reply (several documents in one call), made on purpose in
+ * every batch reply of two or more records when asked: `drop-id` leaves out the last document's
+ * record, `extra-id` adds a record for an id that was not sent (a copy of the first, renumbered),
+ * `swap-ids` gives the first two documents each other's record.
+ */
+export type BatchSlip = 'drop-id' | 'extra-id' | 'swap-ids';
+
 /** Which prompt template a chat request was rendered from; `unknown` gets a 400. */
 export type RequestKind =
   | 'predict-schema-first'
@@ -75,6 +83,8 @@ export interface LlmStandInOptions {
   extractorSlips?: string[];
   /** Attributes whose synthesized function misbehaves on purpose, for the sandbox's tests (see `ExtractorFault`). */
   extractorFaults?: Record<string, ExtractorFault>;
+  /** Slips made in every batch extraction reply of two or more records (see `BatchSlip`). Default none. */
+  batchSlips?: BatchSlip[];
   /** Port to listen on; default 0 (a free port). */
   port?: number;
 }

@@ -1,0 +1,24 @@
+import type { RecordSchema } from '../schema/attribute-definition.ts';
+
+/** The reply tokens a batched call is planned for: well under the output limit of current models (16k for gpt-4o-mini). */
+const plannedReplyTokens = 6_000;
+/** Reply tokens per property of one record: a value and its quote (up to 200 characters) with their keys; the value alone without evidence. */
+const tokensPerProperty = { withEvidence: 45, withoutEvidence: 12 };
+const mostDocumentsPerCall = 16;
+
+/**
+ * How many documents share a model call by default: as many as keep the planned reply (one
+ * record per document) within `plannedReplyTokens`, at most 16 — the input budget then decides
+ * per call (see `packBatches`). Without evidence it is 1: a batch reply whose ids are mixed up is
+ * caught by the quotes (each must occur in its own document), and without quotes nothing would
+ * catch it.
+ */
+export function automaticBatchSize(schema: RecordSchema, withEvidence: boolean): number {
+  if (!withEvidence) return 1;
+  return Math.max(1, Math.min(mostDocumentsPerCall, Math.floor(plannedReplyTokens / plannedRecordTokens(schema, true))));
+}
+
+/** The completion tokens one record is planned at (what an estimate counts per document). */
+export function plannedRecordTokens(schema: RecordSchema, withEvidence: boolean): number {
+  return 10 + schema.attributes.length * (withEvidence ? tokensPerProperty.withEvidence : tokensPerProperty.withoutEvidence);
+}

@@ -1,0 +1,31 @@
+import type { AttributeDefinition, RecordSchema } from '../schema/attribute-definition.ts';
+
+const scaleWords = new Map<number, string>([[1e3, 'thousands'], [1e6, 'millions'], [1e9, 'billions'], [1e12, 'trillions']]);
+
+/**
+ * The schema as an extraction prompt shows it: one line per property — its name (as a JSON
+ * string, so any name reads back unambiguously), kind, unit and scale, description and examples.
+ * Pretty-printed JSON Schema spent about half its tokens on braces, indentation and the words
+ * "type", "description" and "examples" repeated per property; this carries the same facts.
+ *
+ * `- "price_per_night" (number in USD): Cheapest nightly rate. Examples: 189, 1250`
+ */
+export function renderSchemaForPrompt(schema: RecordSchema): string {
+  return schema.attributes.map(renderProperty).join('\n');
+}
+
+function renderProperty(attribute: AttributeDefinition): string {
+  const examples = attribute.examples.length ? ` Examples: ${attribute.examples.map((example) => JSON.stringify(example)).join(', ')}` : '';
+  const description = attribute.description.trim();
+  const separator = description === '' || /[.!?]$/.test(description) ? '' : '.';
+  return `- ${JSON.stringify(attribute.name)} (${kindWords(attribute)}): ${description}${separator}${examples}`;
+}
+
+function kindWords(attribute: AttributeDefinition): string {
+  if (attribute.kind === 'date') return 'date, YYYY-MM-DD';
+  const scale = attribute.scale !== undefined && attribute.scale !== 1 ? scaleWords.get(attribute.scale) ?? `units of ${attribute.scale}` : undefined;
+  if (scale && attribute.unit) return `${attribute.kind} in ${scale} of ${attribute.unit}`;
+  if (scale) return `${attribute.kind} in ${scale}`;
+  if (attribute.unit) return `${attribute.kind} in ${attribute.unit}`;
+  return attribute.kind;
+}

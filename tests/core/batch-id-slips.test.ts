@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ModelClient, parseRecordSchema, runExtraction, type DocumentSource } from '../../core/index.ts';
+import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { OpenAiLanguageModel } from '../../duckdb-udf/src/openai-language-model.ts';
+import { startLlmStandIn, type BatchSlip, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { memoryExtractionStore } from '../helpers/memory-extraction-store.ts';
+
+/**
+ * Short documents share a model call by default; a real model then sometimes leaves a document
+ * out, adds one, or gives two documents each other's record. The stand-in makes those slips in
+ * every batch reply; srag must keep every true value and store nothing wrong.
+ */
+
+const corpus = 'examples/hotels';
+const schema = parseRecordSchema(JSON.parse(readFileSync(join(corpus, 'schema.json'), 'utf8')));
+const goldRecords = readFileSync(join(corpus, 'gold/records.jsonl'), 'utf8').trim().split('\n').slice(0, 12)
+  .map((line) => JSON.parse(line) as { document: string; values: Record<string, { value: unknown }> });
+const gold = new Map(goldRecords.map((record) => [join(corpus, record.document), Object.fromEntries(Object.entries(record.values).map(([name, entry]) => [name, entry.value]))]));
+const documents: DocumentSource[] = [...gold.keys()].map((source) => ({ source, read: async () => readFileSync(source, 'utf8') }));
+const prompts = loadPromptLibrary();
+let standIn: LlmStandIn;
+
+beforeAll(async () => {
+  standIn = await startLlmStandIn({ corpora: [corpus] });
+});
+afterAll(async () => {
+  await standIn?.close();
+});
+
+async function ingest(batchSlips: BatchSlip[]) {
+  standIn.reset();
+  standIn.setOptions({ batchSlips });
+  const languageModel = new OpenAiLanguageModel({ baseURL: standIn.url, model: 'stand-in', timeoutMilliseconds: 30_000 });
+  const client = new ModelClient({ languageModel, sleep: async () => {}, retry: { maxRetries: 0 } });
+  const { store, records } = memoryExtractionStore();
+  const summary = await runExtraction({ client, prompts, schema, documents, store, concurrency: 2 });
+  const documentsPerCall = standIn.requests.map((request) => (request.kind === 'extract-record-batch' ? request.body.messages[1].content.match(/^<document id="/gm).length : 1));
+  return { summary, records, documentsPerCall };
+}
+
+describe('batching by default, against a model that slips on ids', () => {
+  it('sends the twelve short pages in a few shared calls and stores exactly the gold values', async () => {
+    const { summary, records, documentsPerCall } = await ingest([]);
+    expect(summary).toMatchObject({ done: 12, failed: 0 });
+    expect(documentsPerCall.length).toBeLessThanOrEqual(3);
+    expect(documentsPerCall.reduce((sum, count) => sum + count, 0)).toBe(12);
+    for (const [source, values] of gold) expect({ source, values: { ...records.get(source)!.values } }).toEqual({ source, values });
+  });
+
+  for (const [slip, what] of [['drop-id', 'leaves a document out'], ['extra-id', 'adds a record for an id never sent'], ['swap-ids', 'gives two documents each other\'s record']] as const) {
+    it(`keeps every true value and stores nothing wrong when each batch reply ${what}`, async () => {
+      const { summary, records, documentsPerCall } = await ingest([slip]);
+      expect(summary).toMatchObject({ done: 12, failed: 0 });
+      // The spoiled batches were split down to documents sent alone, which the slip cannot touch.
+      expect(documentsPerCall[0]).toBeGreaterThan(1);
+      expect(documentsPerCall.filter((count) => count === 1).length).toBeGreaterThan(0);
+      for (const [source, values] of gold) {
+        const stored = records.get(source)!;
+        expect({ source, values: { ...stored.values } }).toEqual({ source, values });
+        expect({ source, issues: stored.issues }).toEqual({ source, issues: [] });
+      }
+    });
+  }
+});
