@@ -9,7 +9,7 @@ import { hashText } from '../../duckdb-udf/src/hash-text.ts';
 import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
 import { OpenAiLanguageModel } from '../../duckdb-udf/src/openai-language-model.ts';
 import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
-import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { startLlmStandIn, type LlmStandIn, type RecordedRequest } from '../helpers/llm-stand-in/index.ts';
 import { runSrag } from '../helpers/run-srag.ts';
 import { codeLoopMarker } from '../helpers/llm-stand-in/respond-synthesize-extractors.ts';
 import { carListingSchema, generateTemplatedCorpus, type TemplatedDocument } from '../helpers/templated-corpus.ts';
@@ -74,9 +74,22 @@ function goldRows(count: number): Record<string, Record<string, unknown>> {
   return Object.fromEntries(gold.slice(0, count).map((record) => [path.basename(record.document), Object.fromEntries(Object.entries(record.values).map(([key, cell]) => [key, cell.value]))]));
 }
 
-/** The attributes an extraction request asked for: the properties of the record its structured output must be. */
-function requestedAttributes(body: { response_format: { json_schema: { schema: { properties: object } } } }): string[] {
-  return Object.keys(body.response_format.json_schema.schema.properties);
+/**
+ * The attributes an extraction request asked for: the properties of the record its structured
+ * output must be (in a batch, of each record under "records", less the document id that comes first).
+ */
+function requestedAttributes(body: { response_format: { json_schema: { schema: { properties: Record<string, { items?: { properties: object } }> } } } }): string[] {
+  const { properties } = body.response_format.json_schema.schema;
+  const batchRecord = properties.records?.items;
+  return batchRecord ? Object.keys(batchRecord.properties).slice(1) : Object.keys(properties);
+}
+
+/** Per document an extraction request carried (several share a call by default), the attributes it asked for. */
+function requestedAttributesPerDocument(requests: readonly RecordedRequest[]): string[][] {
+  return requests.filter((request) => request.kind.startsWith('extract-record')).flatMap((request) => {
+    const documents = request.kind === 'extract-record-batch' ? request.body.messages[1]!.content.match(/^<document id="/gm)!.length : 1;
+    return Array.from({ length: documents }, () => requestedAttributes(request.body));
+  });
 }
 
 describe('srag ingest --synthesize', () => {
@@ -88,7 +101,8 @@ describe('srag ingest --synthesize', () => {
     expect(synthesis.checkedDocuments).toBe(8);
     expect(summary).toMatchObject({ total: 16, done: 16, failed: 0 });
     // The model extracted the 8 check documents and wrote the functions; code read the other 8 whole.
-    expect(standIn.countByKind()).toEqual({ 'extract-record': 8, 'synthesize-extractors': 1 });
+    expect(requestedAttributesPerDocument(standIn.requests)).toHaveLength(8);
+    expect(standIn.countByKind()['synthesize-extractors']).toBe(1);
     expect(synthesis.valuesFromCode).toEqual(Object.fromEntries(schema.attributes.map((attribute) => [attribute.name, 8])));
     expect(await tableRows(store)).toEqual(goldRows(16));
     const [evidence] = (await store.connection.runAndReadAll("SELECT quote, status, reason FROM srag_evidence WHERE table_name = 'cars' AND source LIKE '%listing-001.md' AND attribute = 'price_eur'")).getRowsJS();
@@ -113,9 +127,9 @@ describe('srag ingest --synthesize', () => {
       const contact = synthesis.extractors.find((extractor) => extractor.attribute === 'contact_name')!;
       expect(contact).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/^read "\S+ \S+" in listing-008\.md, where the model read "\S+ \S+ \S+"$/) });
       expect(synthesis.extractors.filter((extractor) => extractor.status === 'accepted')).toHaveLength(schema.attributes.length - 1);
-      const extractions = standIn.requests.filter((request) => request.kind === 'extract-record');
-      expect(extractions.map((request) => requestedAttributes(request.body).length)).toEqual([...Array(8).fill(11), ...Array(8).fill(1)]);
-      expect(requestedAttributes(extractions.at(-1)!.body)).toEqual(['contact_name']);
+      const extractions = requestedAttributesPerDocument(standIn.requests);
+      expect(extractions.map((attributes) => attributes.length)).toEqual([...Array(8).fill(11), ...Array(8).fill(1)]);
+      expect(extractions.at(-1)).toEqual(['contact_name']);
       expect(synthesis.valuesFromCode.contact_name).toBeUndefined();
       expect(await tableRows(store)).toEqual(goldRows(16));
     } finally {
