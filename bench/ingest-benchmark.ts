@@ -10,7 +10,7 @@
  *   every document, so providers' prompt caching covers it) and the document itself (o200k tokens);
  * - prompt tokens as sent per document (every request's messages, o200k), one document per call and
  *   with the default batching (goal ≤ 600 for these ~180-token pages), and the cached prompt tokens
- *   the stand-in reports for the repeated instructions;
+ *   the stand-in reports for the repeated instructions, and the `--dry-run` estimate against what was sent;
  * - peak memory (RSS and V8 heap) while ingesting 10,000 documents, the stand-in answering in-process.
  * Prints one table and writes the figures as JSON to bench/results/ (the previous run with the same
  * sizes is shown alongside). `--small` is a quick run for the test suite. Timings are measurements
@@ -23,7 +23,7 @@ import { setTimeout as wait } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import {
-  documentText, ModelClient, runExtraction, parseRecordSchema, renderBatchExtractionInstructions, renderExtractionInstructions,
+  documentText, estimateExtractionRun, ModelClient, runExtraction, parseRecordSchema, renderBatchExtractionInstructions, renderExtractionInstructions,
   type DocumentSource, type LanguageModel, type RecordSchema,
 } from '../core/index.ts';
 import { countTokens } from '../duckdb-udf/src/count-tokens.ts';
@@ -105,7 +105,10 @@ async function run() {
   const standIn = await startLlmStandIn({ corpora: [corpusDirectory], latencyMs: settings.latencyMs });
   const languageModel = new OpenAiLanguageModel({ baseURL: standIn.url, apiKey: 'bench-not-a-key', model: 'srag-stand-in', timeoutMilliseconds: 120_000 });
   const throughput: Array<{ concurrency: number; calls: number; seconds: number; documentsPerSecond: number; idealSeconds: number; ratioToIdeal: number }> = [];
-  const promptTokens: Array<{ batchSize: number | 'default'; calls: number; sent: number; perDocument: number; largestCall: number; cachedPromptTokens: number; reportedPromptTokens: number }> = [];
+  const promptTokens: Array<{
+    batchSize: number | 'default'; calls: number; sent: number; perDocument: number; largestCall: number; cachedPromptTokens: number; reportedPromptTokens: number;
+    estimatedCalls: number; estimatedPromptTokens: number;
+  }> = [];
   let lastStore: SragStore | undefined;
   try {
     for (const concurrency of concurrencies) {
@@ -125,8 +128,15 @@ async function run() {
       const store = await SragStore.open(path.join(workDirectory, `prompt-tokens-${batchSize ?? 'default'}.duckdb`));
       try {
         standIn.reset();
+        // What srag ingest --dry-run prints, from the same plan, before the run.
+        const estimate = await estimateExtractionRun({
+          prompts, schema, documents: sourcesOf(documents), store: store.extractionStore('hotels', schema), batchSize, loadTokenCounter: async () => countTokens, hashText,
+        });
         const { summary } = await timedIngest({ store, table: 'hotels', schema, languageModel, concurrency: 8, documents: sourcesOf(documents), batchSize });
-        promptTokens.push({ batchSize: batchSize ?? 'default', ...sentPromptTokens(standIn.requests), cachedPromptTokens: summary.cachedPromptTokens, reportedPromptTokens: summary.promptTokens });
+        promptTokens.push({
+          batchSize: batchSize ?? 'default', ...sentPromptTokens(standIn.requests), cachedPromptTokens: summary.cachedPromptTokens, reportedPromptTokens: summary.promptTokens,
+          estimatedCalls: estimate.calls, estimatedPromptTokens: estimate.promptTokens,
+        });
       } finally {
         store.close();
       }
@@ -239,6 +249,9 @@ function table(results: Results, previous: Results | undefined): string {
       return [`prompt tokens sent per document, ${how}`, `${integer(entry.perDocument)} (${integer(entry.calls)} calls, largest ${integer(entry.largestCall)})`,
         entry.batchSize === 1 ? '–' : '≤ 600 (goal)', entry.batchSize === 1 ? '–' : decimal(entry.perDocument / 600, 2), earlier ? integer(earlier.perDocument) : '–'];
     }),
+    ...results.promptTokens.sent.map((entry): Row => [`dry-run estimate vs sent, ${entry.batchSize === 1 ? 'one document per call' : 'default batching'}`,
+      `${integer(entry.estimatedPromptTokens)} vs ${integer(entry.sent)} prompt tokens, ${integer(entry.estimatedCalls)} vs ${integer(entry.calls)} calls`,
+      'within 25 %', decimal(entry.estimatedPromptTokens / entry.sent, 2), '–']),
     ...results.promptTokens.sent.map((entry): Row => [`cached prompt tokens reported, ${entry.batchSize === 1 ? 'one document per call' : 'default batching'}`,
       `${integer(entry.cachedPromptTokens)} of ${integer(entry.reportedPromptTokens)} (${decimal(entry.reportedPromptTokens ? entry.cachedPromptTokens / entry.reportedPromptTokens * 100 : 0)} %, the stand-in's count)`, '–', '–', '–']),
     [`peak RSS, ${integer(memory.documents)} documents`, `${megabytes(memory.peakRssBytes)} (+${megabytes(memory.peakRssBytes - memory.baselineRssBytes)} over ${megabytes(memory.baselineRssBytes)} before)`, '–', '–',

@@ -69,6 +69,13 @@ export { runSynthesizedExtraction, type SynthesisOptions, type SynthesisReport }
 export { synthesizeExtractors, renderSynthesisPrompt, type SynthesisSample } from './synthesis/synthesize-extractors.ts';
 export { checkExtractors, type CheckDocument } from './synthesis/check-extractors.ts';
 export { codeReason } from './synthesis/read-code-values.ts';
+export { estimateExtractionRun, type ExtractionRunEstimate, type EstimateExtractionRunOptions } from './extraction-run/estimate-extraction-run.ts';
+export { estimateExtractionUsage, type ExtractionUsageEstimate, type EstimateExtractionUsageOptions } from './extraction/estimate-extraction-usage.ts';
+export { automaticBatchSize, plannedRecordTokens, resolveBatchSize } from './extraction/automatic-batch-size.ts';
+export { defaultModelPrices, findModelPrice, type ModelPrice, type ModelPrices } from './cost/model-prices.ts';
+export { readModelPrices } from './cost/read-model-prices.ts';
+export { usageCost } from './cost/usage-cost.ts';
+export { SpendBudget } from './cost/spend-budget.ts';
 export * from './evaluation/index.ts';
 export * from './table-choice/index.ts';
 export type { DocumentReader } from './ports/document-reader.ts';

@@ -1,3 +1,4 @@
+import { SpendBudget } from '../cost/spend-budget.ts';
 import { SragError } from '../errors/srag-error.ts';
 import { countNoun } from '../text/count-noun.ts';
 import type { DocumentOutcome } from './document-outcome.ts';
@@ -8,7 +9,8 @@ import { startExtractionRun, type ExtractionRunOptions } from './start-extractio
  * Runs an extraction to the end (`srag ingest`, the Sheets batch): every outcome is saved as it
  * comes, then the table's statistics are refreshed — also when the run stops early, so that they
  * describe what was saved. Rejects with the error that stopped the run once nothing is in flight;
- * a cancel says how to resume.
+ * a cancel says how to resume. A run stopped by its spending limit (`budget`) resolves, with
+ * `budgetReached` set.
  */
 export async function runExtraction(options: Omit<ExtractionRunOptions, 'lookahead'> & {
   /** Each outcome, in document order, once saved (the run keeps none of them). */
@@ -37,6 +39,11 @@ export async function runExtraction(options: Omit<ExtractionRunOptions, 'lookahe
     }
   }
   if (failure === undefined) return run.summary;
+  if (SpendBudget.isStop(failure)) {
+    // Stopping at the budget is how such a run ends: what is done is saved, the summary says so.
+    run.summary.budgetReached = true;
+    return run.summary;
+  }
   if (SragError.isInstance(failure) && failure.code === 'CANCELLED') {
     throw new SragError({
       code: 'CANCELLED',

@@ -23,12 +23,14 @@ export interface RunSummary {
   /** Of `promptTokens`, served from the endpoint's prompt cache. */
   cachedPromptTokens: number;
   completionTokens: number;
+  /** The run stopped before a group that would have taken it past its spending limit; the documents not counted above were not started. */
+  budgetReached: boolean;
   /** The first failures (of this run or left from an earlier one), by document label. */
   failures: Array<{ source: string; label: string; error: string }>;
 }
 
 export function emptyRunSummary(total: number): RunSummary {
-  return { total, done: 0, withoutValues: 0, unchanged: 0, failed: 0, skippedFailed: 0, empty: 0, fromCache: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, failures: [] };
+  return { total, done: 0, withoutValues: 0, unchanged: 0, failed: 0, skippedFailed: 0, empty: 0, fromCache: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, budgetReached: false, failures: [] };
 }
 
 /** Counts one outcome into the summary. */

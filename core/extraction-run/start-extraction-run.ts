@@ -2,8 +2,10 @@ import { approximateTokenCount } from '../documents/approximate-token-count.ts';
 import { documentText } from '../documents/document-text.ts';
 import { firstLine } from '../errors/first-line.ts';
 import { SragError } from '../errors/srag-error.ts';
-import { automaticBatchSize } from '../extraction/automatic-batch-size.ts';
+import { resolveBatchSize } from '../extraction/automatic-batch-size.ts';
+import { estimateExtractionUsage } from '../extraction/estimate-extraction-usage.ts';
 import { extractRecordBatch, type BatchDocument } from '../extraction/extract-record-batch.ts';
+import type { SpendBudget } from '../cost/spend-budget.ts';
 import { failsEveryDocument } from '../extraction/fails-every-document.ts';
 import { contentHash } from '../hashing/content-hash.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
@@ -57,6 +59,11 @@ export interface ExtractionRunOptions {
    * calls, not all. `runExtraction` lifts it.
    */
   lookahead?: number;
+  /**
+   * A spending limit: each group's estimated cost is reserved before it is sent, and the run stops
+   * (`runExtraction` then returns with `budgetReached`) before a group that would exceed it.
+   */
+  budget?: SpendBudget;
   /** Warn before a document that needs more model calls than this (default 20). */
   callWarningThreshold?: number;
   /** SHA-256 as hex; the default is core's portable one, a surface may pass a native one. */
@@ -113,9 +120,7 @@ export class ExtractionRun {
     this.outcomes = new Array(options.documents.length);
     this.summary = emptyRunSummary(options.documents.length);
     this.concurrency = Math.max(1, options.concurrency ?? defaultConcurrency);
-    this.batchSize = options.batchSize === undefined || options.batchSize === 'auto'
-      ? automaticBatchSize(options.schema, options.withEvidence ?? true)
-      : Math.max(1, options.batchSize);
+    this.batchSize = resolveBatchSize(options.batchSize, options.schema, options.withEvidence ?? true);
     this.lookahead = Math.max(1, options.lookahead ?? 4 * this.concurrency * this.batchSize);
     this.hashText = options.hashText ?? contentHash;
     options.store.logEntries(options.documents.map((document) => document.source)).then(
@@ -239,9 +244,23 @@ export class ExtractionRun {
       model: options.model,
     });
     const documents = pending.map(({ outcome, text }) => ({ text, documentName: outcome.label }));
-    const extractions = options.codeExtraction
-      ? await extractWithCode({ code: options.codeExtraction, schema: options.schema, documents, extract })
-      : await extract(options.schema, documents);
+    let reservation: number | undefined;
+    if (options.budget) {
+      // What the model would be asked for all of the group (code extraction, when it applies, asks for less).
+      reservation = options.budget.reserve(estimateExtractionUsage({
+        prompts: options.prompts, schema: options.schema, texts: documents.map(({ text }) => text), withEvidence: options.withEvidence ?? true,
+        maxInputTokens: options.maxInputTokens, maxDocumentsPerCall: this.batchSize, countTokens,
+      }));
+      if (reservation === undefined) throw options.budget.stopError();
+    }
+    let extractions;
+    try {
+      extractions = options.codeExtraction
+        ? await extractWithCode({ code: options.codeExtraction, schema: options.schema, documents, extract })
+        : await extract(options.schema, documents);
+    } finally {
+      if (reservation !== undefined) options.budget!.release(reservation);
+    }
     // The group's slot is free as soon as the model is done: saving does not hold back the next call.
     extractions.forEach((extraction, position) => {
       const { index, outcome } = pending[position]!;
@@ -340,3 +359,4 @@ function formatTokens(tokens: number): string {
   if (tokens >= 1_000) return `${Math.round(tokens / 1_000)} k`;
   return String(tokens);
 }
+

@@ -22,3 +22,8 @@ export function automaticBatchSize(schema: RecordSchema, withEvidence: boolean):
 export function plannedRecordTokens(schema: RecordSchema, withEvidence: boolean): number {
   return 10 + schema.attributes.length * (withEvidence ? tokensPerProperty.withEvidence : tokensPerProperty.withoutEvidence);
 }
+
+/** A run's batch size as given (`'auto'` or absent: `automaticBatchSize`; a number: at least 1). */
+export function resolveBatchSize(batchSize: number | 'auto' | undefined, schema: RecordSchema, withEvidence: boolean): number {
+  return batchSize === undefined || batchSize === 'auto' ? automaticBatchSize(schema, withEvidence) : Math.max(1, Math.floor(batchSize));
+}

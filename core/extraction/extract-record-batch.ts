@@ -5,14 +5,12 @@ import type { TokenUsage } from '../ports/language-model.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
 import { batchOutputSchema } from './batch-output-schema.ts';
-import { defaultMaxInputTokens, extractRecord, type ExtractedRecord } from './extract-record.ts';
-import { extractionPrefix } from './extraction-prefix.ts';
+import { extractRecord, type ExtractedRecord } from './extract-record.ts';
 import { failsEveryDocument } from './fails-every-document.ts';
-import { packBatches } from './pack-batches.ts';
+import { planBatchCalls } from './plan-batch-calls.ts';
 import { readBatchReply } from './read-batch-reply.ts';
 import type { PartRecord } from './read-record-reply.ts';
 import { renderBatchDocuments, type BatchEntry } from './render-batch-documents.ts';
-import { renderBatchExtractionInstructions } from './render-batch-extraction-instructions.ts';
 
 export interface BatchDocument {
   /** The document as prompt text (see `documentText`). */
@@ -40,11 +38,6 @@ export interface ExtractRecordBatchOptions {
 /** Per document, in input order: its record, or the error that document alone failed with. */
 export type BatchOutcome = { record: ExtractedRecord } | { error: unknown };
 
-/** Room left for the reply and the message framing, out of the input budget. */
-export const batchFramingTokens = 200;
-/** Tokens of the lines that delimit one document in a batch (`<document id="12" boundary="srag-…">`). */
-export const batchEntryTokens = 32;
-
 /**
  * Several short documents in one model call. The documents are packed into calls by the input
  * budget (see `packBatches`); each carries an id, and the reply must hold exactly one record per
@@ -58,9 +51,10 @@ export const batchEntryTokens = 32;
 export async function extractRecordBatch(options: ExtractRecordBatchOptions): Promise<BatchOutcome[]> {
   const withEvidence = options.withEvidence ?? true;
   const countTokens = options.countTokens ?? approximateTokenCount;
-  const { system, tokens: systemTokens } = extractionPrefix(options.schema, options.prompts, `batch:${withEvidence}`, countTokens,
-    () => renderBatchExtractionInstructions(options.prompts, options.schema, withEvidence));
-  const budget = (options.maxInputTokens ?? defaultMaxInputTokens) - batchFramingTokens;
+  const { system, systemTokens, budgetTokens: budget, calls } = planBatchCalls({
+    prompts: options.prompts, schema: options.schema, texts: options.documents.map((document) => document.text), withEvidence,
+    maxInputTokens: options.maxInputTokens, maxDocumentsPerCall: options.maxDocumentsPerCall, countTokens,
+  });
 
   const single = async (document: BatchDocument): Promise<BatchOutcome> => {
     try {
@@ -115,12 +109,6 @@ export async function extractRecordBatch(options: ExtractRecordBatchOptions): Pr
     return outcomes;
   };
 
-  const calls = packBatches({
-    documentTokens: options.documents.map((document) => countTokens(document.text) + batchEntryTokens),
-    instructionTokens: systemTokens,
-    budgetTokens: budget,
-    maxDocuments: options.maxDocumentsPerCall ?? options.documents.length,
-  });
   const outcomes: BatchOutcome[] = new Array(options.documents.length);
   for (const call of calls) {
     const results = await run(call.map((position) => options.documents[position]!));

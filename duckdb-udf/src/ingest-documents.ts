@@ -1,5 +1,6 @@
 import {
-  runExtraction, runSynthesizedExtraction, type DocumentSource, type RecordSchema, type RetryNotice, type RunProgress, type RunSummary, type SynthesisReport,
+  runExtraction, runSynthesizedExtraction, SpendBudget, type DocumentSource, type ModelPrice, type RecordSchema, type RetryNotice, type RunProgress, type RunSummary,
+  type SynthesisReport,
 } from '../../core/index.ts';
 import { hashText } from './hash-text.ts';
 import type { Session } from './open-session.ts';
@@ -15,6 +16,8 @@ export interface IngestDocumentsOptions {
   withEvidence: boolean;
   /** The most documents per model call; `'auto'` (the default) lets short documents share a call, 1 sends each alone. */
   batchSize?: number | 'auto';
+  /** Stop before a group of documents whose estimated cost would take the run's spend past this many US dollars at `price`. */
+  maxCost?: { usd: number; price: ModelPrice };
   onProgress?: (progress: RunProgress) => void;
   onRetry?: (notice: RetryNotice) => void;
   onWarning?: (line: string) => void;
@@ -60,6 +63,7 @@ export async function ingestDocuments(session: Session, options: IngestDocuments
       retryHint: options.retryHint,
       withEvidence: options.withEvidence,
       batchSize: options.batchSize,
+      budget: options.maxCost && new SpendBudget(options.maxCost.usd, options.maxCost.price, () => client.usage.total()),
       maxInputTokens: session.settings.maxInputTokens,
       loadTokenCounter: session.loadTokenCounter,
       model: session.settings.extractModel,

@@ -19,12 +19,13 @@ describe('the ingest benchmark', () => {
       /^ingest throughput, concurrency 8 /m,
       /^ingest throughput, concurrency 32 /m,
       /^per-document overhead, every reply cached +[\d.,]+ ms\/doc/m,
-      /^prompt tokens per document: fixed prefix +[\d,]+ \(instructions \+ schema\)/m,
+      /^prompt tokens per document: fixed prefix +[\d,]+ \(instructions \+ schema; [\d,]+ for a batch\)/m,
       /^prompt tokens per document: the document +[\d,]+ mean/m,
       /^prompt tokens per document: prefix share +[\d.]+ %/m,
       /^prompt tokens sent per document, one document per call +[\d,]+ \(16 calls, largest [\d,]+\)/m,
       /^prompt tokens sent per document, default batching +[\d,]+ \([\d,]+ calls, largest [\d,]+\) +≤ 600 \(goal\)/m,
       /^cached prompt tokens reported, default batching +[\d,]+ of [\d,]+ /m,
+      /^dry-run estimate vs sent, default batching +[\d,]+ vs [\d,]+ prompt tokens, \d+ vs \d+ calls +within 25 % +[\d.]+/m,
       /^peak RSS, 200 documents +[\d,]+ MB/m,
       /^peak V8 heap, 200 documents +[\d,]+ MB/m,
       /^ingest rate, 200 documents, no latency +[\d,]+ docs\/s/m,
@@ -40,5 +41,8 @@ describe('the ingest benchmark', () => {
     const [single, batched] = saved.results.promptTokens.sent as Array<{ perDocument: number; calls: number }>;
     expect(batched!.calls).toBeLessThan(single!.calls);
     expect(batched!.perDocument).toBeLessThan(single!.perDocument);
+    for (const entry of saved.results.promptTokens.sent as Array<{ sent: number; estimatedPromptTokens: number }>) {
+      expect(Math.abs(entry.estimatedPromptTokens - entry.sent) / entry.sent).toBeLessThanOrEqual(0.25);
+    }
   });
 });

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { setMaxListeners } from 'node:events';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { positiveInteger } from './positive-integer.ts';
+import { positiveNumber } from './positive-number.ts';
 import { registerEvalCommand } from './register-eval-command.ts';
 
 // Each command's module is imported when that command runs: DuckDB, the tokenizer, the PDF and
@@ -19,6 +20,8 @@ Environment:
   SRAG_REQUEST_TIMEOUT_MS per-request timeout (default 120000)
   SRAG_MAX_RETRIES        retries on 429, 5xx, timeouts and network errors (default 6)
   SRAG_WARN_CALLS_PER_DOCUMENT  warn before a document that needs more model calls (default 20)
+  SRAG_PRICES             JSON file of model prices in USD per million tokens, over the built-in list
+                          prices: {"my-model": {"input": 0.2, "cached_input": 0.1, "output": 0.8}}
   SRAG_SERVE_TOKEN        bearer token srag serve requires of every API request (needed beyond loopback)
 
 Without OPENAI_API_KEY or OPENAI_BASE_URL, only replies already in the database's response cache
@@ -75,11 +78,13 @@ ${environmentHelp}`);
     .addOption(database())
     .option('--table <name>', 'table name (default: the schema title in snake_case)')
     .option('--retry-failed', 'retry documents that failed in an earlier run')
-    .option('--no-evidence', 'do not ask for quotes (cheaper; values are then unchecked)')
+    .option('--no-evidence', 'do not ask for quotes (values are then unchecked, and documents go one per call: without quotes a shared call cannot be checked)')
     .option('--follow-links', 'read symbolic links that lead out of the given paths (skipped by default)')
     .option('--synthesize', 'for documents that follow one template (one site\'s pages, one form): the model writes a JavaScript function per attribute from a few documents it extracted; a function agreeing with the model on every held-out document reads its attribute from the rest in a sandbox (QuickJS: no files, network, time and memory bounded), the model the others; far fewer tokens; later runs reuse the functions (srag_extractors)')
     .option('--batch-size <n>', 'the most documents per model call; by default short documents share a call (as many as the reply size and SRAG_MAX_INPUT_TOKENS allow, checked by id and quote), 1 sends each alone', positiveInteger)
-    .option('--json', 'print the summary as one JSON line: {table, documents, done, without_values, failed, unchanged, empty, from_cache, calls, retries, prompt_tokens, cached_prompt_tokens, completion_tokens, database}')
+    .option('--dry-run', 'make no model call and save nothing: print the documents to extract, the model calls, prompt and completion tokens, and the estimated cost')
+    .option('--max-cost <usd>', 'stop before the run would spend more than this many US dollars (estimated per group of documents before it is sent); what is done is saved, run again to go on', positiveNumber)
+    .option('--json', 'print the summary as one JSON line: {table, documents, done, without_values, failed, unchanged, empty, from_cache, calls, retries, prompt_tokens, cached_prompt_tokens, completion_tokens, cost_usd, model, budget_reached, database}; with --dry-run {documents, calls, prompt_tokens, completion_tokens, cost_usd, model, table, left_alone, unreadable}')
     .action(async (documents: string[], options) => { exitStatus = await (await import('./ingest-command.ts')).ingestCommand(documents, options, abort.signal); });
 
   program.command('ask')

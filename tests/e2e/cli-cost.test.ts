@@ -1,0 +1,119 @@
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countTokens } from '../../duckdb-udf/src/count-tokens.ts';
+import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
+
+/**
+ * Know before you spend: `srag ingest --dry-run` estimates from the very plan the run follows,
+ * and `--max-cost` stops a run at a budget, keeping what is done.
+ */
+
+let standIn: LlmStandIn;
+const workDirectory = mkdtempSync(join(tmpdir(), 'srag-cost-'));
+const documents = join(workDirectory, 'docs');
+const schema = join(repositoryRoot, 'examples/hotels/schema.json');
+const environment = (extra: Record<string, string> = {}) => ({ OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-0000', SRAG_CONCURRENCY: '4', ...extra });
+const ingest = (database: string, ...extra: string[]) => ['ingest', `${documents}/*`, '--schema', schema, '--db', database, ...extra];
+
+beforeAll(async () => {
+  standIn = await startLlmStandIn({ corpora: ['examples/hotels'] });
+  mkdirSync(documents);
+  for (const name of readdirSync(join(repositoryRoot, 'examples/hotels/docs')).sort().slice(0, 30)) cpSync(join(repositoryRoot, 'examples/hotels/docs', name), join(documents, name));
+});
+afterAll(async () => {
+  await standIn.close();
+  rmSync(workDirectory, { recursive: true, force: true });
+});
+
+/** The o200k tokens of every extraction request's messages: what the run sent, counted as the dry run counts. */
+function promptTokensSent(): number {
+  return standIn.requests.filter((request) => request.kind.startsWith('extract-record'))
+    .reduce((sum, request) => sum + (request.body.messages as Array<{ content: string }>).reduce((tokens, message) => tokens + countTokens(message.content), 0), 0);
+}
+
+async function rowCounts(database: string): Promise<[number, number]> {
+  const instance = await DuckDBInstance.create(database, { access_mode: 'READ_ONLY' });
+  try {
+    const connection = await instance.connect();
+    const [rows, sources] = (await connection.runAndReadAll('SELECT count(*)::INTEGER, count(DISTINCT "_source")::INTEGER FROM hotels')).getRowsJS()[0]!;
+    connection.closeSync();
+    return [rows as number, sources as number];
+  } finally {
+    instance.closeSync();
+  }
+}
+
+describe('srag ingest --dry-run', () => {
+  it('makes no model call, and estimates the documents, calls and prompt tokens the run then sends within 25%', async () => {
+    const database = join(workDirectory, 'estimate.duckdb');
+    standIn.reset();
+    const dry = await runSrag([...ingest(database, '--dry-run', '--json')], { environment: environment() });
+    expect(dry.status, dry.stderr).toBe(0);
+    expect(standIn.requests).toHaveLength(0);
+    const estimate = JSON.parse(dry.stdout) as { documents: number; calls: number; prompt_tokens: number; completion_tokens: number; cost_usd: number | null };
+    expect(Object.keys(estimate).slice(0, 5)).toEqual(['documents', 'calls', 'prompt_tokens', 'completion_tokens', 'cost_usd']);
+    expect(estimate.documents).toBe(30);
+    // gpt-4o-mini (the default model) is in the built-in price list.
+    expect(estimate.cost_usd).toBeGreaterThan(0);
+
+    const run = await runSrag([...ingest(database, '--json')], { environment: environment() });
+    expect(run.status, run.stderr).toBe(0);
+    const summary = JSON.parse(run.stdout) as { done: number; calls: number; cost_usd: number; cached_prompt_tokens: number };
+    expect(summary.done).toBe(30);
+    expect(summary.calls).toBe(estimate.calls);
+    const sent = promptTokensSent();
+    expect(Math.abs(estimate.prompt_tokens - sent) / sent).toBeLessThanOrEqual(0.25);
+    expect(summary.cost_usd).toBeGreaterThan(0);
+    expect(summary.cached_prompt_tokens).toBeGreaterThan(0);
+
+    // Unchanged documents cost nothing, and the estimate knows it.
+    const again = JSON.parse((await runSrag([...ingest(database, '--dry-run', '--json')], { environment: environment() })).stdout);
+    expect(again).toMatchObject({ documents: 0, calls: 0, prompt_tokens: 0, left_alone: 30 });
+  });
+
+  it('shows tokens without a price for a model it has no price for, and says so; a prices file gives one', async () => {
+    const database = join(workDirectory, 'unpriced.duckdb');
+    const unknown = await runSrag([...ingest(database, '--dry-run')], { environment: environment({ SRAG_EXTRACT_MODEL: 'house-model-7b' }) });
+    expect(unknown.status, unknown.stderr).toBe(0);
+    expect(unknown.stdout).toMatch(/^hotels \(dry run, no model call\): 30 documents to extract; \d+ model calls, \d+ prompt \+ ~\d+ completion tokens; cost unknown: no price for model "house-model-7b" \(add one to a prices file named by SRAG_PRICES\)\n$/);
+    const prices = join(workDirectory, 'prices.json');
+    writeFileSync(prices, JSON.stringify({ 'house-model-7b': { input: 1, output: 2 } }));
+    const priced = JSON.parse((await runSrag([...ingest(database, '--dry-run', '--json')], { environment: environment({ SRAG_EXTRACT_MODEL: 'house-model-7b', SRAG_PRICES: prices }) })).stdout);
+    expect(priced.cost_usd).toBeCloseTo((priced.prompt_tokens * 1 + priced.completion_tokens * 2) / 1_000_000, 10);
+    const refused = await runSrag([...ingest(database, '--max-cost', '1')], { environment: environment({ SRAG_EXTRACT_MODEL: 'house-model-7b' }) });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/^srag: --max-cost needs the price of model "house-model-7b", which srag does not know — add it to a JSON file of prices and set SRAG_PRICES to its path/);
+    expect(standIn.requests.some((request) => request.model === 'house-model-7b')).toBe(false);
+  });
+});
+
+describe('srag ingest --max-cost', () => {
+  it('stops before the budget is spent, keeps what is done, and a rerun resumes without duplicates', async () => {
+    const database = join(workDirectory, 'budget.duckdb');
+    // A made-up price high enough that a group of pages costs about a dollar.
+    const prices = join(workDirectory, 'expensive.json');
+    writeFileSync(prices, JSON.stringify({ 'gpt-4o-mini': { input: 100, cached_input: 100, output: 100 } }));
+    const priced = environment({ SRAG_PRICES: prices });
+    const estimate = JSON.parse((await runSrag([...ingest(database, '--dry-run', '--json')], { environment: priced })).stdout) as { cost_usd: number };
+    const budget = estimate.cost_usd / 2;
+    standIn.reset();
+    const stopped = await runSrag([...ingest(database, '--max-cost', String(budget), '--json')], { environment: priced });
+    expect(stopped.status, stopped.stderr).toBe(4);
+    const summary = JSON.parse(stopped.stdout) as { done: number; cost_usd: number; budget_reached: boolean };
+    expect(summary.budget_reached).toBe(true);
+    expect(summary.done).toBeGreaterThan(0);
+    expect(summary.done).toBeLessThan(30);
+    expect(summary.cost_usd).toBeLessThanOrEqual(budget);
+    expect(stopped.stderr).toMatch(/stopped before spending more than --max-cost \$\d+\.\d+: \d+ documents not extracted yet; what is done is saved — run the same command again to go on/);
+    expect(await rowCounts(database)).toEqual([summary.done, summary.done]);
+
+    const resumed = await runSrag([...ingest(database, '--json')], { environment: priced });
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ done: 30 - summary.done, unchanged: summary.done, failed: 0, budget_reached: false });
+    expect(await rowCounts(database)).toEqual([30, 30]);
+  });
+});
