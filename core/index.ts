@@ -59,7 +59,7 @@ export { predictSchema, type PredictSchemaOptions, type PredictedSchema } from '
 export type { DocumentSource } from './extraction-run/document-source.ts';
 export type { ExtractionStore, IngestionLogEntry, LogStatus, StoredRecord } from './extraction-run/extraction-store.ts';
 export type { DocumentOutcome, OutcomeStatus } from './extraction-run/document-outcome.ts';
-export type { RunSummary } from './extraction-run/run-summary.ts';
+export { addRunSummary, emptyRunSummary, type RunSummary } from './extraction-run/run-summary.ts';
 export { startExtractionRun, ExtractionRun, type ExtractionRunOptions, type RunProgress } from './extraction-run/start-extraction-run.ts';
 export { runExtraction } from './extraction-run/run-extraction.ts';
 export type { SynthesizedExtractor } from './synthesis/synthesized-extractor.ts';
@@ -75,6 +75,7 @@ export { automaticBatchSize, plannedRecordTokens, resolveBatchSize } from './ext
 export { defaultModelPrices, findModelPrice, type ModelPrice, type ModelPrices } from './cost/model-prices.ts';
 export { readModelPrices } from './cost/read-model-prices.ts';
 export { usageCost } from './cost/usage-cost.ts';
+export { batchApiPrice } from './cost/batch-api-price.ts';
 export { SpendBudget } from './cost/spend-budget.ts';
 export * from './evaluation/index.ts';
 export * from './table-choice/index.ts';
@@ -86,3 +87,7 @@ export { readSelectedDocuments } from './hybrid/read-selected-documents.ts';
 export { chunkDocuments, type Chunk } from './retrieval/chunk-documents.ts';
 export { createChunkRanker, type ChunkRanker } from './retrieval/chunk-ranker.ts';
 export { fitContextBudget } from './retrieval/fit-context-budget.ts';
+export type { BatchApi, BatchLineResult, BatchRequest, BatchStatus } from './ports/batch-api.ts';
+export { BatchDeferral } from './batch-api/batch-deferral.ts';
+export { DeferringLanguageModel, type DeferringLanguageModelOptions } from './batch-api/deferring-language-model.ts';
+export { splitBatchRequests } from './batch-api/split-batch-requests.ts';

@@ -48,7 +48,7 @@ export class EndpointFailures {
       status,
       retryable: retryableStatuses(status),
       retryAfterSeconds: parseRetryAfter(response.headers),
-      hint: status === 401 || status === 403 ? hints.refusedKey : status === 404 ? hints.unknownModel(model) : undefined,
+      hint: status === 401 || status === 403 ? hints.refusedKey : status === 404 && model ? hints.unknownModel(model) : undefined,
       reason: String(status),
     });
   }

@@ -10,5 +10,6 @@ export { endpointUrl, type EndpointHints, type OpenAiEndpoint } from './openai-e
 export { EndpointFailures } from './endpoint-failures.ts';
 export { OpenAiWire, type OpenAiWireOptions } from './openai-wire.ts';
 export { OpenAiChatModel } from './openai-chat-model.ts';
+export { OpenAiBatchApi } from './openai-batch-api.ts';
 export { OpenAiTextEmbedder } from './openai-text-embedder.ts';
 export { parseRetryAfter } from './parse-retry-after.ts';

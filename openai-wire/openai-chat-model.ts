@@ -2,10 +2,10 @@ import { LanguageModelError, type LanguageModel, type LanguageModelRequest, type
 import type { OpenAiWire } from './openai-wire.ts';
 
 /** How structured output is asked for; an endpoint without one gets the next mode down. */
-type OutputMode = 'json_schema' | 'json_object' | 'none';
+export type OutputMode = 'json_schema' | 'json_object' | 'none';
 
 /** Only the fields read from a chat completion. */
-interface ChatCompletionBody {
+export interface ChatCompletionBody {
   model?: string;
   choices?: Array<{ message?: { content?: string | null } }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null };
@@ -40,17 +40,22 @@ export class OpenAiChatModel implements LanguageModel {
         }
         throw error;
       }
-      return {
-        text: body.choices?.[0]?.message?.content ?? '',
-        model: body.model ?? model,
-        usage: readUsage(body.usage),
-      };
+      return readChatCompletion(body, model);
     }
   }
 }
 
+/** A chat completion as core's port answers it (also each line of a Batch API output file). */
+export function readChatCompletion(body: ChatCompletionBody, model: string): LanguageModelResponse {
+  return {
+    text: body.choices?.[0]?.message?.content ?? '',
+    model: body.model ?? model,
+    usage: readUsage(body.usage),
+  };
+}
+
 /** The request body in the chat-completions format; temperature 0, as extraction wants repeatable answers. */
-function chatCompletionRequest(model: string, request: LanguageModelRequest, mode: OutputMode): Record<string, unknown> {
+export function chatCompletionRequest(model: string, request: LanguageModelRequest, mode: OutputMode): Record<string, unknown> {
   const body: Record<string, unknown> = { model, messages: request.messages, temperature: 0 };
   if (request.outputSchema && mode === 'json_schema') {
     body.response_format = { type: 'json_schema', json_schema: { name: request.outputSchema.name, schema: request.outputSchema.schema, strict: true } };

@@ -6,6 +6,8 @@ export interface EndpointHints {
   unknownModel: (model: string) => string;
   /** For an address where nothing answers, e.g. `check OPENAI_BASE_URL and that the server is running`. */
   unreachable: string;
+  /** Set where this runtime offers no Batch API: the error asking for it gets this message. */
+  noBatchApi?: string;
 }
 
 /** Where the OpenAI-compatible API is, who calls it, and how a user fixes a refusal. */

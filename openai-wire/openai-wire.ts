@@ -12,7 +12,7 @@ export interface OpenAiWireOptions {
 
 /**
  * One OpenAI-compatible API over one transport: JSON in, JSON out, every failure an `SragError`.
- * The chat model and the text embedder are built on it; files and batches would be too.
+ * The chat model, the text embedder and the Batch API (files and batches) are built on it.
  */
 export class OpenAiWire {
   readonly endpoint: OpenAiEndpoint;
@@ -31,20 +31,61 @@ export class OpenAiWire {
    * `model` names the requested model in a 404's hint.
    */
   async postJson(path: string, body: unknown, { model, signal }: { model: string; signal?: CancellationSignal }): Promise<unknown> {
-    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    return parseJson(await this.send({ method: 'POST', path, contentType: 'application/json', body: JSON.stringify(body), model, signal }), this.failures);
+  }
+
+  /** GET `path` (e.g. `batches/batch_abc`) and return the parsed reply; failures as `postJson`'s. */
+  async getJson(path: string, { signal }: { signal?: CancellationSignal } = {}): Promise<unknown> {
+    return parseJson(await this.send({ method: 'GET', path, model: '', signal }), this.failures);
+  }
+
+  /** GET `path` and return the body as text (a file's content); failures as `postJson`'s. */
+  async getText(path: string, { signal }: { signal?: CancellationSignal } = {}): Promise<string> {
+    return this.send({ method: 'GET', path, model: '', signal });
+  }
+
+  /**
+   * POST a `multipart/form-data` form to `path`: text `fields`, then one text file (how `files`
+   * takes an upload). The file is JSON Lines, so the whole body stays text.
+   */
+  async postForm(path: string, form: { fields: Record<string, string>; file: { field: string; name: string; content: string } }, { signal }: { signal?: CancellationSignal } = {}): Promise<unknown> {
+    const boundary = `srag-form-${formBoundary(form.file.content)}`;
+    const parts = Object.entries(form.fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${form.file.field}"; filename="${form.file.name}"\r\nContent-Type: application/jsonl\r\n\r\n`);
+    const body = `${parts.join('')}${form.file.content}\r\n--${boundary}--\r\n`;
+    return parseJson(await this.send({ method: 'POST', path, contentType: `multipart/form-data; boundary=${boundary}`, body, model: '', signal }), this.failures);
+  }
+
+  /** One request; the body of a success status, or the error the failure is. */
+  private async send({ method, path, contentType, body, model, signal }: {
+    method: 'GET' | 'POST'; path: string; contentType?: string; body?: string; model: string; signal?: CancellationSignal;
+  }): Promise<string> {
+    const headers: Record<string, string> = {};
+    if (contentType) headers['Content-Type'] = contentType;
     if (this.endpoint.apiKey) headers.Authorization = `Bearer ${this.endpoint.apiKey}`;
     let response;
     try {
-      response = await this.transport({ url: endpointUrl(this.endpoint.baseUrl, path), method: 'POST', headers, body: JSON.stringify(body), signal });
+      response = await this.transport({ url: endpointUrl(this.endpoint.baseUrl, path), method, headers, body, signal });
     } catch (error) {
       if (TransportFailure.isInstance(error)) throw this.failures.fromTransportFailure(error);
       throw error;
     }
     if (response.status < 200 || response.status >= 300) throw this.failures.fromResponse(response, model);
-    try {
-      return JSON.parse(response.body) as unknown;
-    } catch {
-      throw this.failures.unreadableReply();
-    }
+    return response.body;
   }
+}
+
+function parseJson(text: string, failures: EndpointFailures): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw failures.unreadableReply();
+  }
+}
+
+/** A boundary that does not occur in the content: a counter past every digit run that could clash. */
+function formBoundary(content: string): string {
+  let boundary = 0;
+  while (content.includes(`srag-form-${boundary}`)) boundary += 1;
+  return String(boundary);
 }

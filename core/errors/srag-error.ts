@@ -21,7 +21,9 @@ export type SragErrorCode =
   | 'TIME_LIMIT'
   /** The store could not keep what was done (a full disk, a read-only file): the run stops, nothing is marked failed. */
   | 'STORE_FAILED'
-  | 'CANCELLED';
+  | 'CANCELLED'
+  /** Not a failure: the request went into a Batch API submission and its document waits for the reply. */
+  | 'DEFERRED_TO_BATCH';
 
 export interface SragErrorOptions {
   code: SragErrorCode;

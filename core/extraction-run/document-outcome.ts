@@ -9,9 +9,10 @@ import type { TokenUsage } from '../ports/language-model.ts';
  * - `unchanged`: the log holds a record for this very content; no model call, no write;
  * - `failed`: it could not be read or extracted (the error is logged for this content);
  * - `skipped-failed`: it failed before with this very content and was not tried again;
- * - `empty`: no text at all (or only whitespace); skipped without a model call and logged.
+ * - `empty`: no text at all (or only whitespace); skipped without a model call and logged;
+ * - `deferred`: its request went into a Batch API submission; nothing saved, a later run collects it.
  */
-export type OutcomeStatus = 'done' | 'unchanged' | 'failed' | 'skipped-failed' | 'empty';
+export type OutcomeStatus = 'done' | 'unchanged' | 'failed' | 'skipped-failed' | 'empty' | 'deferred';
 
 export interface DocumentOutcome {
   source: string;

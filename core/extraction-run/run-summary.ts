@@ -17,6 +17,8 @@ export interface RunSummary {
   skippedFailed: number;
   /** Empty or whitespace-only: skipped without a model call. */
   empty: number;
+  /** Waiting for a Batch API reply: nothing saved yet. */
+  deferred: number;
   /** Of `done`: every reply came from the response cache. */
   fromCache: number;
   promptTokens: number;
@@ -30,7 +32,7 @@ export interface RunSummary {
 }
 
 export function emptyRunSummary(total: number): RunSummary {
-  return { total, done: 0, withoutValues: 0, unchanged: 0, failed: 0, skippedFailed: 0, empty: 0, fromCache: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, budgetReached: false, failures: [] };
+  return { total, done: 0, withoutValues: 0, unchanged: 0, failed: 0, skippedFailed: 0, empty: 0, deferred: 0, fromCache: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, budgetReached: false, failures: [] };
 }
 
 /** Counts one outcome into the summary. */
@@ -47,6 +49,9 @@ export function addOutcome(summary: RunSummary, outcome: DocumentOutcome): void 
     case 'empty':
       summary.empty += 1;
       break;
+    case 'deferred':
+      summary.deferred += 1;
+      break;
     case 'failed':
     case 'skipped-failed':
       if (outcome.status === 'failed') summary.failed += 1;
@@ -57,4 +62,17 @@ export function addOutcome(summary: RunSummary, outcome: DocumentOutcome): void 
   summary.promptTokens += outcome.usage.promptTokens;
   summary.cachedPromptTokens += outcome.usage.cachedPromptTokens ?? 0;
   summary.completionTokens += outcome.usage.completionTokens;
+}
+
+/**
+ * Adds the summary of another run into `summary` (the runs of one ingest): counts and tokens add
+ * up, a flag set in either stays set, failures are listed up to the usual number.
+ */
+export function addRunSummary(summary: RunSummary, other: RunSummary): void {
+  const fields = summary as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(other)) {
+    if (typeof value === 'number') fields[key] = (typeof fields[key] === 'number' ? fields[key] : 0) + value;
+    else if (typeof value === 'boolean') fields[key] = fields[key] === true || value;
+  }
+  summary.failures.push(...other.failures.slice(0, Math.max(0, namedFailures - summary.failures.length)));
 }

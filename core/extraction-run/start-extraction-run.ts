@@ -1,3 +1,4 @@
+import { BatchDeferral } from '../batch-api/batch-deferral.ts';
 import { approximateTokenCount } from '../documents/approximate-token-count.ts';
 import { documentText } from '../documents/document-text.ts';
 import { firstLine } from '../errors/first-line.ts';
@@ -24,6 +25,8 @@ export interface RunProgress {
   total: number;
   /** The document's label. */
   source: string;
+  /** The document's identity (`DocumentSource.source`). */
+  documentSource: string;
   outcome: OutcomeStatus;
 }
 
@@ -258,6 +261,13 @@ export class ExtractionRun {
       extractions = options.codeExtraction
         ? await extractWithCode({ code: options.codeExtraction, schema: options.schema, documents, extract })
         : await extract(options.schema, documents);
+    } catch (error) {
+      // A request went into a Batch API submission (see DeferringLanguageModel): nothing to save yet.
+      if (!BatchDeferral.isInstance(error)) throw error;
+      // The batch bills the group when it runs: its reservation stays spent for this run's budget.
+      reservation = undefined;
+      for (const { index, outcome } of pending) this.settle(index, Object.assign(outcome, { status: 'deferred' as const }));
+      return;
     } finally {
       if (reservation !== undefined) options.budget!.release(reservation);
     }
@@ -300,7 +310,7 @@ export class ExtractionRun {
     this.outcomes[index] = outcome;
     this.completed += 1;
     addOutcome(this.summary, outcome);
-    this.options.onProgress?.({ completed: this.completed, total: this.outcomes.length, source: outcome.label, outcome: outcome.status });
+    this.options.onProgress?.({ completed: this.completed, total: this.outcomes.length, source: outcome.label, documentSource: outcome.source, outcome: outcome.status });
     this.wake();
   }
 

@@ -1,3 +1,4 @@
+import { DeferralCollector } from '../batch-api/deferral-collector.ts';
 import { approximateTokenCount } from '../documents/approximate-token-count.ts';
 import { generateObject } from '../language-model/generate-object.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
@@ -74,7 +75,12 @@ export async function extractRecordBatch(options: ExtractRecordBatchOptions): Pr
     if (documents.length === 1) return [await single(documents[0]!)];
     const split = async () => {
       const middle = Math.ceil(documents.length / 2);
-      return [...await run(documents.slice(0, middle)), ...await run(documents.slice(middle))];
+      // Deferred to the Batch API, both halves' requests go in the same submission.
+      const deferrals = new DeferralCollector();
+      const first = await deferrals.attempt(run(documents.slice(0, middle)));
+      const second = await deferrals.attempt(run(documents.slice(middle)));
+      deferrals.throwIfDeferred();
+      return [...first!, ...second!];
     };
     const entries: BatchEntry[] = documents.map((document, index) => ({ id: String(index + 1), text: document.text }));
     const user = renderBatchDocuments(entries);
@@ -102,18 +108,24 @@ export async function extractRecordBatch(options: ExtractRecordBatchOptions): Pr
     const share: TokenUsage = shareOf(result.usage, documents.length);
     // One after another, so that a batch never has more than one request in flight.
     const outcomes: BatchOutcome[] = [];
+    const deferrals = new DeferralCollector();
     for (const [index, document] of documents.entries()) {
       const read = reading.records.get(entries[index]!.id)!;
-      outcomes.push('problems' in read ? await single(document) : { record: toExtractedRecord(read.value, share, result.cached) });
+      const outcome = 'problems' in read ? await deferrals.attempt(single(document)) : { record: toExtractedRecord(read.value, share, result.cached) };
+      if (outcome) outcomes.push(outcome);
     }
+    deferrals.throwIfDeferred();
     return outcomes;
   };
 
   const outcomes: BatchOutcome[] = new Array(options.documents.length);
+  // The calls do not depend on each other's replies: deferred to the Batch API, they go in one submission.
+  const deferrals = new DeferralCollector();
   for (const call of calls) {
-    const results = await run(call.map((position) => options.documents[position]!));
-    call.forEach((position, index) => { outcomes[position] = results[index]!; });
+    const results = await deferrals.attempt(run(call.map((position) => options.documents[position]!)));
+    if (results) call.forEach((position, index) => { outcomes[position] = results[index]!; });
   }
+  deferrals.throwIfDeferred();
   return outcomes;
 }
 

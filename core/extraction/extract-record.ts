@@ -1,4 +1,5 @@
 import { addUsage } from '../language-model/add-usage.ts';
+import { DeferralCollector } from '../batch-api/deferral-collector.ts';
 import { generateObject } from '../language-model/generate-object.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
 import type { NormalizedValue } from '../normalization/index.ts';
@@ -52,10 +53,12 @@ export async function extractRecord(options: ExtractRecordOptions): Promise<Extr
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
   let cached = true;
   const partRecords: PartRecord[] = [];
+  // The parts' requests do not depend on each other's replies: deferred to the Batch API, they go in one submission.
+  const deferrals = new DeferralCollector();
   for (const [index, part] of parts.entries()) {
     const wrapped = messages[index]!;
     const read = (strict: boolean) => (reply: unknown) => readRecordReply(reply, { schema, documentText: part, withEvidence, strict });
-    const result = await generateObject({
+    const result = await deferrals.attempt(generateObject({
       client,
       // No document name: wherever this error shows (a "failed: <document>" line, a row's _error), the document is its subject already.
       step: parts.length > 1 ? `extracting part ${index + 1} of ${parts.length}` : 'extracting the record',
@@ -66,11 +69,13 @@ export async function extractRecord(options: ExtractRecordOptions): Promise<Extr
       },
       validate: read(true),
       validateAfterReAsk: read(false),
-    });
+    }));
+    if (result === undefined) continue;
     addUsage(usage, result.usage);
     cached &&= result.cached;
     partRecords.push(result.value);
   }
+  deferrals.throwIfDeferred();
   const merged = mergePartRecords(schema, partRecords);
   return { ...merged, usage, cached, parts: parts.length };
 }

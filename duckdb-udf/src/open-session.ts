@@ -1,5 +1,5 @@
 import { setTimeout as wait } from 'node:timers/promises';
-import { ModelClient, type PromptLibrary, type ResponseCache } from '../../core/index.ts';
+import { ModelClient, type LanguageModel, type PromptLibrary, type ResponseCache } from '../../core/index.ts';
 import { DuckDbSqlEngine } from './duckdb-sql-engine.ts';
 import { endpointLanguageModel } from './endpoint-language-model.ts';
 import { hashText } from './hash-text.ts';
@@ -17,9 +17,10 @@ export interface Session {
   /**
    * Created on first use. Without an endpoint configured it still answers from the response cache;
    * only a call the cache cannot answer fails, with the missing-endpoint error. With a `cache` (an
-   * extraction store's), a client of its own that keeps replies there.
+   * extraction store's), a client of its own that keeps replies there. With `languageModel`, a new
+   * client over what it makes of the endpoint (the Batch API's deferring model).
    */
-  modelClient(options?: { cache?: ResponseCache }): ModelClient;
+  modelClient(options?: { cache?: ResponseCache; languageModel?: (endpoint: LanguageModel) => LanguageModel }): ModelClient;
   close(): void;
 }
 
@@ -42,11 +43,12 @@ export async function openSession(databasePath: string, { abortSignal, environme
     prompts: loadPromptLibrary(),
     sqlEngine: new DuckDbSqlEngine(store.connection),
     loadTokenCounter: async () => (await import('./count-tokens.ts')).countTokens,
-    modelClient({ cache = defaultCache } = {}) {
-      let client = clients.get(cache);
+    modelClient({ cache = defaultCache, languageModel } = {}) {
+      let client = languageModel ? undefined : clients.get(cache);
       if (client) return client;
+      const endpoint = endpointLanguageModel(settings);
       client = new ModelClient({
-        languageModel: endpointLanguageModel(settings),
+        languageModel: languageModel ? languageModel(endpoint) : endpoint,
         cache,
         maxConcurrency: settings.concurrency,
         retry: { maxRetries: settings.maxRetries },
@@ -54,7 +56,7 @@ export async function openSession(databasePath: string, { abortSignal, environme
         sleep: (milliseconds) => wait(milliseconds),
         hashText,
       });
-      clients.set(cache, client);
+      if (!languageModel) clients.set(cache, client);
       return client;
     },
     close: () => store.close(),

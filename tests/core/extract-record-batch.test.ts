@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractRecordBatch, LanguageModelError, ModelClient, parseRecordSchema, SragError, type LanguageModelRequest } from '../../core/index.ts';
+import { DeferringLanguageModel, extractRecordBatch, LanguageModelError, ModelClient, parseRecordSchema, SragError, type CachedResponse, type LanguageModelRequest } from '../../core/index.ts';
 import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
 import { createRecordingLanguageModel, type ScriptedReply } from '../helpers/recording-language-model.ts';
 
@@ -100,6 +100,31 @@ describe('extractRecordBatch', () => {
     expect(requests[0]!.messages[1]!.content).toContain('Echo Hotel');
     // Outcomes in input order, though the long document was sent first.
     expect(results.map((result) => 'record' in result && result.record.values.hotel_name)).toEqual(['Alpha Hotel', expect.anything(), 'Bravo Hotel', 'Charlie Hotel', 'Delta Hotel']);
+  });
+
+  it('defers every call of a batch to the Batch API in one submission, and the same calls are answered from the cache after', async () => {
+    const long = { text: `The Echo Hotel has 5 stars. ${'The corridors are long and quiet. '.repeat(400)}`, documentName: 'echo.txt' };
+    const batchDocuments = [documents[0]!, long, ...documents.slice(1)];
+    const cache = new Map<string, CachedResponse>();
+    const responseCache = { get: async (key: string) => cache.get(key), set: async (key: string, response: CachedResponse) => void cache.set(key, response) };
+    const echo = JSON.stringify({ hotel_name: { value: 'Echo Hotel', quote: 'The Echo Hotel' }, stars: { value: 5, quote: 'has 5 stars' } });
+    const { languageModel, requests } = createRecordingLanguageModel((request) => (request.messages[1]!.content.includes('Echo Hotel') ? echo : answer(request)));
+    let client: ModelClient;
+    const deferring = new DeferringLanguageModel({ languageModel, keyOf: (request) => client.cacheKey(request) });
+    client = new ModelClient({ languageModel: deferring, cache: responseCache, sleep: noWait, retry: { maxRetries: 0 } });
+    const error = await extractRecordBatch({ client, prompts, schema, documents: batchDocuments, maxDocumentsPerCall: 3 }).catch((caught: unknown) => caught);
+    expect(SragError.isInstance(error) && error.code).toBe('DEFERRED_TO_BATCH');
+    // The long document's call and both shared calls, not only the first one.
+    const lines = deferring.take();
+    expect(kinds(lines.map((line) => line.request))).toEqual(['single', 'batch 3', 'single']);
+    expect(requests).toHaveLength(0);
+    for (const line of lines) cache.set(line.customId, await languageModel.doGenerate(line.request));
+    const results = await extractRecordBatch({
+      client: new ModelClient({ languageModel, cache: responseCache, sleep: noWait, retry: { maxRetries: 0 } }), prompts, schema, documents: batchDocuments, maxDocumentsPerCall: 3,
+    });
+    expect(requests).toHaveLength(lines.length);
+    expect(results.map((result) => 'record' in result && result.record.cached)).toEqual([true, true, true, true, true]);
+    expect(results.map((result) => 'record' in result && result.record.values.hotel_name)).toEqual(['Alpha Hotel', 'Echo Hotel', 'Bravo Hotel', 'Charlie Hotel', 'Delta Hotel']);
   });
 
   it('sends a record with a value of the wrong type back alone, for the ordinary re-ask', async () => {

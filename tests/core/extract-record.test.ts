@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   approximateTokenCount,
+  DeferringLanguageModel,
   extractRecord,
   ModelClient,
   parseRecordSchema,
@@ -9,7 +10,9 @@ import {
   type CachedResponse,
   type LanguageModelRequest,
   type ResponseCache,
+  type SragError,
 } from '../../core/index.ts';
+import { caught } from '../helpers/caught.ts';
 import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
 import { createRecordingLanguageModel, type ScriptedReply } from '../helpers/recording-language-model.ts';
 
@@ -373,6 +376,26 @@ describe('extractRecord long documents', () => {
     });
     expect(requests[0]!.messages[1]!.content).toContain('$120');
     expect(requests[0]!.messages[1]!.content).not.toContain('$150');
+  });
+
+  it('defers every part of a long document to the Batch API in one submission, then reads the replies from the cache', async () => {
+    const cache = new MemoryCache();
+    const { languageModel, requests } = createRecordingLanguageModel(replyFromPart);
+    let client: ModelClient;
+    const deferring = new DeferringLanguageModel({ languageModel, keyOf: (request) => client.cacheKey(request) });
+    client = new ModelClient({ languageModel: deferring, cache, sleep: async () => {} });
+    expect((await caught(extractLong(client)) as SragError).code).toBe('DEFERRED_TO_BATCH');
+    const lines = deferring.take();
+    // All parts at once, not one part per submission (a day each).
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    expect(requests).toHaveLength(0);
+    // The batch's replies, put in the cache under the lines' ids, answer the next run without a call.
+    for (const line of lines) await cache.set(line.customId, await languageModel.doGenerate(line.request));
+    const result = await extractLong(new ModelClient({ languageModel, cache, sleep: async () => {} }));
+    expect(result.parts).toBe(lines.length);
+    expect(result.cached).toBe(true);
+    expect(requests).toHaveLength(lines.length);
+    expect(result.values).toEqual({ hotel_name: 'Grand Budapest Hotel', price_per_night: 120, has_pool: true, opened_on: '2011-03-05' });
   });
 
   it('merges values per attribute: a value found in one part beats nulls in the others', async () => {

@@ -61,7 +61,7 @@ describe('the srag ingest progress bar', () => {
     let output = '';
     (stream as unknown as PassThrough).on('data', (chunk) => { output += String(chunk); });
     const reporter = createProgressReporter(5, stream);
-    reporter.update({ completed: 1, total: 5, source: 'a.html', outcome: 'done' });
+    reporter.update({ completed: 1, total: 5, source: 'a.html', documentSource: '/docs/a.html', outcome: 'done' });
     reporter.retry(notice(2, 4_000));
     reporter.stop();
     expect(output).toContain('1/5 documents | 0 failed');

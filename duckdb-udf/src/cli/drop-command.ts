@@ -57,7 +57,7 @@ export async function dropCommand(table: string, options: DropCommandOptions, ab
       await connection.run('BEGIN TRANSACTION');
       try {
         await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(plan.table)}`);
-        for (const catalog of ['srag_tables', 'srag_ingestion_log', 'srag_evidence', 'srag_extractors', 'srag_imports']) await connection.run(`DELETE FROM ${catalog} WHERE table_name = $1`, [plan.table]);
+        for (const catalog of ['srag_tables', 'srag_ingestion_log', 'srag_evidence', 'srag_extractors', 'srag_imports', 'srag_batches', 'srag_batch_documents']) await connection.run(`DELETE FROM ${catalog} WHERE table_name = $1`, [plan.table]);
         await forgetTableProfile(connection, plan.table);
         await connection.run('COMMIT');
       } catch (error) {

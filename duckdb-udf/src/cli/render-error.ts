@@ -17,6 +17,8 @@ const exitStatusForCode: Record<SragErrorCode, number> = {
   TIME_LIMIT: 4,
   STORE_FAILED: 6,
   CANCELLED: 130,
+  // Never reaches an edge: a run turns it into a `deferred` outcome.
+  DEFERRED_TO_BATCH: 4,
 };
 
 /**

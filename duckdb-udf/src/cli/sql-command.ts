@@ -37,7 +37,7 @@ srag functions (docs/sql-functions.md has the details):
       answer, sql, result (JSON rows), prompt_tokens, completion_tokens; also "table" := 'hotels'
   SELECT * FROM srag_usage();
       model calls, cache hits, retries and tokens of this session
-srag tables: srag_tables, srag_extract_schemas, srag_ingestion_log, srag_evidence, srag_cache, srag_extractors
+srag tables: srag_tables, srag_extract_schemas, srag_ingestion_log, srag_evidence, srag_cache, srag_extractors, srag_batches
 Shell: end a statement with ";"; Ctrl-C cancels the running statement; history in ~/.srag_history
 `;
 

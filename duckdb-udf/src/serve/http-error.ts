@@ -20,6 +20,8 @@ const statusForCode: Record<SragErrorCode | HttpOnlyCode, number> = {
   TIME_LIMIT: 504,
   STORE_FAILED: 500,
   CANCELLED: 503,
+  // Never reaches an edge: a run turns it into a `deferred` outcome.
+  DEFERRED_TO_BATCH: 500,
   UNAUTHORIZED: 401,
   NOT_FOUND: 404,
   PAYLOAD_TOO_LARGE: 413,

@@ -369,7 +369,7 @@ async function createStoreTables(connection: DuckDBConnection): Promise<void> {
   }
 }
 
-async function transaction(connection: DuckDBConnection, statements: () => Promise<void>): Promise<void> {
+export async function transaction(connection: DuckDBConnection, statements: () => Promise<void>): Promise<void> {
   await connection.run('BEGIN TRANSACTION');
   try {
     await statements();

@@ -57,6 +57,23 @@ CREATE TABLE IF NOT EXISTS srag_extractors (
   created_at TIMESTAMP DEFAULT current_timestamp,
   PRIMARY KEY (table_name, attribute)
 );
+CREATE TABLE IF NOT EXISTS srag_batches (
+  batch_id VARCHAR PRIMARY KEY,
+  table_name VARCHAR NOT NULL,
+  submission VARCHAR NOT NULL,
+  status VARCHAR NOT NULL,
+  request_count BIGINT NOT NULL,
+  run_options VARCHAR NOT NULL DEFAULT '{}',
+  submitted_at TIMESTAMP DEFAULT current_timestamp,
+  collected_at TIMESTAMP
+);
+CREATE TABLE IF NOT EXISTS srag_batch_documents (
+  submission VARCHAR NOT NULL,
+  table_name VARCHAR NOT NULL,
+  source VARCHAR NOT NULL,
+  position BIGINT NOT NULL,
+  waiting BOOLEAN NOT NULL
+);
 CREATE SCHEMA IF NOT EXISTS srag_extract;
 CREATE TABLE IF NOT EXISTS srag_journal (
   sequence BIGINT NOT NULL,

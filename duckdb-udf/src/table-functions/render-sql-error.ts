@@ -17,6 +17,7 @@ const labelForCode: Record<SragErrorCode, string> = {
   TIME_LIMIT: 'time limit',
   STORE_FAILED: 'store failed',
   CANCELLED: 'cancelled',
+  DEFERRED_TO_BATCH: 'waiting for a Batch API reply',
 };
 
 /**

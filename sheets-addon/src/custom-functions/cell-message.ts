@@ -21,6 +21,8 @@ const cellText: Record<SragErrorCode, (error: SragError) => string> = {
   TIME_LIMIT: () => 'stopped to stay inside the 30-second limit of custom functions; the replies received so far are cached, so recalculating continues from there (for many rows use srag › Extract)',
   STORE_FAILED: (error) => `the result could not be saved: ${error.message}`,
   CANCELLED: () => 'cancelled',
+  // The add-on has no Batch API (see settingsHints.noBatchApi); kept for the closed set.
+  DEFERRED_TO_BATCH: (error) => error.message,
 };
 
 export function cellMessage(error: unknown, secrets: Array<string | undefined>): string {

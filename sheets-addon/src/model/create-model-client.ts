@@ -13,10 +13,11 @@ export interface ModelClientChoices {
 }
 
 /** Fixes in the words of the add-on's settings dialog. */
-const settingsHints: EndpointHints = {
+export const settingsHints: EndpointHints = {
   refusedKey: 'the endpoint refused the API key: save a new one in srag › Settings',
   unknownModel: (model) => `the endpoint does not know model "${model}" (or the base URL is wrong): check srag › Settings`,
   unreachable: 'check the base URL in srag › Settings; Apps Script reaches only public https addresses',
+  noBatchApi: 'the Sheets add-on does not use the Batch API: its extraction finishes within the sheet\'s executions; for half-price batches of large corpora use the srag CLI (srag ingest … --batch-api)',
 };
 
 /**

@@ -5,7 +5,8 @@ import type { FaultKind } from './types.ts';
 export interface PlannedResponse {
   status: number;
   headers: Record<string, string>;
-  body: Record<string, unknown>;
+  /** JSON, or text sent as it is (a file's content). */
+  body: Record<string, unknown> | string;
 }
 
 /** Content a chatty model sends instead of JSON. */

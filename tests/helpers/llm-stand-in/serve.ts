@@ -2,6 +2,7 @@
  * Runs the LLM stand-in (a test double, not a model) until SIGINT/SIGTERM:
  *   npx tsx tests/helpers/llm-stand-in/serve.ts [--port 0] [--latency-ms 200] [--fault-rate 0.1]
  *     [--seed 1] [--corpus examples/hotels --corpus examples/worldcup] [--quiet] [--background]
+ *     [--batch-polls 1] [--batch-failed-lines 0] [--batch-create-delay-ms 0]
  * Prints `OPENAI_BASE_URL=http://127.0.0.1:<port>/v1` on stdout once listening; logs requests to stderr.
  * Without --corpus it serves whichever of examples/hotels and examples/worldcup have gold data, and
  * the questions across tables of examples/cities.
@@ -30,6 +31,10 @@ const { values } = parseArgs({
     quiet: { type: 'boolean', default: false },
     background: { type: 'boolean', default: false },
     'idle-minutes': { type: 'string' },
+    // The Batch API: retrieves a batch answers in_progress before it completes; lines of each batch that fail; how long a create takes.
+    'batch-polls': { type: 'string', default: '1' },
+    'batch-failed-lines': { type: 'string', default: '0' },
+    'batch-create-delay-ms': { type: 'string', default: '0' },
   },
 });
 
@@ -84,6 +89,9 @@ const standIn = await startLlmStandIn({
   latencyMs: numberOption('latency-ms', values['latency-ms']),
   faultRate: numberOption('fault-rate', values['fault-rate']),
   seed: numberOption('seed', values.seed),
+  batchPollsUntilDone: numberOption('batch-polls', values['batch-polls']),
+  batchFailedLines: numberOption('batch-failed-lines', values['batch-failed-lines']),
+  batchCreateDelayMs: numberOption('batch-create-delay-ms', values['batch-create-delay-ms']),
   log: (line) => {
     stopWhenIdle();
     if (!values.quiet) process.stderr.write(`llm stand-in: ${line}\n`);

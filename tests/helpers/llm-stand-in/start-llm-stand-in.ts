@@ -7,6 +7,7 @@ import { faultResponse, type PlannedResponse } from './fault-response.ts';
 import { loadGoldCorpus } from './load-gold-corpus.ts';
 import { loadPromptIdentities } from './load-prompt-identities.ts';
 import { chatCompletionBody, errorBody, modelsBody } from './openai-wire.ts';
+import { createBatchEndpoints } from './batch-endpoints.ts';
 import { invalidRequestReply, type Reply } from './reply.ts';
 import { respondToChat, type ResponderContext } from './respond-to-chat.ts';
 import { allFaultKinds, type FaultKind, type LlmStandIn, type LlmStandInOptions, type RecordedRequest } from './types.ts';
@@ -69,6 +70,10 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     extractorSlips: [],
     extractorFaults: {},
     batchSlips: [],
+    batchPollsUntilDone: 1,
+    batchFailedLines: 0,
+    batchMalformedLines: 0,
+    batchCreateDelayMs: 0,
   };
   let random = createRandom(settings.seed);
   const applyOptions = (partial: Partial<LlmStandInOptions>) => {
@@ -103,7 +108,7 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
       const writable = !response.destroyed && !response.writableEnded;
       if (writable) {
         response.writeHead(planned.status, { 'content-type': 'application/json', ...planned.headers });
-        response.end(JSON.stringify(planned.body));
+        response.end(typeof planned.body === 'string' ? planned.body : JSON.stringify(planned.body));
       }
       onWritten?.(writable);
     };
@@ -175,11 +180,48 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     });
   };
 
+  /** A Batch API line, answered as `/chat/completions` would answer it (no faults: those are the batch's failed lines). */
+  const answerBatchLine = async (body: unknown) => {
+    const request = readChatRequest(body);
+    const kind = typeof body === 'object' && body !== null ? classifyRequest(request, identities) : 'unknown';
+    const recorded: RecordedRequest = { kind, model: request.model, body, status: 0, startedAt: Date.now(), finishedAt: 0, viaBatch: true };
+    requests.push(recorded);
+    let reply: Reply;
+    try {
+      reply = validationError(body, settings) ?? (await respondToChat(kind, request, context));
+    } catch (error) {
+      reply = { type: 'error', status: 500, message: `LLM stand-in bug: ${String(error)}`, errorType: 'server_error', param: null };
+    }
+    recorded.status = reply.type === 'content' ? 200 : reply.status;
+    recorded.finishedAt = Date.now();
+    options.log?.(`${kind} ${recorded.status} (batch line)`);
+    if (reply.type === 'content') {
+      reply.onDelivered?.();
+      return { status: 200, body: chatCompletionBody(request, reply.content) };
+    }
+    return { status: reply.status, body: errorBody(reply.message, reply.errorType, reply.param) };
+  };
+  const batchEndpoints = createBatchEndpoints(answerBatchLine, () => settings);
+
+  const handleBatchRoute = async (incoming: http.IncomingMessage, response: http.ServerResponse, route: string) => {
+    const body = await readBody(incoming);
+    const planned = await batchEndpoints.handle(incoming.method ?? 'GET', route, String(incoming.headers['content-type'] ?? ''), body);
+    send(response, planned ?? {
+      status: 404, headers: {}, body: errorBody(`the LLM stand-in has no route ${incoming.method} /v1${route}`, 'invalid_request_error', null, 'not_found'),
+    });
+  };
+
   const server = http.createServer((incoming, response) => {
     const url = new URL(incoming.url ?? '/', 'http://stand-in');
     const route = url.pathname.replace(/^\/v1(?=\/)/, '').replace(/\/+$/, '');
     if (incoming.method === 'POST' && route === '/chat/completions') {
       handleChat(incoming, response).catch((error: unknown) => {
+        if (!response.headersSent) send(response, { status: 500, headers: {}, body: errorBody(`LLM stand-in bug: ${String(error)}`, 'server_error') });
+      });
+      return;
+    }
+    if (route === '/files' || route.startsWith('/files/') || route === '/batches' || route.startsWith('/batches/')) {
+      handleBatchRoute(incoming, response, route).catch((error: unknown) => {
         if (!response.headersSent) send(response, { status: 500, headers: {}, body: errorBody(`LLM stand-in bug: ${String(error)}`, 'server_error') });
       });
       return;
@@ -224,6 +266,8 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     setOptions(partial) {
       applyOptions(partial);
     },
+    batchIds: () => batchEndpoints.batchIds(),
+    batchCreatesStarted: () => batchEndpoints.createsStarted(),
     failNext(kind, count = 1) {
       for (let index = 0; index < count; index += 1) forcedFaults.push(kind);
     },

@@ -85,6 +85,14 @@ export interface LlmStandInOptions {
   extractorFaults?: Record<string, ExtractorFault>;
   /** Slips made in every batch extraction reply of two or more records (see `BatchSlip`). Default none. */
   batchSlips?: BatchSlip[];
+  /** Batch API: how many retrieves find a batch still `in_progress` before one completes it. Default 1. */
+  batchPollsUntilDone?: number;
+  /** Batch API: how many lines of each batch fail (expired or answered 500), from its first line. Default 0. */
+  batchFailedLines?: number;
+  /** Batch API: how many of the next answered lines carry a reply that is not JSON (counted down). Default 0. */
+  batchMalformedLines?: number;
+  /** Batch API: how long `POST /batches` takes before it creates the batch (a provider validating the file), in ms. Default 0. */
+  batchCreateDelayMs?: number;
   /** Port to listen on; default 0 (a free port). */
   port?: number;
 }
@@ -98,6 +106,8 @@ export interface RecordedRequest {
   /** HTTP status sent; 0 while unanswered (a hang stays 0). */
   status: number;
   fault?: FaultKind;
+  /** True for a line of a Batch API input file, answered when its batch completed. */
+  viaBatch?: boolean;
   startedAt: number;
   /** When the response was sent, or when a hung request's socket closed; 0 until then. */
   finishedAt: number;
@@ -114,6 +124,10 @@ export interface LlmStandIn {
   reset(): void;
   /** Changes options at runtime, e.g. `setOptions({ faultRate: 0 })`; `corpora` and `port` are fixed at start. */
   setOptions(partial: Partial<LlmStandInOptions>): void;
+  /** The ids of the Batch API batches created so far, in order. */
+  batchIds(): string[];
+  /** How many `POST /batches` requests arrived so far (created or still on their way). */
+  batchCreatesStarted(): number;
   /** Forces the next `count` (default 1) chat requests to get `kind`, whatever the random draw says. */
   failNext(kind: FaultKind, count?: number): void;
   /** Stops listening and destroys open sockets, hung ones included. */
