@@ -1,8 +1,13 @@
 import {
-  runExtraction, runSynthesizedExtraction, SpendBudget, type DocumentSource, type ModelPrice, type RecordSchema, type RetryNotice, type RunProgress, type RunSummary,
-  type SynthesisReport,
+  addRunSummary, countNoun, DeferringLanguageModel, emptyRunSummary, ModelClient, runExtraction, runSynthesizedExtraction, SpendBudget, SragError, type DocumentSource, type ModelPrice,
+  type RecordSchema, type RetryNotice, type RunProgress, type RunSummary, type SynthesisReport,
 } from '../../core/index.ts';
+import { collectOpenBatches, type OpenBatchesState } from './batch-api/collect-open-batches.ts';
+import { submitBatchRequests } from './batch-api/submit-batch-requests.ts';
+import { endpointBatchApi } from './endpoint-batch-api.ts';
+import { documentAtPath } from './document-at-path.ts';
 import { hashText } from './hash-text.ts';
+import { BatchJobs, type SubmittedRunOptions } from './store/batch-jobs.ts';
 import type { Session } from './open-session.ts';
 import { adoptRelativeSources } from './store/adopt-relative-sources.ts';
 
@@ -30,6 +35,29 @@ export interface IngestDocumentsOptions {
    * `onFallback` hears of each document where an accepted function failed and the model read the value.
    */
   synthesize?: { onFallback?: (fallback: { document: string; attribute: string; reason: string }) => void };
+  /**
+   * `--batch-api`: the run's model requests go to the provider's Batch API as one submission
+   * instead of being sent (see `DeferringLanguageModel`); their documents end `deferred`, and a
+   * later run collects the replies. Without it, finished batches are still collected, and
+   * documents waiting for a batch are still left out.
+   */
+  batchApi?: boolean;
+  /** One line per batch asked about, collected or submitted. */
+  onBatchLine?: (line: string) => void;
+}
+
+/** What a run did with the Batch API. */
+export interface BatchReport {
+  /** Batches submitted by this run (one submission), with how many requests and documents. */
+  submitted: string[];
+  requests: number;
+  /** Documents whose requests this run submitted. */
+  deferredDocuments: number;
+  /** Documents left out because a batch still works on them. */
+  waitingDocuments: number;
+  /** Batches still out before this run's submission. */
+  open: OpenBatchesState['open'];
+  collected: OpenBatchesState['collected'];
 }
 
 export interface IngestDocumentsResult {
@@ -37,6 +65,8 @@ export interface IngestDocumentsResult {
   /** With `synthesize`: which extractors were used, and how many values code read. */
   synthesis?: SynthesisReport;
   usage: { calls: number; cacheHits: number; retries: number; promptTokens: number; cachedPromptTokens: number; completionTokens: number };
+  /** Present when a batch was asked about, collected or submitted. */
+  batch?: BatchReport;
 }
 
 /**
@@ -50,44 +80,124 @@ export async function ingestDocuments(session: Session, options: IngestDocuments
   const leftRelative = await adoptRelativeSources(session.store, table, documents);
   if (leftRelative > 0) options.onLeftRelative?.(leftRelative);
   const store = session.store.extractionStore(table, schema);
-  const client = session.modelClient({ cache: store.responseCache });
+  if (options.batchApi && options.synthesize) {
+    throw new SragError({ code: 'INPUT_INVALID', message: '--batch-api and --synthesize cannot be combined: writing and checking extractors needs replies at once', hint: 'run --synthesize without --batch-api' });
+  }
+  const signal = abortSignalOf(options.cancellation);
+  const batchJobs = new BatchJobs(session.store);
+  let batchApi: ReturnType<typeof endpointBatchApi> | undefined;
+  const openBatchApi = () => (batchApi ??= endpointBatchApi(session.settings));
+  const batches = await collectOpenBatches({
+    table, batchJobs, batchApi: openBatchApi, client: session.modelClient({ cache: store.responseCache }), onLine: options.onBatchLine, signal,
+  });
+  // A finished submission's run is made again first, on its own and in its order, so that it sends the
+  // requests the batch answered (see BatchJobs.recordSubmission); documents a batch still works on are
+  // not sent again, by any run.
+  const given = new Map(documents.map((document) => [document.source, document]));
+  const runs: Array<{ documents: DocumentSource[]; options: SubmittedRunOptions; submission?: string }> = [];
+  const inSubmissions = new Set<string>();
+  for (const { submission, sources, options: submittedWith } of await batchJobs.finishedSubmissions(table)) {
+    runs.push({ submission, options: submittedWith, documents: sources.map((source) => given.get(source) ?? documentAtPath(source)) });
+    for (const source of sources) inSubmissions.add(source);
+  }
+  const rest = documents.filter((document) => !batches.waiting.has(document.source) && !inSubmissions.has(document.source));
+  runs.push({ documents: rest, options: { retryFailed: options.retryFailed ?? false, batchSize: options.batchSize, withEvidence: options.withEvidence } });
+  let deferring: DeferringLanguageModel | undefined;
+  let client: ModelClient;
+  if (options.batchApi) {
+    openBatchApi();
+    client = session.modelClient({
+      cache: store.responseCache,
+      languageModel: (endpoint) => (deferring = new DeferringLanguageModel({
+        languageModel: endpoint,
+        keyOf: (request) => client.cacheKey(request),
+        // A line a finished batch did not answer goes the ordinary way, so a request the Batch API keeps failing still ends.
+        defer: (key) => !batches.failedKeys.has(key),
+      })),
+    });
+  } else {
+    client = session.modelClient({ cache: store.responseCache });
+  }
   const stopRetryNotices = options.onRetry ? client.onRetry(options.onRetry) : () => {};
+  const runOptions = {
+    client,
+    prompts: session.prompts,
+    schema,
+    store,
+    retryHint: options.retryHint,
+    // One budget for every run of the ingest; a group deferred to the Batch API keeps its reservation (it is billed when the batch runs).
+    budget: options.maxCost && new SpendBudget(options.maxCost.usd, options.maxCost.price, () => client.usage.total()),
+    maxInputTokens: session.settings.maxInputTokens,
+    loadTokenCounter: session.loadTokenCounter,
+    model: session.settings.extractModel,
+    concurrency: session.settings.concurrency * 2,
+    callWarningThreshold: session.settings.callWarningThreshold,
+    hashText,
+    onWarning: options.onWarning,
+    cancellation: options.cancellation,
+  };
+  const total = runs.reduce((sum, run) => sum + run.documents.length, 0);
+  const summary = emptyRunSummary(0);
+  const submitted: string[] = [];
+  let requestCount = 0;
+  let synthesis: SynthesisReport | undefined;
+  let completedBefore = 0;
   try {
-    const runOptions = {
-      client,
-      prompts: session.prompts,
-      schema,
-      documents,
-      store,
-      retryFailed: options.retryFailed,
-      retryHint: options.retryHint,
-      withEvidence: options.withEvidence,
-      batchSize: options.batchSize,
-      budget: options.maxCost && new SpendBudget(options.maxCost.usd, options.maxCost.price, () => client.usage.total()),
-      maxInputTokens: session.settings.maxInputTokens,
-      loadTokenCounter: session.loadTokenCounter,
-      model: session.settings.extractModel,
-      concurrency: session.settings.concurrency * 2,
-      callWarningThreshold: session.settings.callWarningThreshold,
-      hashText,
-      onProgress: options.onProgress,
-      onWarning: options.onWarning,
-      cancellation: options.cancellation,
-    };
-    if (!options.synthesize) return { summary: await runExtraction(runOptions), usage: client.usage.total() };
-    // QuickJS loads in the sandbox's worker, on the first call: nothing of it for a run without --synthesize.
-    const { QuickJsCodeSandbox } = await import('./code-sandbox/quickjs-code-sandbox.ts');
-    const sandbox = new QuickJsCodeSandbox();
-    try {
-      const { summary, synthesis } = await runSynthesizedExtraction({
-        ...runOptions,
-        synthesis: { sandbox, extractorStore: session.store.extractorStore(table), onFallback: options.synthesize.onFallback },
-      });
-      return { summary, synthesis, usage: client.usage.total() };
-    } finally {
-      await sandbox.close();
+    for (const run of runs) {
+      if (run.documents.length === 0 && run.submission === undefined) continue;
+      const deferred = new Set<string>();
+      const offset = completedBefore;
+      const onProgress = (progress: RunProgress) => {
+        if (progress.outcome === 'deferred') deferred.add(progress.documentSource);
+        options.onProgress?.({ ...progress, completed: offset + progress.completed, total });
+      };
+      const withDocuments = { ...runOptions, ...run.options, documents: run.documents, onProgress };
+      let runSummary: RunSummary;
+      if (options.synthesize && run.submission === undefined) {
+        // QuickJS loads in the sandbox's worker, on the first call: nothing of it for a run without --synthesize.
+        const { QuickJsCodeSandbox } = await import('./code-sandbox/quickjs-code-sandbox.ts');
+        const sandbox = new QuickJsCodeSandbox();
+        try {
+          const synthesized = await runSynthesizedExtraction({
+            ...withDocuments,
+            synthesis: { sandbox, extractorStore: session.store.extractorStore(table), onFallback: options.synthesize.onFallback },
+          });
+          runSummary = synthesized.summary;
+          synthesis = synthesized.synthesis;
+        } finally {
+          await sandbox.close();
+        }
+      } else {
+        runSummary = await runExtraction(withDocuments);
+      }
+      addRunSummary(summary, runSummary);
+      completedBefore += run.documents.length;
+      const requests = deferring?.take() ?? [];
+      if (requests.length > 0) {
+        const ids = await submitBatchRequests({
+          table, requests, run: { sources: run.documents.map((document) => document.source), waiting: deferred, options: run.options },
+          replaces: run.submission, batchJobs, batchApi: openBatchApi(), signal,
+        });
+        submitted.push(...ids);
+        requestCount += requests.length;
+        options.onBatchLine?.(`submitted batch ${ids.join(', ')}: ${countNoun(requests.length, 'request')} for ${countNoun(deferred.size, 'document')}, answered within 24 hours at about half the price`);
+      } else if (run.submission !== undefined && !runSummary.budgetReached) {
+        await batchJobs.release(run.submission);
+      }
+      // Stopped at --max-cost: the runs after it would stop at once.
+      if (runSummary.budgetReached) break;
     }
   } finally {
     stopRetryNotices();
   }
+  const waitingDocuments = documents.filter((document) => batches.waiting.has(document.source)).length;
+  const batchReport = options.batchApi || waitingDocuments > 0 || batches.collected.batches > 0 || batches.open.length > 0
+    ? { submitted, requests: requestCount, deferredDocuments: summary.deferred, waitingDocuments, open: batches.open, collected: batches.collected }
+    : undefined;
+  return { summary, usage: client.usage.total(), batch: batchReport, ...(synthesis ? { synthesis } : {}) };
+}
+
+/** The cancellation as the wire's signal, when it is one (the CLI's AbortSignal). */
+function abortSignalOf(cancellation: { readonly aborted: boolean } | undefined): AbortSignal | undefined {
+  return cancellation instanceof AbortSignal ? cancellation : undefined;
 }

@@ -1,5 +1,8 @@
-import { countNoun, estimateExtractionRun, findModelPrice, SragError, tableNameForSchema, usageCost, type ModelPrice, type SynthesisReport } from '../../../core/index.ts';
+import { batchApiPrice, countNoun, estimateExtractionRun, findModelPrice, SragError, tableNameForSchema, usageCost, type DocumentSource, type ModelPrice, type RecordSchema, type SynthesisReport } from '../../../core/index.ts';
+import { documentAtPath } from '../document-at-path.ts';
 import { hashText } from '../hash-text.ts';
+import { sragCommandLine } from '../quote-shell-argument.ts';
+import { BatchJobs } from '../store/batch-jobs.ts';
 import { ingestDocuments } from '../ingest-documents.ts';
 import { loadModelPrices } from '../load-model-prices.ts';
 import { openSession, type Session } from '../open-session.ts';
@@ -9,7 +12,7 @@ import { readSchemaFile } from './read-schema-file.ts';
 import { resolveDocuments } from './resolve-documents.ts';
 
 export interface IngestCommandOptions {
-  schema: string;
+  schema?: string;
   db: string;
   table?: string;
   retryFailed?: boolean;
@@ -20,6 +23,8 @@ export interface IngestCommandOptions {
   json?: boolean;
   dryRun?: boolean;
   maxCost?: number;
+  batchApi?: boolean;
+  resumeBatch?: boolean;
 }
 
 /** Documents named one by one where an accepted extractor failed; the rest are counted. */
@@ -30,12 +35,55 @@ const budgetReachedStatus = 4;
 
 /** `srag ingest`: one record per document into the table; exit status 1 when any document failed. */
 export async function ingestCommand(patterns: string[], options: IngestCommandOptions, abortSignal: AbortSignal): Promise<number> {
+  if (options.resumeBatch) return resumeBatch(patterns, options, abortSignal);
+  if (patterns.length === 0 || !options.schema) {
+    throw new SragError({
+      code: 'INPUT_INVALID',
+      message: patterns.length === 0 ? 'srag ingest needs documents to extract' : 'srag ingest needs --schema FILE for its documents',
+      hint: 'srag ingest "docs/*.html" --schema schema.json (or srag ingest --resume-batch to collect a Batch API submission)',
+    });
+  }
   const schema = await readSchemaFile(options.schema);
   const { documents, skipped, outsideLinks } = await resolveDocuments(patterns, { followLinks: options.followLinks });
   if (skipped.length) process.stderr.write(`skipping ${countNoun(skipped.length, 'file')} of unsupported type: ${listed(skipped)}\n`);
   if (outsideLinks.length) process.stderr.write(`skipping ${countNoun(outsideLinks.length, 'symbolic link')} that ${outsideLinks.length === 1 ? 'leads' : 'lead'} out of the given paths: ${listed(outsideLinks)} (pass --follow-links to read them)\n`);
   const table = tableNameForSchema(schema, options.table);
   const session = await openSession(options.db, { abortSignal });
+  return ingestInto(session, { documents, schema, table }, options, abortSignal);
+}
+
+/** `srag ingest --resume-batch`: the documents of the table's submissions, with the table's schema. */
+async function resumeBatch(patterns: string[], options: IngestCommandOptions, abortSignal: AbortSignal): Promise<number> {
+  if (patterns.length > 0) {
+    throw new SragError({ code: 'INPUT_INVALID', message: '--resume-batch takes no documents: it finishes those the table\'s Batch API submissions list', hint: 'drop the document arguments, or run srag ingest DOCUMENTS --schema FILE --batch-api' });
+  }
+  const session = await openSession(options.db, { abortSignal, mustExist: true });
+  let prepared: { documents: DocumentSource[]; schema: RecordSchema; table: string };
+  try {
+    const batchJobs = new BatchJobs(session.store);
+    const tables = await batchJobs.tablesWithSubmissions();
+    const table = options.table ?? (tables.length === 1 ? tables[0] : undefined);
+    if (!table || !tables.includes(table)) {
+      throw new SragError({
+        code: 'INPUT_INVALID',
+        message: tables.length === 0
+          ? `no Batch API submission waits in ${options.db}`
+          : table ? `no Batch API submission waits for table "${table}" in ${options.db}` : `${options.db} has Batch API submissions for several tables (${tables.join(', ')})`,
+        hint: tables.length === 0 ? 'submit one with srag ingest DOCUMENTS --schema FILE --batch-api' : `pass --table with one of: ${tables.join(', ')}`,
+      });
+    }
+    const { schema } = await session.store.tableInfo(table);
+    const documents = (await batchJobs.listedSources(table)).map(documentAtPath);
+    prepared = { documents, schema, table };
+  } catch (error) {
+    session.close();
+    throw error;
+  }
+  return ingestInto(session, prepared, { ...options, batchApi: true }, abortSignal);
+}
+
+/** Runs the ingest into `table` and prints its summary; closes the session. */
+async function ingestInto(session: Session, { documents, schema, table }: { documents: DocumentSource[]; schema: RecordSchema; table: string }, options: IngestCommandOptions, abortSignal: AbortSignal): Promise<number> {
   try {
     const model = session.settings.extractModel;
     const price = findModelPrice(loadModelPrices(), model);
@@ -46,7 +94,9 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
         hint: `add it to a JSON file of prices and set SRAG_PRICES to its path: {"${model}": {"input": …, "cached_input": …, "output": …}} in USD per million tokens`,
       });
     }
-    if (options.dryRun) return await dryRun(session, { documents, schema, table, model, price, options });
+    // Requests through the Batch API are billed at its price: --max-cost and --dry-run count them so.
+    const runPrice = price && options.batchApi ? batchApiPrice(price) : price;
+    if (options.dryRun) return await dryRun(session, { documents, schema, table, model, price: runPrice, options });
     const progress = createProgressReporter(documents.length);
     const fallbacks: string[] = [];
     let fallbackCount = 0;
@@ -60,7 +110,7 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
         retryHint: 'rerun with --retry-failed',
         withEvidence: options.evidence,
         batchSize: options.batchSize,
-        maxCost: options.maxCost !== undefined && price ? { usd: options.maxCost, price } : undefined,
+        maxCost: options.maxCost !== undefined && runPrice ? { usd: options.maxCost, price: runPrice } : undefined,
         onProgress: progress.update,
         onRetry: progress.retry,
         onWarning: (line) => process.stderr.write(`\nwarning: ${line}\n`),
@@ -68,6 +118,8 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
           process.stderr.write(`note: ${countNoun(count, 'document')} of ${table} ${count === 1 ? 'was' : 'were'} ingested by an earlier srag from another directory (their paths are relative to it); run srag ingest there once to convert them, or they may appear twice\n`);
         },
         cancellation: abortSignal,
+        batchApi: options.batchApi,
+        onBatchLine: (line) => process.stderr.write(`${line}\n`),
         ...(options.synthesize ? {
           synthesize: {
             onFallback: ({ document, attribute, reason }) => {
@@ -80,14 +132,17 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
     } finally {
       progress.stop();
     }
-    const { summary, usage, synthesis } = result;
+    const { summary, usage, synthesis, batch } = result;
     const costUsd = price ? usageCost(usage, price) : null;
+    const waiting = (batch?.deferredDocuments ?? 0) + (batch?.waitingDocuments ?? 0);
+    const batchIds = batch ? [...batch.open.map((open) => open.id), ...batch.submitted] : [];
     if (options.json) {
       process.stdout.write(`${JSON.stringify({
         table, documents: summary.total, done: summary.done, without_values: summary.withoutValues, failed: summary.failed + summary.skippedFailed,
         unchanged: summary.unchanged, empty: summary.empty, from_cache: summary.fromCache, calls: usage.calls, retries: usage.retries,
         prompt_tokens: usage.promptTokens, cached_prompt_tokens: usage.cachedPromptTokens, completion_tokens: usage.completionTokens,
         cost_usd: costUsd, model, budget_reached: summary.budgetReached, database: options.db,
+        ...(batch ? { batch_api: { waiting, submitted: batch.submitted, open: batch.open.map((open) => open.id), collected_replies: batch.collected.replies } } : {}),
         ...(synthesis ? { synthesis } : {}),
       })}\n`);
     } else {
@@ -96,11 +151,16 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
       const cost = costUsd === null ? '' : `, ${formatUsd(costUsd)}`;
       process.stdout.write(
         `${table}: ${summary.done} done${summary.withoutValues ? ` (${summary.withoutValues} with no values)` : ''}, ${summary.failed + summary.skippedFailed} failed, ` +
-        `${summary.unchanged} unchanged${summary.empty ? `, ${summary.empty} empty` : ''}, ` +
+        `${summary.unchanged} unchanged${summary.empty ? `, ${summary.empty} empty` : ''}${waiting ? `, ${waiting} waiting for the Batch API` : ''}, ` +
         `${summary.fromCache} from cache; ${countNoun(usage.calls, 'model call')}, ${countNoun(usage.retries, 'retry', 'retries')}, ` +
         `${usage.promptTokens} prompt${cached} + ${usage.completionTokens} completion tokens${cost} (${options.db})\n`,
       );
       if (synthesis) process.stdout.write(`${describeSynthesis(synthesis)}\n`);
+    }
+    if (batch && waiting > 0) {
+      // With --json, stdout holds the one JSON line.
+      (options.json ? process.stderr : process.stdout).write(`${batch.submitted.length ? `submitted batch ${batch.submitted.join(', ')}` : `waiting for batch ${batchIds.join(', ')}`}; ` +
+        `${options.resumeBatch ? 'run it again later' : 're-run this command or'} \`${sragCommandLine(['ingest', '--resume-batch', ...(options.table ? ['--table', table] : [])], options.db)}\` to collect results\n`);
     }
     if (synthesis) {
       for (const line of fallbacks) process.stderr.write(`warning: ${line}\n`);
@@ -114,7 +174,7 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
     if (failures > 10) process.stderr.write(`… and ${failures - 10} more; see srag sql -c "SELECT * FROM srag_ingestion_log WHERE status = 'failed'"\n`);
     if (summary.skippedFailed) process.stderr.write(`${countNoun(summary.skippedFailed, 'document')} failed in an earlier run and ${summary.skippedFailed === 1 ? 'was' : 'were'} left alone; rerun with --retry-failed\n`);
     if (summary.budgetReached) {
-      const left = summary.total - summary.done - summary.unchanged - summary.failed - summary.skippedFailed - summary.empty;
+      const left = summary.total - summary.done - summary.unchanged - summary.failed - summary.skippedFailed - summary.empty - summary.deferred;
       process.stderr.write(`stopped before spending more than --max-cost ${formatUsd(options.maxCost!)}: ${countNoun(left, 'document')} not extracted yet; what is done is saved — run the same command again to go on, with a higher --max-cost if needed\n`);
       return budgetReachedStatus;
     }
@@ -142,8 +202,12 @@ async function dryRun(session: Session, { documents, schema, table, model, price
   documents: Awaited<ReturnType<typeof resolveDocuments>>['documents']; schema: Awaited<ReturnType<typeof readSchemaFile>>; table: string; model: string;
   price: ModelPrice | undefined; options: IngestCommandOptions;
 }): Promise<number> {
+  // Documents a Batch API batch still works on are left out of a run: of its estimate too.
+  const waitingSources = await new BatchJobs(session.store).waitingSources(table);
+  const toRun = documents.filter((document) => !waitingSources.has(document.source));
+  const waiting = documents.length - toRun.length;
   const estimate = await estimateExtractionRun({
-    prompts: session.prompts, schema, documents, store: session.store.extractionStore(table, schema), withEvidence: options.evidence,
+    prompts: session.prompts, schema, documents: toRun, store: session.store.extractionStore(table, schema), withEvidence: options.evidence,
     retryFailed: options.retryFailed, maxInputTokens: session.settings.maxInputTokens, loadTokenCounter: session.loadTokenCounter,
     batchSize: options.batchSize, hashText,
   });
@@ -151,13 +215,16 @@ async function dryRun(session: Session, { documents, schema, table, model, price
   if (options.json) {
     process.stdout.write(`${JSON.stringify({
       documents: estimate.toExtract, calls: estimate.calls, prompt_tokens: estimate.promptTokens, completion_tokens: estimate.completionTokens, cost_usd: costUsd,
-      model, table, left_alone: estimate.leftAlone, unreadable: estimate.unreadable,
+      model, table, left_alone: estimate.leftAlone, unreadable: estimate.unreadable, ...(waiting ? { waiting_for_batch_api: waiting } : {}),
     })}\n`);
   } else {
     const cost = costUsd === null
       ? `cost unknown: no price for model "${model}" (add one to a prices file named by SRAG_PRICES)`
-      : `about ${formatUsd(costUsd)} at ${model}'s prices (no prompt caching counted)`;
-    const alone = estimate.leftAlone ? ` (${estimate.leftAlone} more unchanged or left alone)` : '';
+      : options.batchApi
+        ? `about ${formatUsd(costUsd)} at ${model}'s Batch API prices (half the usual, no prompt caching counted; answered within 24 hours)`
+        : `about ${formatUsd(costUsd)} at ${model}'s prices (no prompt caching counted)`;
+    const leftAlone = estimate.leftAlone + waiting;
+    const alone = leftAlone ? ` (${leftAlone} more unchanged, left alone${waiting ? ' or waiting for the Batch API' : ''})` : '';
     const unreadable = estimate.unreadable ? `, ${countNoun(estimate.unreadable, 'document')} unreadable` : '';
     process.stdout.write(
       `${table} (dry run, no model call): ${countNoun(estimate.toExtract, 'document')} to extract${alone}${unreadable}; ${countNoun(estimate.calls, 'model call')}, ` +

@@ -73,8 +73,8 @@ ${environmentHelp}`);
 
   program.command('ingest')
     .description('extract one record per document into a table; unchanged documents cost nothing on reruns')
-    .argument('<documents...>', 'files, directories or quoted globs (.pdf .docx .html .htm .md .txt .json)')
-    .requiredOption('--schema <file>', 'JSON schema (from `srag schema` or written by hand)')
+    .argument('[documents...]', 'files, directories or quoted globs (.pdf .docx .html .htm .md .txt .json)')
+    .option('--schema <file>', 'JSON schema (from `srag schema` or written by hand); needed with documents')
     .addOption(database())
     .option('--table <name>', 'table name (default: the schema title in snake_case)')
     .option('--retry-failed', 'retry documents that failed in an earlier run')
@@ -84,7 +84,9 @@ ${environmentHelp}`);
     .option('--batch-size <n>', 'the most documents per model call; by default short documents share a call (as many as the reply size and SRAG_MAX_INPUT_TOKENS allow, checked by id and quote), 1 sends each alone', positiveInteger)
     .option('--dry-run', 'make no model call and save nothing: print the documents to extract, the model calls, prompt and completion tokens, and the estimated cost')
     .option('--max-cost <usd>', 'stop before the run would spend more than this many US dollars (estimated per group of documents before it is sent); what is done is saved, run again to go on', positiveNumber)
-    .option('--json', 'print the summary as one JSON line: {table, documents, done, without_values, failed, unchanged, empty, from_cache, calls, retries, prompt_tokens, cached_prompt_tokens, completion_tokens, cost_usd, model, budget_reached, database}; with --dry-run {documents, calls, prompt_tokens, completion_tokens, cost_usd, model, table, left_alone, unreadable}')
+    .option('--json', 'print the summary as one JSON line: {table, documents, done, without_values, failed, unchanged, empty, from_cache, calls, retries, prompt_tokens, cached_prompt_tokens, completion_tokens, cost_usd, model, budget_reached, database, batch_api?: {waiting, submitted, open, collected_replies}}; with --dry-run {documents, calls, prompt_tokens, completion_tokens, cost_usd, model, table, left_alone, unreadable}')
+    .option('--batch-api', 'send the extraction requests through the provider\'s Batch API: about half the price, answered within 24 hours; the command exits after submitting, and running it again (or srag ingest --resume-batch) collects the replies')
+    .option('--resume-batch', 'collect the replies of the Batch API submissions of the table (--table when the database holds several) and finish their documents, without naming documents or schema again')
     .action(async (documents: string[], options) => { exitStatus = await (await import('./ingest-command.ts')).ingestCommand(documents, options, abort.signal); });
 
   program.command('ask')

@@ -37,6 +37,8 @@ export function createProgressReporter(total: number, stream: NodeJS.WriteStream
     update(progress: RunProgress) {
       if (progress.outcome === 'failed') failed += 1;
       status.progressed();
+      // An ingest that also finishes a Batch API submission's documents goes over more than it was given.
+      if (progress.total !== bar.getTotal()) bar.setTotal(progress.total);
       bar.update(progress.completed, { failed, status: statusPayload() });
     },
     retry(notice: RetryNotice) {
