@@ -27,6 +27,7 @@ export { renderPrompt } from './prompts/render-prompt.ts';
 export { redactSecrets } from './errors/redact-secrets.ts';
 export { firstLine } from './errors/first-line.ts';
 export { contentHash } from './hashing/content-hash.ts';
+export { attributeDefinitionHash } from './schema/attribute-definition-hash.ts';
 export { ModelClient, type ModelClientOptions, type RetryNotice, type RetryPolicy } from './language-model/model-client.ts';
 export { describeRetry } from './language-model/describe-retry.ts';
 export { generateObject, type GenerateObjectResult, type ObjectValidator } from './language-model/generate-object.ts';

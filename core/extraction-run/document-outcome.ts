@@ -10,9 +10,11 @@ import type { TokenUsage } from '../ports/language-model.ts';
  * - `failed`: it could not be read or extracted (the error is logged for this content);
  * - `skipped-failed`: it failed before with this very content and was not tried again;
  * - `empty`: no text at all (or only whitespace); skipped without a model call and logged;
- * - `deferred`: its request went into a Batch API submission; nothing saved, a later run collects it.
+ * - `deferred`: its request went into a Batch API submission; nothing saved, a later run collects it;
+ * - `stale`: a back-fill found the document changed, gone or without a record; it was not
+ *   extracted, its record keeps its values and the missing attributes are NULL with `error` as the reason.
  */
-export type OutcomeStatus = 'done' | 'unchanged' | 'failed' | 'skipped-failed' | 'empty' | 'deferred';
+export type OutcomeStatus = 'done' | 'unchanged' | 'failed' | 'skipped-failed' | 'empty' | 'deferred' | 'stale';
 
 export interface DocumentOutcome {
   source: string;
@@ -22,9 +24,14 @@ export interface DocumentOutcome {
   status: OutcomeStatus;
   /**
    * One value per attribute for `done`, and for `unchanged` when the store keeps values at hand;
-   * null otherwise (never a half-filled record).
+   * null otherwise (never a half-filled record). When `onlyAttributes` is set, one value per
+   * attribute extracted now: the record's other values were saved earlier and stay.
    */
   values: Record<string, NormalizedValue> | null;
+  /** For `done`: the attributes extracted now, when they were only those missing from an earlier record. */
+  onlyAttributes?: string[];
+  /** For `done`: the attribute definitions the saved record holds (see `IngestionLogEntry.attributeHashes`). */
+  attributeHashes?: string[];
   evidence: AttributeEvidence[];
   issues: RecordIssue[];
   /** Why the document was not extracted (`failed`, `skipped-failed`, `empty`); null otherwise. */

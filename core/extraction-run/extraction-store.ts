@@ -17,6 +17,14 @@ export interface IngestionLogEntry {
    * return an unchanged document's row from them without a model call or a reply to re-read.
    */
   values?: Record<string, NormalizedValue>;
+  /**
+   * For a `done` entry: the definitions (`attributeDefinitionHash`) of the attributes its record
+   * holds values for. The run extracts only the schema's attributes missing from it (column-level
+   * incremental extraction). Absent where the store keeps whole records (the SQL functions, whose
+   * record tables are keyed by the whole schema, and the Sheets add-on): the entry then covers
+   * every attribute of the run's schema.
+   */
+  attributeHashes?: readonly string[];
 }
 
 /** One document's record as the store keeps it: the row, its evidence and its issues. */
@@ -26,6 +34,13 @@ export interface StoredRecord {
   values: Record<string, NormalizedValue>;
   evidence: AttributeEvidence[];
   issues: RecordIssue[];
+  /** The attribute definitions the record holds values for once saved (see `IngestionLogEntry.attributeHashes`). */
+  attributeHashes?: string[];
+  /**
+   * Set when only these attributes were extracted (or reported) for a record the store already
+   * holds: `values`, `evidence` and `issues` cover just them, and the record's other values stay.
+   */
+  onlyAttributes?: string[];
 }
 
 /**

@@ -19,6 +19,10 @@ export interface RunSummary {
   empty: number;
   /** Waiting for a Batch API reply: nothing saved yet. */
   deferred: number;
+  /** A back-fill's documents that changed, are gone or have no record: reported, not extracted. */
+  stale: number;
+  /** Of `done`: records that got only the attributes missing from them (a schema grew or changed). */
+  partial: number;
   /** Of `done`: every reply came from the response cache. */
   fromCache: number;
   promptTokens: number;
@@ -32,7 +36,7 @@ export interface RunSummary {
 }
 
 export function emptyRunSummary(total: number): RunSummary {
-  return { total, done: 0, withoutValues: 0, unchanged: 0, failed: 0, skippedFailed: 0, empty: 0, deferred: 0, fromCache: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, budgetReached: false, failures: [] };
+  return { total, done: 0, withoutValues: 0, unchanged: 0, failed: 0, skippedFailed: 0, empty: 0, deferred: 0, stale: 0, partial: 0, fromCache: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, budgetReached: false, failures: [] };
 }
 
 /** Counts one outcome into the summary. */
@@ -41,6 +45,7 @@ export function addOutcome(summary: RunSummary, outcome: DocumentOutcome): void 
     case 'done':
       summary.done += 1;
       if (outcome.cached) summary.fromCache += 1;
+      if (outcome.onlyAttributes) summary.partial += 1;
       if (outcome.values && Object.values(outcome.values).every((value) => value === null)) summary.withoutValues += 1;
       break;
     case 'unchanged':
@@ -51,6 +56,10 @@ export function addOutcome(summary: RunSummary, outcome: DocumentOutcome): void 
       break;
     case 'deferred':
       summary.deferred += 1;
+      break;
+    case 'stale':
+      summary.stale += 1;
+      if (summary.failures.length < namedFailures) summary.failures.push({ source: outcome.source, label: outcome.label, error: outcome.error ?? 'stale' });
       break;
     case 'failed':
     case 'skipped-failed':

@@ -11,7 +11,8 @@ import { failsEveryDocument } from '../extraction/fails-every-document.ts';
 import { contentHash } from '../hashing/content-hash.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
-import type { RecordSchema } from '../schema/attribute-definition.ts';
+import type { AttributeDefinition, RecordSchema } from '../schema/attribute-definition.ts';
+import { attributeDefinitionHash } from '../schema/attribute-definition-hash.ts';
 import type { CodeExtraction } from '../synthesis/code-extraction.ts';
 import { extractWithCode } from '../synthesis/extract-with-code.ts';
 import type { DocumentOutcome, OutcomeStatus } from './document-outcome.ts';
@@ -74,6 +75,14 @@ export interface ExtractionRunOptions {
   onProgress?: (progress: RunProgress) => void;
   /** One line, before the work it warns about. */
   onWarning?: (warning: string) => void;
+  /**
+   * Fill only attributes missing from records the store already holds (the back-fill of
+   * `srag ask --extend-schema`): a document that changed since its record was saved, cannot be
+   * read or has no record is not extracted but reported (`stale`); its record keeps its values and
+   * the missing attributes get NULL with the reason in their evidence — never a record mixing two
+   * versions of a document.
+   */
+  backfill?: boolean;
   /** Checked before each group starts; requests in flight are cancelled by the client's own signal. */
   cancellation?: { readonly aborted: boolean };
   /** Synthesized extractors fill what they can of each document first; the model gets the rest (`srag ingest --synthesize`). */
@@ -109,6 +118,8 @@ export class ExtractionRun {
   private readonly batchSize: number;
   private readonly lookahead: number;
   private readonly hashText: (text: string) => string;
+  /** The schema's attributes with their definition hashes, in schema order. */
+  private readonly definitions: Array<{ attribute: AttributeDefinition; hash: string }>;
   private log: ReadonlyMap<string, IngestionLogEntry> | undefined;
   private nextToStart = 0;
   private emitted = 0;
@@ -126,6 +137,7 @@ export class ExtractionRun {
     this.batchSize = resolveBatchSize(options.batchSize, options.schema, options.withEvidence ?? true);
     this.lookahead = Math.max(1, options.lookahead ?? 4 * this.concurrency * this.batchSize);
     this.hashText = options.hashText ?? contentHash;
+    this.definitions = options.schema.attributes.map((attribute) => ({ attribute, hash: attributeDefinitionHash(attribute, this.hashText) }));
     options.store.logEntries(options.documents.map((document) => document.source)).then(
       (log) => {
         this.log = log;
@@ -196,30 +208,44 @@ export class ExtractionRun {
   private async runGroup(start: number, end: number): Promise<void> {
     const { options } = this;
     const log = this.log!;
-    const pending: Array<{ index: number; outcome: DocumentOutcome; text: string }> = [];
+    const pending: Pending[] = [];
     for (let index = start; index < end; index += 1) {
       const document = options.documents[index]!;
       const outcome = blankOutcome(document);
+      const previous = log.get(document.source);
       let content: string;
       try {
         content = await document.read();
       } catch (error) {
         if (failsEveryDocument(error)) throw error;
+        if (options.backfill) {
+          await this.reportStale(index, outcome, previous, `its document cannot be read any more (${describe(error).error}); the row keeps its values`);
+          continue;
+        }
         await this.finish(index, Object.assign(outcome, { status: 'failed' as const }, describe(error)));
         continue;
       }
       outcome.contentHash = this.hashText(content);
-      const previous = log.get(document.source);
+      if (options.backfill && (previous?.status !== 'done' || previous.contentHash !== outcome.contentHash)) {
+        const reason = previous?.status !== 'done'
+          ? 'the document has no record in this table; run srag ingest on it'
+          : 'its document changed since the row was extracted; the row keeps the values of the earlier version — run srag ingest on it to extract the new version';
+        await this.reportStale(index, outcome, previous, reason);
+        continue;
+      }
+      let attributes: AttributeDefinition[] | undefined;
       if (previous?.contentHash === outcome.contentHash) {
         if (previous.status === 'done') {
-          this.settle(index, Object.assign(outcome, { status: 'unchanged' as const, values: previous.values ?? null }));
-          continue;
-        }
-        if (previous.status === 'empty') {
+          const missing = this.missingDefinitions(previous);
+          if (missing.length === 0) {
+            this.settle(index, Object.assign(outcome, { status: 'unchanged' as const, values: previous.values ?? null }));
+            continue;
+          }
+          attributes = missing.map(({ attribute }) => attribute);
+        } else if (previous.status === 'empty') {
           this.settle(index, Object.assign(outcome, { status: 'empty' as const, error: previous.error }));
           continue;
-        }
-        if (!options.retryFailed) {
+        } else if (!options.retryFailed) {
           const retry = options.retryHint ? `; ${options.retryHint} to try again` : '';
           this.settle(index, Object.assign(outcome, { status: 'skipped-failed' as const, error: `${previous.error ?? 'failed'} (failed in an earlier run with the same content${retry})` }));
           continue;
@@ -231,14 +257,29 @@ export class ExtractionRun {
         continue;
       }
       await this.warnIfCostly(outcome.label, text);
-      pending.push({ index, outcome, text });
+      pending.push({ index, outcome, text, attributes, previousHashes: attributes ? previous!.attributeHashes : undefined });
     }
-    if (pending.length === 0) return;
+    // Documents missing the same attributes share a request that carries only those attributes.
+    const requests = new Map<string, Pending[]>();
+    for (const item of pending) {
+      const key = item.attributes ? item.attributes.map((attribute) => attribute.name).join('\u0000') : '';
+      const sharing = requests.get(key);
+      if (sharing) sharing.push(item);
+      else requests.set(key, [item]);
+    }
+    for (const items of requests.values()) await this.extract(items);
+  }
+
+  /** Extracts documents that need the same attributes (all of the schema's, or the ones missing from their records), one batch. */
+  private async extract(items: Pending[]): Promise<void> {
+    const { options } = this;
+    const attributes = items[0]!.attributes;
+    const schema = attributes ? { title: options.schema.title, attributes } : options.schema;
     const countTokens = await this.countTokens();
-    const extract = (schema: RecordSchema, documents: BatchDocument[]) => extractRecordBatch({
+    const extract = (part: RecordSchema, documents: BatchDocument[]) => extractRecordBatch({
       client: options.client,
       prompts: options.prompts,
-      schema,
+      schema: part,
       documents,
       withEvidence: options.withEvidence,
       maxInputTokens: options.maxInputTokens,
@@ -246,12 +287,12 @@ export class ExtractionRun {
       countTokens,
       model: options.model,
     });
-    const documents = pending.map(({ outcome, text }) => ({ text, documentName: outcome.label }));
+    const documents = items.map(({ outcome, text }) => ({ text, documentName: outcome.label }));
     let reservation: number | undefined;
     if (options.budget) {
       // What the model would be asked for all of the group (code extraction, when it applies, asks for less).
       reservation = options.budget.reserve(estimateExtractionUsage({
-        prompts: options.prompts, schema: options.schema, texts: documents.map(({ text }) => text), withEvidence: options.withEvidence ?? true,
+        prompts: options.prompts, schema, texts: documents.map(({ text }) => text), withEvidence: options.withEvidence ?? true,
         maxInputTokens: options.maxInputTokens, maxDocumentsPerCall: this.batchSize, countTokens,
       }));
       if (reservation === undefined) throw options.budget.stopError();
@@ -259,25 +300,69 @@ export class ExtractionRun {
     let extractions;
     try {
       extractions = options.codeExtraction
-        ? await extractWithCode({ code: options.codeExtraction, schema: options.schema, documents, extract })
-        : await extract(options.schema, documents);
+        ? await extractWithCode({ code: options.codeExtraction, schema, documents, extract })
+        : await extract(schema, documents);
     } catch (error) {
       // A request went into a Batch API submission (see DeferringLanguageModel): nothing to save yet.
       if (!BatchDeferral.isInstance(error)) throw error;
       // The batch bills the group when it runs: its reservation stays spent for this run's budget.
       reservation = undefined;
-      for (const { index, outcome } of pending) this.settle(index, Object.assign(outcome, { status: 'deferred' as const }));
+      for (const { index, outcome } of items) this.settle(index, Object.assign(outcome, { status: 'deferred' as const }));
       return;
     } finally {
       if (reservation !== undefined) options.budget!.release(reservation);
     }
     // The group's slot is free as soon as the model is done: saving does not hold back the next call.
     extractions.forEach((extraction, position) => {
-      const { index, outcome } = pending[position]!;
-      if ('error' in extraction) return this.saveBehind(index, Object.assign(outcome, { status: 'failed' as const }, describe(extraction.error)));
+      const { index, outcome, previousHashes } = items[position]!;
+      if ('error' in extraction) {
+        // A back-fill that failed leaves the record and its log entry as they were: the next run tries the missing attributes again.
+        if (attributes) return this.settle(index, Object.assign(outcome, { status: 'failed' as const }, describe(extraction.error)));
+        return this.saveBehind(index, Object.assign(outcome, { status: 'failed' as const }, describe(extraction.error)));
+      }
       const { values, evidence, issues, cached, usage } = extraction.record;
-      this.saveBehind(index, Object.assign(outcome, { status: 'done' as const, values, evidence, issues, cached, usage }));
+      const extractedHashes = this.hashesOf(schema.attributes);
+      const kept = (previousHashes ?? []).filter((hash) => this.definitions.some((definition) => definition.hash === hash));
+      this.saveBehind(index, Object.assign(outcome, {
+        status: 'done' as const, values, evidence, issues, cached, usage,
+        attributeHashes: [...kept, ...extractedHashes.filter((hash) => !kept.includes(hash))],
+        ...(attributes ? { onlyAttributes: attributes.map((attribute) => attribute.name) } : {}),
+      }));
     });
+  }
+
+  /** The schema's attributes a `done` entry holds no value for under their current definition. */
+  private missingDefinitions(entry: IngestionLogEntry): Array<{ attribute: AttributeDefinition; hash: string }> {
+    if (entry.attributeHashes === undefined) return [];
+    const held = new Set(entry.attributeHashes);
+    return this.definitions.filter(({ hash }) => !held.has(hash));
+  }
+
+  private hashesOf(attributes: readonly AttributeDefinition[]): string[] {
+    return attributes.map((attribute) => this.definitions.find((definition) => definition.attribute.name === attribute.name)!.hash);
+  }
+
+  /**
+   * A back-fill's report of a document it does not extract: the attributes missing from its record
+   * get NULL with `reason` in their evidence; its values and its log entry stay as they were.
+   */
+  private async reportStale(index: number, outcome: DocumentOutcome, previous: IngestionLogEntry | undefined, reason: string): Promise<void> {
+    Object.assign(outcome, { status: 'stale' as const, error: reason, errorCode: null });
+    const missing = previous?.status === 'done' ? this.missingDefinitions(previous) : [];
+    if (missing.length > 0) {
+      const attributes = missing.map(({ attribute }) => attribute.name);
+      try {
+        await this.options.store.saveRecord({
+          source: outcome.source, contentHash: previous!.contentHash,
+          values: Object.fromEntries(attributes.map((name) => [name, null])),
+          evidence: attributes.map((attribute) => ({ attribute, value: null, raw: null, quote: null, status: 'missing' as const, reason })),
+          issues: [], attributeHashes: [...previous!.attributeHashes ?? []], onlyAttributes: attributes,
+        });
+      } catch (error) {
+        throw storeFailure(error, `save ${outcome.label}`);
+      }
+    }
+    this.settle(index, outcome);
   }
 
   /** `finish` without waiting for it; what it throws stops the run. */
@@ -296,7 +381,11 @@ export class ExtractionRun {
     const { store } = this.options;
     try {
       if (outcome.status === 'done') {
-        await store.saveRecord({ source: outcome.source, contentHash: outcome.contentHash, values: outcome.values!, evidence: outcome.evidence, issues: outcome.issues });
+        await store.saveRecord({
+          source: outcome.source, contentHash: outcome.contentHash, values: outcome.values!, evidence: outcome.evidence, issues: outcome.issues,
+          attributeHashes: outcome.attributeHashes ?? this.definitions.map(({ hash }) => hash),
+          ...(outcome.onlyAttributes ? { onlyAttributes: outcome.onlyAttributes } : {}),
+        });
       } else if (outcome.status === 'failed' || outcome.status === 'empty') {
         await store.saveLogEntry({ source: outcome.source, contentHash: outcome.contentHash, status: outcome.status, error: outcome.error });
       }
@@ -338,6 +427,15 @@ export class ExtractionRun {
     this.waiters = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+/** A document waiting for its extraction request; `attributes` when only those are missing from its record. */
+interface Pending {
+  index: number;
+  outcome: DocumentOutcome;
+  text: string;
+  attributes: AttributeDefinition[] | undefined;
+  previousHashes: readonly string[] | undefined;
 }
 
 function blankOutcome(document: DocumentSource): DocumentOutcome {

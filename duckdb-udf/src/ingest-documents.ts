@@ -10,6 +10,7 @@ import { hashText } from './hash-text.ts';
 import { BatchJobs, type SubmittedRunOptions } from './store/batch-jobs.ts';
 import type { Session } from './open-session.ts';
 import { adoptRelativeSources } from './store/adopt-relative-sources.ts';
+import type { SchemaChange } from './store/compare-schemas.ts';
 
 export interface IngestDocumentsOptions {
   documents: DocumentSource[];
@@ -28,6 +29,8 @@ export interface IngestDocumentsOptions {
   onWarning?: (line: string) => void;
   /** Called before extraction when documents of the table were logged by an earlier srag by a path relative to another directory. */
   onLeftRelative?: (count: number) => void;
+  /** Called when the table existed with another schema: what it gains, re-extracts and keeps (see `SragStore.registerTable`). */
+  onSchemaChange?: (change: SchemaChange) => void;
   cancellation?: { readonly aborted: boolean };
   /**
    * `--synthesize`: the model writes an extraction function per attribute, checked on held-out
@@ -75,8 +78,11 @@ export interface IngestDocumentsResult {
  * a second run over the same documents resume: unchanged documents cost nothing.
  */
 export async function ingestDocuments(session: Session, options: IngestDocumentsOptions): Promise<IngestDocumentsResult> {
-  const { documents, schema, table } = options;
-  await session.store.registerTable(table, schema);
+  const { documents, table } = options;
+  // The table's schema: the given one, plus attributes the table keeps that it does not name.
+  const change = await session.store.registerTable(table, options.schema);
+  const { schema } = change;
+  if (change.added.length || change.changed.length || change.kept.length) options.onSchemaChange?.(change);
   const leftRelative = await adoptRelativeSources(session.store, table, documents);
   if (leftRelative > 0) options.onLeftRelative?.(leftRelative);
   const store = session.store.extractionStore(table, schema);

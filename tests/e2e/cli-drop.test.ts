@@ -12,7 +12,8 @@ import { runSrag } from '../helpers/run-srag.ts';
 
 const cliPath = fileURLToPath(new URL('../../bin/srag.js', import.meta.url));
 const schema = parseRecordSchema({ title: 'Hotel', properties: { city: { type: 'string', description: 'City.' }, stars: { type: 'integer', description: 'Stars.' } } });
-const otherSchema = parseRecordSchema({ title: 'Hotel', properties: { city: { type: 'string', description: 'The city.' } } });
+/** Shares no attribute with `schema`: a table is grown with a schema that shares some, refused one that shares none. */
+const otherSchema = parseRecordSchema({ title: 'Hotel', properties: { country: { type: 'string', description: 'The country.' } } });
 /** A name a shell and SQL both have to quote: a space, a single and a double quote, a dollar. */
 const oddName = `o'brien "best" $HOME`;
 

@@ -7,6 +7,7 @@ import { ingestDocuments } from '../ingest-documents.ts';
 import { loadModelPrices } from '../load-model-prices.ts';
 import { openSession, type Session } from '../open-session.ts';
 import { formatUsd } from './format-usd.ts';
+import type { SchemaChange } from '../store/compare-schemas.ts';
 import { createProgressReporter } from './progress-reporter.ts';
 import { readSchemaFile } from './read-schema-file.ts';
 import { resolveDocuments } from './resolve-documents.ts';
@@ -114,6 +115,7 @@ async function ingestInto(session: Session, { documents, schema, table }: { docu
         onProgress: progress.update,
         onRetry: progress.retry,
         onWarning: (line) => process.stderr.write(`\nwarning: ${line}\n`),
+        onSchemaChange: (change) => reportSchemaChange(table, change),
         onLeftRelative: (count) => {
           process.stderr.write(`note: ${countNoun(count, 'document')} of ${table} ${count === 1 ? 'was' : 'were'} ingested by an earlier srag from another directory (their paths are relative to it); run srag ingest there once to convert them, or they may appear twice\n`);
         },
@@ -150,7 +152,7 @@ async function ingestInto(session: Session, { documents, schema, table }: { docu
       const cached = usage.cachedPromptTokens > 0 ? ` (${usage.cachedPromptTokens} cached)` : '';
       const cost = costUsd === null ? '' : `, ${formatUsd(costUsd)}`;
       process.stdout.write(
-        `${table}: ${summary.done} done${summary.withoutValues ? ` (${summary.withoutValues} with no values)` : ''}, ${summary.failed + summary.skippedFailed} failed, ` +
+        `${table}: ${summary.done} done${summary.partial ? ` (${summary.partial} only new or changed attributes)` : ''}${summary.withoutValues ? ` (${summary.withoutValues} with no values)` : ''}, ${summary.failed + summary.skippedFailed} failed, ` +
         `${summary.unchanged} unchanged${summary.empty ? `, ${summary.empty} empty` : ''}${waiting ? `, ${waiting} waiting for the Batch API` : ''}, ` +
         `${summary.fromCache} from cache; ${countNoun(usage.calls, 'model call')}, ${countNoun(usage.retries, 'retry', 'retries')}, ` +
         `${usage.promptTokens} prompt${cached} + ${usage.completionTokens} completion tokens${cost} (${options.db})\n`,
@@ -236,4 +238,13 @@ async function dryRun(session: Session, { documents, schema, table, model, price
 
 function listed(items: string[]): string {
   return `${items.slice(0, 5).join(', ')}${items.length > 5 ? ', …' : ''}`;
+}
+
+/** What a run with a grown or changed schema extracts, said before it starts. */
+function reportSchemaChange(table: string, change: SchemaChange): void {
+  const names = (attributes: Array<{ name: string }>) => attributes.map((attribute) => attribute.name).join(', ');
+  const one = (attributes: unknown[], singular: string, plural: string) => (attributes.length === 1 ? singular : plural);
+  if (change.added.length) process.stderr.write(`${table}: new ${one(change.added, 'attribute', 'attributes')} ${names(change.added)}: only ${one(change.added, 'it is', 'they are')} extracted for documents ingested before\n`);
+  if (change.changed.length) process.stderr.write(`${table}: changed ${one(change.changed, 'definition', 'definitions')} of ${names(change.changed)}: ${one(change.changed, 'its values were', 'their values were')} cleared and ${one(change.changed, 'is', 'are')} extracted again\n`);
+  if (change.kept.length) process.stderr.write(`${table}: keeps ${names(change.kept)}, which the schema file does not name (added by srag ask --extend-schema or an earlier schema); ${one(change.kept, 'it is', 'they are')} extracted for new documents too\n`);
 }

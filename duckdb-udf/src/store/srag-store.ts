@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import {
-  firstLine, parseRecordSchema, recordSchemaToJsonSchema, sqlTypeForKind, SragError,
+  attributeDefinitionHash, firstLine, parseRecordSchema, recordSchemaToJsonSchema, sqlTypeForKind, SragError,
   type CachedResponse, type ColumnStatistics, type ExtractionStore, type ExtractorStore, type IngestionLogEntry, type RecordSchema, type ResponseCache,
   type StoredRecord, type SynthesizedExtractor,
 } from '../../../core/index.ts';
@@ -12,6 +12,8 @@ import type { JournalEntry } from './journal-entry.ts';
 import { openDuckDbFile, type OpenDuckDbFileOptions } from './open-duckdb-file.ts';
 import { refreshTableProfile } from '../catalog/refresh-table-profile.ts';
 import { queryColumnStatistics } from './query-column-statistics.ts';
+import { hashText } from '../hash-text.ts';
+import { compareSchemas, type SchemaChange } from './compare-schemas.ts';
 import { addedColumns, storeTablesSql } from './store-tables.ts';
 import { writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget } from './store-writes.ts';
 
@@ -66,21 +68,50 @@ export class SragStore {
     this.instance.closeSync();
   }
 
-  /** Create the record table for `schema`, or check that an existing one was made for the same schema. */
-  async registerTable(table: string, schema: RecordSchema): Promise<void> {
+  /**
+   * Create the record table for `schema`, or bring an existing one to it, and return the schema the
+   * table now has (see `SchemaChange`). A table's schema grows, it never shrinks: an attribute the
+   * new schema lacks keeps its column and values (it may have been added by `srag ask
+   * --extend-schema`), and stays in the table's schema after the new ones. A new attribute gets a
+   * NULL column; one whose definition changed has its values and evidence cleared (and its type
+   * changed), so the column never mixes values of two definitions; the ingestion log then says which
+   * attributes each record lacks, and the next run extracts only those.
+   */
+  async registerTable(table: string, schema: RecordSchema): Promise<SchemaChange> {
     this.refuseWrites('ingest into it');
-    const schemaJson = JSON.stringify(recordSchemaToJsonSchema(schema));
-    await this.exclusive(async (connection) => {
+    return this.exclusive(async (connection) => {
       const existing = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [table])).getRowsJS()[0];
       if (existing) {
-        if (existing[0] !== schemaJson) {
+        const stored = parseRecordSchema(JSON.parse(String(existing[0])), `table "${table}"`);
+        const change = compareSchemas(stored, schema);
+        if (change.kept.length === stored.attributes.length) {
+          // Not the same kind of record at all: growing the table would leave every old row NULL in every new column.
           throw new SragError({
             code: 'INPUT_INVALID',
-            message: `table "${table}" in ${this.path} was ingested with a different schema`,
+            message: `table "${table}" in ${this.path} was ingested with a different schema (none of its attributes is in the new one)`,
             hint: `ingest into a new table with --table NAME, or drop it first: ${sragCommandLine(['drop', table], this.path)}`,
           });
         }
-        return;
+        const schemaJson = JSON.stringify(recordSchemaToJsonSchema(change.schema));
+        await transaction(connection, async () => {
+          // Log entries of an earlier version hold the whole record of the table's schema as it was.
+          await connection.run("UPDATE srag_ingestion_log SET attribute_hashes = $1 WHERE table_name = $2 AND status = 'done' AND attribute_hashes IS NULL",
+            [JSON.stringify(stored.attributes.map((attribute) => attributeDefinitionHash(attribute, hashText))), table]);
+          if (change.added.length === 0 && change.changed.length === 0 && existing[0] === schemaJson) return;
+          const quotedTable = quoteIdentifier(table);
+          for (const attribute of change.added) await connection.run(`ALTER TABLE ${quotedTable} ADD COLUMN ${quoteIdentifier(attribute.name)} ${sqlTypeForKind[attribute.kind]}`);
+          for (const attribute of change.changed) {
+            const column = quoteIdentifier(attribute.name);
+            await connection.run(`UPDATE ${quotedTable} SET ${column} = NULL`);
+            await connection.run('DELETE FROM srag_evidence WHERE table_name = $1 AND attribute = $2', [table, attribute.name]);
+            const before = stored.attributes.find((old) => old.name === attribute.name)!;
+            if (sqlTypeForKind[before.kind] !== sqlTypeForKind[attribute.kind]) await connection.run(`ALTER TABLE ${quotedTable} ALTER ${column} SET DATA TYPE ${sqlTypeForKind[attribute.kind]}`);
+          }
+          await connection.run('UPDATE srag_tables SET title = $1, schema_json = $2, updated_at = current_timestamp WHERE table_name = $3', [change.schema.title, schemaJson, table]);
+        });
+        // As with the store's own columns (see `addedColumns`): an ALTER is not left in the write-ahead log.
+        if (change.added.length || change.changed.length) await connection.run('CHECKPOINT');
+        return change;
       }
       const clash = (await connection.runAndReadAll("SELECT 1 FROM duckdb_tables() WHERE table_name = $1 AND schema_name = 'main'", [table])).getRowsJS()[0];
       if (clash) {
@@ -88,8 +119,9 @@ export class SragStore {
       }
       await transaction(connection, async () => {
         await connection.run(createRecordTableSql(quoteIdentifier(table), schema));
-        await connection.run('INSERT INTO srag_tables (table_name, title, schema_json) VALUES ($1, $2, $3)', [table, schema.title, schemaJson]);
+        await connection.run('INSERT INTO srag_tables (table_name, title, schema_json) VALUES ($1, $2, $3)', [table, schema.title, JSON.stringify(recordSchemaToJsonSchema(schema))]);
       });
+      return { schema, added: [], changed: [], kept: [] };
     });
   }
 
@@ -174,11 +206,13 @@ export class SragStore {
         // The run's sources travel as one JSON text, unnested by DuckDB: one statement however many.
         const rows = (await (sources
           ? connection.runAndReadAll(
-            `SELECT source, content_hash, status, error FROM srag_ingestion_log
+            `SELECT source, content_hash, status, error, attribute_hashes FROM srag_ingestion_log
              WHERE table_name = $1 AND source IN (SELECT unnest(from_json($2, '["VARCHAR"]')))`, [table, JSON.stringify(sources)])
-          : connection.runAndReadAll('SELECT source, content_hash, status, error FROM srag_ingestion_log WHERE table_name = $1', [table]))).getRowsJS();
+          : connection.runAndReadAll('SELECT source, content_hash, status, error, attribute_hashes FROM srag_ingestion_log WHERE table_name = $1', [table]))).getRowsJS();
         return new Map<string, IngestionLogEntry>(rows.map((row) => [String(row[0]), {
           source: String(row[0]), contentHash: String(row[1]), status: row[2] as IngestionLogEntry['status'], error: row[3] === null ? null : String(row[3]),
+          // A `done` entry lists the attributes its record holds; `registerTable` filled those of earlier versions.
+          ...(row[2] === 'done' ? { attributeHashes: row[4] === null ? [] : (JSON.parse(String(row[4])) as string[]) } : {}),
         }]));
       }),
       saveRecord: (record) => save({ record }),

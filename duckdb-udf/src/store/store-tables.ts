@@ -90,4 +90,7 @@ export const addedColumns = [
   { table: 'srag_cache', column: 'purpose', type: 'VARCHAR' },
   // NULL in rows of the first version: no definition matches, so those extractors are written anew.
   { table: 'srag_extractors', column: 'definition', type: 'VARCHAR' },
+  // A JSON list of the attribute definitions a `done` record holds (column-level incremental
+  // extraction); NULL in files of earlier versions until `registerTable` fills it from the table's schema.
+  { table: 'srag_ingestion_log', column: 'attribute_hashes', type: 'VARCHAR' },
 ] as const;

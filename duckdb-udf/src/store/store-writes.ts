@@ -19,6 +19,8 @@ export interface LogWrite {
   contentHash: string;
   status: 'done' | 'failed' | 'empty';
   error: string | null;
+  /** For `done`: the attribute definitions the record holds (JSON in the log); absent for whole-record tables. */
+  attributeHashes?: readonly string[];
 }
 
 export interface CacheWrite {
@@ -34,7 +36,57 @@ export interface CacheWrite {
  */
 export async function writeRecords(connection: DuckDBConnection, target: RecordTarget, batch: StoredRecord[]): Promise<void> {
   // The last save of a document wins; one statement may not touch the same row twice.
-  const records = [...new Map(batch.map((record) => [record.source, record])).values()];
+  const latest = [...new Map(batch.map((record) => [record.source, record])).values()];
+  const whole = latest.filter((record) => !record.onlyAttributes);
+  const partial = new Map<string, StoredRecord[]>();
+  for (const record of latest) {
+    if (!record.onlyAttributes) continue;
+    const key = record.onlyAttributes.join('\u0000');
+    partial.set(key, [...partial.get(key) ?? [], record]);
+  }
+  if (whole.length) await writeWholeRecords(connection, target, whole);
+  for (const records of partial.values()) await writePartialRecords(connection, target, records);
+  await writeLogEntries(connection, target.logName, latest.map((record) => ({
+    source: record.source, contentHash: record.contentHash, status: 'done', error: null, attributeHashes: record.attributeHashes,
+  })));
+}
+
+/**
+ * Records that got only some attributes (`onlyAttributes`, the same for every record given): those
+ * columns of their existing rows and those attributes' evidence are replaced; the rest stays.
+ */
+async function writePartialRecords(connection: DuckDBConnection, target: RecordTarget, records: StoredRecord[]): Promise<void> {
+  const names = records[0]!.onlyAttributes!;
+  const attributes = names.map((name) => target.schema.attributes.find((attribute) => attribute.name === name)!);
+  const width = attributes.length + 1;
+  const assignments = attributes.map((attribute) => `${quoteIdentifier(attribute.name)} = v.${quoteIdentifier(attribute.name)}`).join(', ');
+  const valueColumns = [...attributes.map((attribute) => quoteIdentifier(attribute.name)), '"_source"'].join(', ');
+  for (const slice of slices(records)) {
+    const rows = slice.map((_, row) => `(${[...attributes.map((attribute, index) => `$${row * width + index + 1}::${sqlTypeForKind[attribute.kind]}`), `$${row * width + width}`].join(', ')})`);
+    await connection.run(
+      `UPDATE ${target.quotedTable} AS t SET ${assignments} FROM (VALUES ${rows.join(', ')}) AS v(${valueColumns}) WHERE t."_source" = v."_source"`,
+      slice.flatMap((record): DuckDBValue[] => [...attributes.map((attribute) => record.values[attribute.name] ?? null), record.source]),
+    );
+    await writeEvidence(connection, target.logName, slice, names);
+  }
+}
+
+/** Replaces the evidence of `attributes` (all of them when absent) of these records. */
+async function writeEvidence(connection: DuckDBConnection, logName: string, slice: StoredRecord[], attributes?: string[]): Promise<void> {
+  const sources = slice.map((record) => record.source);
+  const onlyThose = attributes ? ` AND attribute IN (${attributes.map((_, index) => `$${sources.length + index + 2}`).join(', ')})` : '';
+  await connection.run(`DELETE FROM srag_evidence WHERE table_name = $1 AND source IN (${sources.map((_, index) => `$${index + 2}`).join(', ')})${onlyThose}`, [logName, ...sources, ...attributes ?? []]);
+  const evidence = slice.flatMap((record) => record.evidence.map((entry): DuckDBValue[] => [logName, record.source, entry.attribute,
+    entry.value === null ? null : String(entry.value),
+    entry.raw === null || entry.raw === undefined ? null : typeof entry.raw === 'string' ? entry.raw : JSON.stringify(entry.raw),
+    entry.quote, entry.status, entry.reason]));
+  for (const rows of slices(evidence)) {
+    await connection.run(`INSERT INTO srag_evidence (table_name, source, attribute, value, raw, quote, status, reason) VALUES ${placeholders(rows.length, 8)}`, rows.flat());
+  }
+}
+
+/** Whole records: each replaces any earlier row of its document, with all of its evidence. */
+async function writeWholeRecords(connection: DuckDBConnection, target: RecordTarget, records: StoredRecord[]): Promise<void> {
   const { schema, quotedTable, logName } = target;
   const columnList = [...schema.attributes.map((attribute) => quoteIdentifier(attribute.name)), '"_source"', '"_content_hash"'].join(', ');
   const width = schema.attributes.length + 2;
@@ -49,16 +101,8 @@ export async function writeRecords(connection: DuckDBConnection, target: RecordT
       `INSERT INTO ${quotedTable} (${columnList}) VALUES ${slice.map((_, row) => typedRow(row)).join(', ')}`,
       slice.flatMap((record): DuckDBValue[] => [...schema.attributes.map((attribute) => record.values[attribute.name] ?? null), record.source, record.contentHash]),
     );
-    await connection.run(`DELETE FROM srag_evidence WHERE table_name = $1 AND source IN (${sources.map((_, index) => `$${index + 2}`).join(', ')})`, [logName, ...sources]);
-    const evidence = slice.flatMap((record) => record.evidence.map((entry): DuckDBValue[] => [logName, record.source, entry.attribute,
-      entry.value === null ? null : String(entry.value),
-      entry.raw === null || entry.raw === undefined ? null : typeof entry.raw === 'string' ? entry.raw : JSON.stringify(entry.raw),
-      entry.quote, entry.status, entry.reason]));
-    for (const rows of slices(evidence)) {
-      await connection.run(`INSERT INTO srag_evidence (table_name, source, attribute, value, raw, quote, status, reason) VALUES ${placeholders(rows.length, 8)}`, rows.flat());
-    }
+    await writeEvidence(connection, logName, slice);
   }
-  await writeLogEntries(connection, logName, records.map((record) => ({ source: record.source, contentHash: record.contentHash, status: 'done', error: null })));
 }
 
 /** Upserts ingestion-log entries: the latest entry per document, with the number of attempts. */
@@ -66,11 +110,12 @@ export async function writeLogEntries(connection: DuckDBConnection, logName: str
   const latest = [...new Map(entries.map((entry) => [entry.source, entry])).values()];
   for (const slice of slices(latest)) {
     await connection.run(
-      `INSERT INTO srag_ingestion_log (table_name, source, content_hash, status, error, attempts, updated_at)
-       SELECT *, 1, current_timestamp FROM (VALUES ${placeholders(slice.length, 5)})
+      `INSERT INTO srag_ingestion_log (table_name, source, content_hash, status, error, attribute_hashes, attempts, updated_at)
+       SELECT *, 1, current_timestamp FROM (VALUES ${placeholders(slice.length, 6)})
        ON CONFLICT (table_name, source) DO UPDATE SET content_hash = excluded.content_hash, status = excluded.status,
-         error = excluded.error, attempts = srag_ingestion_log.attempts + 1, updated_at = excluded.updated_at`,
-      slice.flatMap((entry): DuckDBValue[] => [logName, entry.source, entry.contentHash, entry.status, entry.error]),
+         error = excluded.error, attribute_hashes = excluded.attribute_hashes, attempts = srag_ingestion_log.attempts + 1, updated_at = excluded.updated_at`,
+      slice.flatMap((entry): DuckDBValue[] => [logName, entry.source, entry.contentHash, entry.status, entry.error,
+        entry.attributeHashes ? JSON.stringify(entry.attributeHashes) : null]),
     );
   }
 }
