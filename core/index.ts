@@ -22,11 +22,13 @@ export { recordSchemaToJsonSchema } from './schema/record-schema-to-json-schema.
 export { tableNameForSchema } from './schema/table-name-for-schema.ts';
 export { toSnakeCase } from './schema/to-snake-case.ts';
 export { countNoun } from './text/count-noun.ts';
+export { approximateTokenCount } from './documents/approximate-token-count.ts';
 export { promptNames, type PromptLibrary, type PromptName } from './prompts/prompt-library.ts';
 export { renderPrompt } from './prompts/render-prompt.ts';
 export { redactSecrets } from './errors/redact-secrets.ts';
 export { firstLine } from './errors/first-line.ts';
 export { contentHash } from './hashing/content-hash.ts';
+export { proposeTargetSchema, type TargetSchemaProposal } from './schema-extension/propose-target-schema.ts';
 export { attributeDefinitionHash } from './schema/attribute-definition-hash.ts';
 export { ModelClient, type ModelClientOptions, type RetryNotice, type RetryPolicy } from './language-model/model-client.ts';
 export { describeRetry } from './language-model/describe-retry.ts';

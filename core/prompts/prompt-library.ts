@@ -13,6 +13,7 @@ export const promptNames = [
   'judge-answer-comparison',
   'judge-answer-recall-claims',
   'judge-claim-supported',
+  'target-schema',
 ] as const;
 
 export type PromptName = (typeof promptNames)[number];

@@ -1,5 +1,6 @@
-import { askQuestion, chooseTables, type AskResult, type HybridReading, type TableCatalog, type TableChoice, type TextEmbedder } from '../../core/index.ts';
+import { askQuestion, chooseTables, SragError, type AskResult, type HybridReading, type TableCatalog, type TableChoice, type TextEmbedder } from '../../core/index.ts';
 import { duckDbTableCatalog } from './catalog/duckdb-table-catalog.ts';
+import { extendTableForQuestion, type ExtendTableOptions, type TableExtension } from './extend-table-for-question.ts';
 import { hashText } from './hash-text.ts';
 import type { Session } from './open-session.ts';
 import { storeDocumentReader } from './store/store-document-reader.ts';
@@ -11,6 +12,16 @@ export interface AskInSessionOptions {
   hybrid?: boolean;
   /** The embedder for the hybrid path (see `embedderLoader`). */
   loadEmbedder: () => Promise<TextEmbedder | undefined>;
+  /**
+   * Grow the table first (`srag ask --extend-schema`, `POST /query {extend_schema: true}`): the
+   * attributes the question needs that it lacks are added and back-filled (`extendTableForQuestion`).
+   */
+  extendSchema?: ExtendTableOptions;
+  /**
+   * How the surface adds attributes, for the ATTRIBUTES_MISSING error of a question asked without
+   * `extendSchema` ("srag ask '…' --extend-schema --db …"); the core error's generic hint otherwise.
+   */
+  extendHint?: string;
 }
 
 export interface AskInSessionResult {
@@ -19,6 +30,8 @@ export interface AskInSessionResult {
   json: Record<string, unknown>;
   /** The tables the question was asked of (and how they join). */
   choice: TableChoice;
+  /** With `extendSchema`: what was added and what the back-fill cost. */
+  extension?: TableExtension;
 }
 
 /**
@@ -26,9 +39,18 @@ export interface AskInSessionResult {
  * With `table` the named table is the only one. The result passes through whole, so every field
  * the ask step adds reaches both surfaces.
  */
-export async function askInSession(session: Session, question: string, { table, hybrid, loadEmbedder }: AskInSessionOptions): Promise<AskInSessionResult> {
+export async function askInSession(session: Session, question: string, options: AskInSessionOptions): Promise<AskInSessionResult> {
+  const { table, hybrid, loadEmbedder } = options;
   const catalog = duckDbTableCatalog((work) => session.store.exclusive(work));
-  const choice = table ? await namedTable(session, catalog, table) : await chooseTables({ question, catalog });
+  const chooseFor = () => (table ? namedTable(session, catalog, table) : chooseTables({ question, catalog }));
+  let choice = await chooseFor();
+  let extension: TableExtension | undefined;
+  // The table of documents the question is asked of grows first (an imported table has no documents to extract from).
+  const extended = options.extendSchema ? choice.tables.find((candidate) => candidate.origin !== 'imported') : undefined;
+  if (extended) {
+    extension = await extendTableForQuestion(session, extended.name, question, options.extendSchema);
+    choice = await chooseFor();
+  }
   const result = await askQuestion({
     client: session.modelClient(),
     prompts: session.prompts,
@@ -40,9 +62,19 @@ export async function askInSession(session: Session, question: string, { table, 
     coverage: session.sqlEngine,
     answerPath: hybrid === undefined ? 'auto' : hybrid ? 'hybrid' : 'sql',
     hybrid: hybridReading(session, choice, loadEmbedder),
+  }).catch((error: unknown) => {
+    if (!options.extendHint || !SragError.isInstance(error) || error.code !== 'ATTRIBUTES_MISSING') throw error;
+    throw new SragError({ code: error.code, message: error.message, hint: options.extendHint, cause: error });
   });
   const joins = result.joins.map(({ table: joined, column, otherTable, otherColumn }) => ({ table: joined, column, otherTable, otherColumn }));
-  return { result, json: { ...result, joins, coverage: result.coverage ?? null }, choice };
+  const added = extension ? {
+    added_attributes: extension.addedAttributes.map((attribute) => attribute.name),
+    schema_usage: extension.proposalUsage,
+    extraction_usage: extension.extractionUsage,
+    ...(extension.estimate ? { backfill_estimate: { documents: extension.estimate.documents, calls: extension.estimate.calls, promptTokens: extension.estimate.promptTokens, model: extension.estimate.model } } : {}),
+    ...(extension.notBackfilled.length ? { not_backfilled: extension.notBackfilled.map((failure) => ({ document: failure.label, reason: failure.error })) } : {}),
+  } : {};
+  return { result, json: { ...result, joins, coverage: result.coverage ?? null, ...added }, choice, ...(extension ? { extension } : {}) };
 }
 
 /** The table `table` names, checked as before (the error lists what exists), as a choice of one. */

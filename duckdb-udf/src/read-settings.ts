@@ -11,6 +11,8 @@ export interface SragSettings {
   maxRetries: number;
   /** Warn before a document that needs more model calls than this. */
   callWarningThreshold: number;
+  /** Ask before a back-fill of `srag ask --extend-schema` over more documents than this (SRAG_CONFIRM_DOCUMENTS). */
+  confirmDocuments: number;
 }
 
 export const defaultModel = 'gpt-4o-mini';
@@ -30,6 +32,7 @@ export function readSettings(environment: Record<string, string | undefined> = p
     requestTimeoutMilliseconds: positiveInteger(environment, 'SRAG_REQUEST_TIMEOUT_MS', 120_000),
     maxRetries: positiveInteger(environment, 'SRAG_MAX_RETRIES', 6, true),
     callWarningThreshold: positiveInteger(environment, 'SRAG_WARN_CALLS_PER_DOCUMENT', 20),
+    confirmDocuments: positiveInteger(environment, 'SRAG_CONFIRM_DOCUMENTS', 200, true),
   };
 }
 

@@ -1,11 +1,14 @@
 import { countNoun, describeCoverage, type AskResult } from '../../../core/index.ts';
 import { askInSession } from '../ask-in-session.ts';
+import type { ExtendTableOptions } from '../extend-table-for-question.ts';
 import { describeTableChoice } from '../catalog/describe-table-choice.ts';
 import { embedderLoader } from '../embedder-loader.ts';
 import { friendlyPath } from '../friendly-path.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
 import { openSession } from '../open-session.ts';
+import { confirmOnTerminal } from './confirm-on-terminal.ts';
 import { formatTable } from './format-table.ts';
+import { createProgressReporter, type ProgressReporter } from './progress-reporter.ts';
 
 export interface AskCommandOptions {
   db: string;
@@ -13,6 +16,10 @@ export interface AskCommandOptions {
   json?: boolean;
   /** true: `--hybrid` (read the documents the SQL selects); false: `--no-hybrid` (SQL only); absent: the model decides per question. */
   hybrid?: boolean;
+  /** Add the attributes each question needs that the table lacks, back-filled for every document, before answering. */
+  extendSchema?: boolean;
+  /** Do not ask before a large back-fill. */
+  yes?: boolean;
 }
 
 /** The file name of a document's path: what `srag why` needs to find it. */
@@ -38,7 +45,12 @@ export async function askCommand(questions: string[], options: AskCommandOptions
   try {
     const loadEmbedder = embedderLoader(session);
     for (const [index, question] of questions.entries()) {
-      const { result, json, choice } = await askInSession(session, question, { table: options.table, hybrid: options.hybrid, loadEmbedder });
+      const { result, json, choice } = await askInSession(session, question, {
+        table: options.table,
+        hybrid: options.hybrid,
+        loadEmbedder,
+        ...(options.extendSchema ? { extendSchema: extendOnTerminal(options, abortSignal) } : {}),
+      });
       if (options.json) {
         process.stdout.write(`${JSON.stringify(json)}\n`);
       } else {
@@ -68,4 +80,24 @@ function renderEvidence(result: AskResult): string {
     ...(result.documentProblems ?? []).map((problem) => `  not read: ${problem.message}`),
   ];
   return lines.join('\n');
+}
+
+/**
+ * `--extend-schema` on the command line: lines on stderr, a progress bar on a terminal, and before
+ * a back-fill over SRAG_CONFIRM_DOCUMENTS documents a question on the terminal — unless `--yes`,
+ * or there is no terminal to ask on (a pipe, a script), where the estimate is printed and it goes on.
+ */
+function extendOnTerminal(options: AskCommandOptions, abortSignal: AbortSignal): ExtendTableOptions {
+  let progress: ProgressReporter | undefined;
+  return {
+    onNotice: (line) => process.stderr.write(`${line}\n`),
+    onProgress: (update) => {
+      progress ??= createProgressReporter(update.total);
+      progress.update(update);
+      if (update.completed >= update.total) progress.stop();
+    },
+    onRetry: (notice) => progress?.retry(notice),
+    cancellation: abortSignal,
+    ...(options.yes || !process.stdin.isTTY ? {} : { confirm: (estimate) => confirmOnTerminal(`${estimate.text}. Go ahead? [y/N] `, abortSignal) }),
+  };
 }

@@ -1,10 +1,10 @@
-import { createInterface } from 'node:readline/promises';
 import { SragError } from '../../../core/index.ts';
 import { quoteIdentifier } from '../quote-identifier.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
 import { forgetTableProfile } from '../catalog/refresh-table-profile.ts';
 import { internalTableNames } from '../store/internal-table-names.ts';
 import { SragStore } from '../store/srag-store.ts';
+import { confirmOnTerminal } from './confirm-on-terminal.ts';
 
 export interface DropCommandOptions {
   db: string;
@@ -48,7 +48,7 @@ export async function dropCommand(table: string, options: DropCommandOptions, ab
       if (!process.stdin.isTTY) {
         throw new SragError({ code: 'INPUT_INVALID', message: `srag drop asks before it deletes, and there is no terminal to ask on (it would drop ${description})`, hint: `${sragCommandLine(['drop', plan.table, '--yes'], options.db)}` });
       }
-      if (!(await confirm(`Drop ${description}? [y/N] `, abortSignal))) {
+      if (!(await confirmOnTerminal(`Drop ${description}? [y/N] `, abortSignal))) {
         process.stderr.write('nothing dropped\n');
         return 1;
       }
@@ -94,16 +94,4 @@ function describePlan(plan: DropPlan, databasePath: string): string {
     ? `${plan.exists ? ' and its catalog rows' : ''}: schema and statistics, ${plan.logEntries} ingestion-log entr${plan.logEntries === 1 ? 'y' : 'ies'}, ${plan.evidenceRows} evidence row${plan.evidenceRows === 1 ? '' : 's'}`
     : ' (not made by srag ingest: no catalog rows)';
   return `${table}${catalog} from ${databasePath}`;
-}
-
-async function confirm(question: string, abortSignal: AbortSignal | undefined): Promise<boolean> {
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = await prompt.question(question, abortSignal ? { signal: abortSignal } : {});
-    return /^y(es)?$/i.test(answer.trim());
-  } catch {
-    return false;
-  } finally {
-    prompt.close();
-  }
 }

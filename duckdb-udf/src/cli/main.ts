@@ -23,6 +23,7 @@ Environment:
   SRAG_PRICES             JSON file of model prices in USD per million tokens, over the built-in list
                           prices: {"my-model": {"input": 0.2, "cached_input": 0.1, "output": 0.8}}
   SRAG_SERVE_TOKEN        bearer token srag serve requires of every API request (needed beyond loopback)
+  SRAG_CONFIRM_DOCUMENTS        srag ask --extend-schema asks before back-filling more documents (default 200)
 
 Without OPENAI_API_KEY or OPENAI_BASE_URL, only replies already in the database's response cache
 work; anything else fails with a line saying how to configure a model. To try srag offline, run
@@ -96,7 +97,9 @@ ${environmentHelp}`);
     .option('--table <name>', 'answer from this table only, instead of choosing')
     .option('--hybrid', 'answer from the text of the documents the SQL selects, for questions no column can answer (the S-RAG paper\'s hybrid mode); by default the model decides per question')
     .option('--no-hybrid', 'answer from the SQL result only')
-    .option('--json', 'print {answer, sql, tables, joins, columns, rows, coverage, usage, path}, one line per question (coverage: per column read, rows, present, missing, dropped); a hybrid answer adds documents (read), selectedDocuments and documentProblems')
+    .option('--json', 'print {answer, sql, tables, joins, columns, rows, coverage, usage, path}, one line per question (coverage: per column read, rows, present, missing, dropped); a hybrid answer adds documents (read), selectedDocuments and documentProblems; --extend-schema adds added_attributes, schema_usage, extraction_usage')
+    .option('--extend-schema', 'first add the attributes the question needs that the table lacks: the model defines them, SRAG_EXTRACT_MODEL extracts only those from every document (again only what is still missing on a rerun)')
+    .option('-y, --yes', 'with --extend-schema: do not ask before a back-fill of more than SRAG_CONFIRM_DOCUMENTS documents (default 200)')
     .action(async (questions: string[], options) => { exitStatus = await (await import('./ask-command.ts')).askCommand(questions, options, abort.signal); });
 
   program.command('import')

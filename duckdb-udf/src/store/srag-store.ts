@@ -125,6 +125,22 @@ export class SragStore {
     });
   }
 
+  /**
+   * The documents whose record lacks one of the schema's attribute definitions (a back-fill's work),
+   * found by the ingestion log alone: a table whose records are complete costs one query.
+   */
+  incompleteSources(table: string, schema: RecordSchema): Promise<string[]> {
+    const hashes = schema.attributes.map((attribute) => attributeDefinitionHash(attribute, hashText));
+    return this.exclusive(async (connection) => {
+      const lacking = hashes.map((_, index) => `attribute_hashes NOT LIKE $${index + 2}`).join(' OR ');
+      const rows = (await connection.runAndReadAll(
+        `SELECT source FROM srag_ingestion_log WHERE table_name = $1 AND status = 'done' AND (attribute_hashes IS NULL OR ${lacking}) ORDER BY source`,
+        [table, ...hashes.map((hash) => `%"${hash}"%`)],
+      )).getRowsJS();
+      return rows.map((row) => String(row[0]));
+    });
+  }
+
   tables(): Promise<string[]> {
     return this.exclusive(async (connection) => {
       if (!(await hasTable(connection, 'srag_tables'))) return [];

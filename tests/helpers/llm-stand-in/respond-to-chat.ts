@@ -10,6 +10,7 @@ import { respondExtractRecordBatch } from './respond-extract-record-batch.ts';
 import { respondPredictSchemaFirst, respondRefineSchema } from './respond-predict-schema.ts';
 import { respondGenerateSql, respondRepairSql } from './respond-sql.ts';
 import { respondSynthesizeExtractors } from './respond-synthesize-extractors.ts';
+import { respondTargetSchema } from './respond-target-schema.ts';
 import type { BatchSlip, ExtractorFault, ModelSlip, RequestKind } from './types.ts';
 
 export interface ResponderContext {
@@ -51,6 +52,8 @@ export function respondToChat(kind: RequestKind, request: ChatRequest, context: 
       return respondJudgeClaims(request);
     case 'judge-claim-supported':
       return respondJudgeClaimSupported(request);
+    case 'target-schema':
+      return respondTargetSchema(request, context.corpora);
     case 'unknown':
       return invalidRequestReply(
         `the LLM stand-in does not recognise the prompt; its first line is: ${JSON.stringify(identifyingLine(request))}`,

@@ -43,6 +43,7 @@ export type RequestKind =
   | 'judge-answer-comparison'
   | 'judge-answer-recall-claims'
   | 'judge-claim-supported'
+  | 'target-schema'
   | 'unknown';
 
 export interface LlmStandInOptions {

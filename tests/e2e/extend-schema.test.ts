@@ -1,0 +1,92 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readGoldQuestions, rowsMatchGold } from '../helpers/gold-questions.ts';
+import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { readSchemaPropertyNames } from '../helpers/llm-stand-in/respond-extract-record.ts';
+import { runSrag } from '../helpers/run-srag.ts';
+
+let standIn: LlmStandIn;
+const workDirectory = mkdtempSync(join(tmpdir(), 'srag-extend-'));
+const environment = (extra: Record<string, string> = {}) => ({ OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-0000', SRAG_CONCURRENCY: '8', ...extra });
+const leftOut = ['has_pool', 'has_airport_shuttle', 'pets_allowed'];
+const schemaWithoutThree = join(workDirectory, 'without-three.schema.json');
+const needsLeftOut = readGoldQuestions('examples/hotels').filter((question) => leftOut.some((name) => question.sql.includes(name)));
+
+function extractionRequests(): string[][] {
+  return standIn.requests.filter((request) => request.kind === 'extract-record')
+    .map((request) => readSchemaPropertyNames(String(request.body.messages[0].content)) ?? []);
+}
+
+async function ingestWithoutThree(database: string, documents = 'examples/hotels/docs/*'): Promise<void> {
+  const run = await runSrag(['ingest', documents, '--schema', schemaWithoutThree, '--db', database], { environment: environment() });
+  expect(run.status, run.stderr).toBe(0);
+}
+
+beforeAll(async () => {
+  standIn = await startLlmStandIn({ corpora: ['examples/hotels'] });
+  const schema = JSON.parse(readFileSync('examples/hotels/schema.json', 'utf8'));
+  for (const name of leftOut) delete schema.properties[name];
+  writeFileSync(schemaWithoutThree, JSON.stringify(schema));
+});
+afterAll(async () => {
+  await standIn.close();
+});
+
+describe('srag ask --extend-schema over a table ingested without three attributes', () => {
+  const database = join(workDirectory, 'hotels.duckdb');
+
+  it('answers every sample question that needs them exactly, back-filling each new attribute once and only it', async () => {
+    expect(needsLeftOut.length).toBe(5);
+    await ingestWithoutThree(database);
+    standIn.reset();
+    const run = await runSrag(['ask', ...needsLeftOut.map((question) => question.question), '--extend-schema', '--json', '--db', database], { environment: environment() });
+    expect(run.status, run.stderr).toBe(0);
+    const results = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const mismatches = needsLeftOut.filter((question, index) => !rowsMatchGold(results[index].rows, question.gold as never)).map((question) => question.question);
+    expect(mismatches).toEqual([]);
+    expect(results.map((result) => result.added_attributes)).toEqual([['has_airport_shuttle'], ['has_pool', 'pets_allowed'], [], [], []]);
+    expect(results.map((result) => result.extraction_usage.calls)).toEqual([50, 50, 0, 0, 0]);
+    // Each back-fill request carries only the attributes added for its question: nothing the table had.
+    const requested = extractionRequests();
+    expect(requested.filter((names) => names.join() === 'has_airport_shuttle')).toHaveLength(50);
+    expect(requested.filter((names) => names.join() === 'has_pool,pets_allowed')).toHaveLength(50);
+    expect(requested).toHaveLength(100);
+    expect(run.stderr).toContain('hotels: added has_airport_shuttle (boolean) for this question');
+  });
+
+  it('costs no extraction call when asked again, and an ingest with the old schema file keeps the new columns', async () => {
+    standIn.reset();
+    const again = await runSrag(['ask', needsLeftOut[1]!.question, '--extend-schema', '--json', '--db', database], { environment: environment() });
+    expect(again.status, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ added_attributes: [], extraction_usage: { calls: 0 } });
+    expect(standIn.countByKind()['extract-record']).toBeUndefined();
+    const ingest = await runSrag(['ingest', 'examples/hotels/docs/*', '--schema', schemaWithoutThree, '--db', database], { environment: environment() });
+    expect(ingest.stdout).toMatch(/^hotels: 0 done, 0 failed, 50 unchanged/);
+    expect(standIn.countByKind()['extract-record']).toBeUndefined();
+  });
+});
+
+describe('the back-fill re-reads each row\'s document', () => {
+  it('reports a changed and a missing document per row, keeping their values and leaving the new columns NULL with the reason', async () => {
+    const documents = join(workDirectory, 'docs');
+    for (const name of ['amber-arch-hotel.md', 'amber-harbour-boutique-hotel.html', 'amber-lantern-hotel.html', 'amber-quarter-inn.html', 'azure-residence-hotel.html']) {
+      cpSync(join('examples/hotels/docs', name), join(documents, name));
+    }
+    const database = join(workDirectory, 'changed.duckdb');
+    await ingestWithoutThree(database, documents);
+    writeFileSync(join(documents, 'amber-arch-hotel.md'), `${readFileSync(join(documents, 'amber-arch-hotel.md'), 'utf8')}\nRenovated this year.\n`);
+    rmSync(join(documents, 'amber-quarter-inn.html'));
+    standIn.reset();
+    const run = await runSrag(['ask', needsLeftOut[0]!.question, '--extend-schema', '--json', '--db', database], { environment: environment({ SRAG_CONFIRM_DOCUMENTS: '2' }) });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/the back-fill extracts 5 documents: about 5 calls and [\d,]+ prompt tokens/);
+    expect(run.stderr).toMatch(/not back-filled: .*amber-arch-hotel\.md: its document changed since the row was extracted/);
+    expect(run.stderr).toMatch(/not back-filled: .*amber-quarter-inn\.html: its document cannot be read any more/);
+    expect(extractionRequests()).toHaveLength(3);
+    const sql = await runSrag(['sql', '--db', database, '--json', '-c',
+      `SELECT h.hotel_name IS NOT NULL, h.has_airport_shuttle, e.status, e.reason LIKE 'its document%' FROM hotels h JOIN srag_evidence e ON e.source = h._source AND e.attribute = 'has_airport_shuttle' WHERE h._source LIKE '%amber-arch-hotel.md' OR h._source LIKE '%amber-quarter-inn.html'`]);
+    expect(JSON.parse(sql.stdout).rows).toEqual([[true, null, 'missing', true], [true, null, 'missing', true]]);
+  });
+});

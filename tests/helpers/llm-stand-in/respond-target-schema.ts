@@ -1,0 +1,24 @@
+import type { ChatRequest } from './chat-request.ts';
+import { firstMessageOf } from './chat-request.ts';
+import type { GoldCorpus } from './load-gold-corpus.ts';
+import { noGoldReply } from './match-gold.ts';
+import { contentReply, type Reply } from './reply.ts';
+import { normalizeWhitespace } from './text-matching.ts';
+
+/**
+ * target-schema: the attributes the question's gold SQL uses that the prompt's column list lacks,
+ * defined as the corpus's gold `schema.json` defines them — the target schema a careful model
+ * would write. The question is found by the `Question:` line; one with no gold SQL is refused.
+ */
+export function respondTargetSchema(request: ChatRequest, corpora: GoldCorpus[]): Reply {
+  const prompt = firstMessageOf(request, 'user');
+  const question = normalizeWhitespace(/^Question: (.*)$/m.exec(prompt)?.[1] ?? '').toLowerCase();
+  const columns = new Set([...prompt.matchAll(/^- "([^"]+)" /gm)].map((match) => match[1]!));
+  for (const corpus of corpora) {
+    const gold = corpus.questions.find((entry) => normalizeWhitespace(entry.question).toLowerCase() === question);
+    if (!gold) continue;
+    const needed = Object.keys(corpus.schema.properties).filter((name) => new RegExp(`\\b${name}\\b`).test(gold.sql) && !columns.has(name));
+    return contentReply(JSON.stringify({ attributes: Object.fromEntries(needed.map((name) => [name, corpus.schema.properties[name]])) }));
+  }
+  return noGoldReply(`a target schema for the question ${JSON.stringify(question)}`, corpora);
+}
