@@ -15,6 +15,7 @@ export type SragErrorCode =
   | 'NO_DOCUMENTS'
   | 'INPUT_INVALID'
   | 'TABLE_NOT_FOUND'
+  | 'ATTRIBUTES_MISSING'
   /** A quota ran out: the provider's (429 insufficient_quota) or the runtime's (Apps Script's daily UrlFetch calls). */
   | 'QUOTA_EXCEEDED'
   /** The runtime's time budget ran out first (a spreadsheet custom function has 30 seconds). */

@@ -29,18 +29,25 @@ export const replyInstructions: Record<AnswerPathChoice, string> = {
   ].join('\n'),
 };
 
-/** The structured output for each choice; only `auto` asks for the path. */
+/**
+ * The structured output for each choice; only `auto` asks for the path. Every choice may name the
+ * attributes the tables lack instead of writing SQL (`missing_attributes`, with `sql` empty).
+ */
 export function sqlReplySchema(choice: AnswerPathChoice): OutputSchema {
+  const missingAttributes = { type: 'array', items: { type: 'string' } };
   if (choice !== 'auto') {
-    return { name: 'sql_query', schema: { type: 'object', additionalProperties: false, required: ['sql'], properties: { sql: { type: 'string' } } } };
+    return {
+      name: 'sql_query',
+      schema: { type: 'object', additionalProperties: false, required: ['sql', 'missing_attributes'], properties: { sql: { type: 'string' }, missing_attributes: missingAttributes } },
+    };
   }
   return {
     name: 'sql_query',
     schema: {
       type: 'object',
       additionalProperties: false,
-      required: ['sql', 'path'],
-      properties: { sql: { type: 'string' }, path: { type: 'string', enum: ['sql', 'hybrid'] } },
+      required: ['sql', 'path', 'missing_attributes'],
+      properties: { sql: { type: 'string' }, path: { type: 'string', enum: ['sql', 'hybrid'] }, missing_attributes: missingAttributes },
     },
   };
 }

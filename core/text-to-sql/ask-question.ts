@@ -113,6 +113,7 @@ export async function askQuestion(options: AskQuestionOptions): Promise<AskResul
   };
 
   let reply = await requestSql(conversation);
+  if ('missingAttributes' in reply) throw attributesMissing(tableNames, question, reply.missingAttributes);
   let sql = reply.sql;
   let outcome = await runChecked(sqlEngine, sql, tableNames, reply.path);
   if ('error' in outcome) {
@@ -121,7 +122,9 @@ export async function askQuestion(options: AskQuestionOptions): Promise<AskResul
       { role: 'assistant', content: JSON.stringify(choice === 'auto' ? reply : { sql }) },
       { role: 'user', content: renderPrompt(prompts['repair-sql'], { sql, error: outcome.error.message }) },
     ];
-    reply = await requestSql(repair);
+    const repaired = await requestSql(repair);
+    if ('missingAttributes' in repaired) throw attributesMissing(tableNames, question, repaired.missingAttributes);
+    reply = repaired;
     sql = reply.sql;
     outcome = await runChecked(sqlEngine, sql, tableNames, reply.path);
     if ('error' in outcome) {
@@ -176,16 +179,34 @@ async function countCoverage(source: CoverageSource, sql: string, table: string,
 
 /**
  * The SQL reply and the path it takes: the forced or only path, or with `auto` the one the model
- * chose (a reply without one, such as a cached one from before, takes `sql`).
+ * chose (a reply without one, such as a cached one from before, takes `sql`). Or, in place of SQL,
+ * the attributes the model says the tables lack (it may not answer with a proxy column):
+ * `{"sql": "", "missing_attributes": [...]}`.
  */
-function readSqlReply(value: unknown, choice: AnswerPathChoice): { value: { sql: string; path: AnswerPath } } | { problems: string[] } {
-  const reply = typeof value === 'object' && value !== null ? (value as { sql?: unknown; path?: unknown }) : {};
+function readSqlReply(value: unknown, choice: AnswerPathChoice): { value: { sql: string; path: AnswerPath } | { missingAttributes: string[] } } | { problems: string[] } {
+  const reply = typeof value === 'object' && value !== null ? (value as { sql?: unknown; path?: unknown; missing_attributes?: unknown }) : {};
+  if (Array.isArray(reply.missing_attributes) && (typeof reply.sql !== 'string' || !reply.sql.trim())) {
+    const names = reply.missing_attributes.filter((name): name is string => typeof name === 'string' && name.trim() !== '');
+    if (names.length) return { value: { missingAttributes: names } };
+  }
   if (typeof reply.sql !== 'string' || !reply.sql.trim()) return { problems: ['the reply must be {"sql": "<one SELECT statement>"}'] };
   if (choice === 'auto' && reply.path !== undefined && reply.path !== 'sql' && reply.path !== 'hybrid') {
     return { problems: ['"path" must be "sql" or "hybrid"'] };
   }
   const path: AnswerPath = choice === 'auto' ? (reply.path === 'hybrid' ? 'hybrid' : 'sql') : choice;
   return { value: { sql: reply.sql.trim().replace(/;\s*$/, ''), path } };
+}
+
+/**
+ * The question needs facts no column holds: said plainly, with no answer from a stand-in column.
+ * Surfaces replace the hint with the exact command that adds them (`srag ask --extend-schema`).
+ */
+function attributesMissing(tables: string[], question: string, names: string[]): SragError {
+  return new SragError({
+    code: 'ATTRIBUTES_MISSING',
+    message: `"${question}" needs ${names.length === 1 ? 'an attribute' : 'attributes'} the ${tables.length === 1 ? 'table' : 'tables'} ${tables.map((table) => `"${table}"`).join(', ')} ${tables.length === 1 ? 'does' : 'do'} not hold: ${names.join(', ')}`,
+    hint: 'ask with --extend-schema to add and extract them (srag ask), or add them to the schema file and ingest again',
+  });
 }
 
 async function runChecked(sqlEngine: SqlEngine, sql: string, tables: string[], path: AnswerPath): Promise<{ result: SqlResult } | { error: SragError }> {

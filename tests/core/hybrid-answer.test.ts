@@ -70,7 +70,7 @@ describe('askQuestion on the hybrid path', () => {
     ], 'auto');
     const result = await ask('What do the pages of hotels with a pool say about wellness?');
     expect(userText(requests[1]!)).toContain('the query must return the "_source" column; it returned "hotel_name"');
-    expect(requests[0]!.outputSchema?.schema).toMatchObject({ required: ['sql', 'path'] });
+    expect(requests[0]!.outputSchema?.schema).toMatchObject({ required: ['sql', 'path', 'missing_attributes'] });
     expect(result.path).toBe('hybrid');
     expect(reader.reads.sort()).toEqual(['lux.html', 'ritz.html']);
     expect(result.documents).toEqual(['lux.html', 'ritz.html']);
@@ -112,7 +112,7 @@ describe('askQuestion on the hybrid path', () => {
     const result = await ask('Which documents are there?');
     expect(requests[0]!.messages[0]!.content.trimEnd().split('\n').at(-1)).toBe('Reply with a JSON object: {"sql": "<the query>"}');
     expect(requests[0]!.messages[0]!.content).not.toContain('hybrid');
-    expect(requests[0]!.outputSchema?.schema).toMatchObject({ required: ['sql'] });
+    expect(requests[0]!.outputSchema?.schema).toMatchObject({ required: ['sql', 'missing_attributes'] });
     expect(result.path).toBe('sql');
   });
 

@@ -40,6 +40,11 @@ describe('srag ask --extend-schema over a table ingested without three attribute
   it('answers every sample question that needs them exactly, back-filling each new attribute once and only it', async () => {
     expect(needsLeftOut.length).toBe(5);
     await ingestWithoutThree(database);
+    // Without the flag: the missing attribute is named, with the command that adds it, and no answer from another column.
+    const refused = await runSrag(['ask', needsLeftOut[0]!.question, '--db', database], { environment: environment() });
+    expect(refused.status).toBe(7);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(`needs an attribute the table "hotels" does not hold: has_airport_shuttle — add them (extracting only them from every document) with: srag ask '${needsLeftOut[0]!.question}' --extend-schema --db ${database}`);
     standIn.reset();
     const run = await runSrag(['ask', ...needsLeftOut.map((question) => question.question), '--extend-schema', '--json', '--db', database], { environment: environment() });
     expect(run.status, run.stderr).toBe(0);

@@ -50,6 +50,7 @@ export async function askCommand(questions: string[], options: AskCommandOptions
         hybrid: options.hybrid,
         loadEmbedder,
         ...(options.extendSchema ? { extendSchema: extendOnTerminal(options, abortSignal) } : {}),
+        extendHint: `add them (extracting only them from every document) with: ${sragCommandLine(['ask', question, '--extend-schema', ...options.table ? ['--table', options.table] : []], options.db)}`,
       });
       if (options.json) {
         process.stdout.write(`${JSON.stringify(json)}\n`);

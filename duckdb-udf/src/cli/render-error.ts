@@ -13,6 +13,7 @@ const exitStatusForCode: Record<SragErrorCode, number> = {
   NO_DOCUMENTS: 2,
   INPUT_INVALID: 2,
   TABLE_NOT_FOUND: 2,
+  ATTRIBUTES_MISSING: 7,
   QUOTA_EXCEEDED: 4,
   TIME_LIMIT: 4,
   STORE_FAILED: 6,

@@ -16,6 +16,8 @@ const statusForCode: Record<SragErrorCode | HttpOnlyCode, number> = {
   NO_DOCUMENTS: 400,
   INPUT_INVALID: 400,
   TABLE_NOT_FOUND: 404,
+  // The question is understood, the table cannot answer it yet: the body names the attributes and how to add them.
+  ATTRIBUTES_MISSING: 422,
   QUOTA_EXCEEDED: 429,
   TIME_LIMIT: 504,
   STORE_FAILED: 500,

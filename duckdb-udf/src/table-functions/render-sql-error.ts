@@ -13,6 +13,7 @@ const labelForCode: Record<SragErrorCode, string> = {
   NO_DOCUMENTS: 'no documents',
   INPUT_INVALID: 'invalid argument',
   TABLE_NOT_FOUND: 'unknown table',
+  ATTRIBUTES_MISSING: 'attributes missing',
   QUOTA_EXCEEDED: 'quota exceeded',
   TIME_LIMIT: 'time limit',
   STORE_FAILED: 'store failed',

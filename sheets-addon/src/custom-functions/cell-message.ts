@@ -17,6 +17,7 @@ const cellText: Record<SragErrorCode, (error: SragError) => string> = {
   NO_DOCUMENTS: (error) => error.message,
   INPUT_INVALID: (error) => `${error.message}${error.hint ? ` (${error.hint})` : ''}`,
   TABLE_NOT_FOUND: (error) => error.message,
+  ATTRIBUTES_MISSING: (error) => error.message,
   QUOTA_EXCEEDED: (error) => `quota reached: ${error.message}${error.hint ? ` (${error.hint})` : ''}`,
   TIME_LIMIT: () => 'stopped to stay inside the 30-second limit of custom functions; the replies received so far are cached, so recalculating continues from there (for many rows use srag › Extract)',
   STORE_FAILED: (error) => `the result could not be saved: ${error.message}`,

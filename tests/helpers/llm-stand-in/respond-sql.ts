@@ -3,6 +3,7 @@ import { firstMessageOf } from './chat-request.ts';
 import type { GoldCorpus } from './load-gold-corpus.ts';
 import { noGoldReply } from './match-gold.ts';
 import { contentReply, invalidRequestReply, type Reply } from './reply.ts';
+import { goldAttributesMissing } from './respond-target-schema.ts';
 import { normalizeWhitespace } from './text-matching.ts';
 
 /** Text from a document (it reaches the prompt through column statistics) that a gullible model obeys. */
@@ -115,6 +116,9 @@ export function respondGenerateSql(
   if (injected) return contentReply(JSON.stringify({ sql: injected }));
   const lookup = lookUpSql(request, corpora);
   if (lookup.goldSql === undefined) return unknownQuestionReply(request, corpora, lookup.missingTables);
+  // A careful model says which facts the table lacks rather than answering from another column.
+  const missing = goldAttributesMissing(systemText, firstMessageOf(request, 'user'), corpora);
+  if (missing?.names.length) return contentReply(JSON.stringify({ sql: '', missing_attributes: missing.names }));
   const sql = lookup.goldSql;
   // A prompt that lets the model choose the answer path (srag ask by default) gets the gold's.
   const path = askedForPath(systemText) ? { path: lookup.path } : {};

@@ -12,13 +12,28 @@ import { normalizeWhitespace } from './text-matching.ts';
  */
 export function respondTargetSchema(request: ChatRequest, corpora: GoldCorpus[]): Reply {
   const prompt = firstMessageOf(request, 'user');
-  const question = normalizeWhitespace(/^Question: (.*)$/m.exec(prompt)?.[1] ?? '').toLowerCase();
+  const question = /^Question: (.*)$/m.exec(prompt)?.[1] ?? '';
+  const missing = goldAttributesMissing(prompt, question, corpora);
+  if (missing) {
+    const properties = missing.corpus.schema.properties;
+    return contentReply(JSON.stringify({ attributes: Object.fromEntries(missing.names.map((name) => [name, properties[name]])) }));
+  }
+  return noGoldReply(`a target schema for the question ${JSON.stringify(normalizeWhitespace(question))}`, corpora);
+}
+
+/**
+ * The gold SQL's attributes a prompt's column list (`- "name" TYPE…` lines) lacks, for the question
+ * in `question`; undefined for a question with no gold SQL.
+ */
+export function goldAttributesMissing(prompt: string, question: string, corpora: GoldCorpus[]): { corpus: GoldCorpus; names: string[] } | undefined {
+  const key = normalizeWhitespace(question).toLowerCase();
   const columns = new Set([...prompt.matchAll(/^- "([^"]+)" /gm)].map((match) => match[1]!));
   for (const corpus of corpora) {
-    const gold = corpus.questions.find((entry) => normalizeWhitespace(entry.question).toLowerCase() === question);
+    const gold = corpus.questions.find((entry) => normalizeWhitespace(entry.question).toLowerCase() === key);
     if (!gold) continue;
-    const needed = Object.keys(corpus.schema.properties).filter((name) => new RegExp(`\\b${name}\\b`).test(gold.sql) && !columns.has(name));
-    return contentReply(JSON.stringify({ attributes: Object.fromEntries(needed.map((name) => [name, corpus.schema.properties[name]])) }));
+    // A prompt that lists no columns says nothing about what the table lacks.
+    if (columns.size === 0) return { corpus, names: [] };
+    return { corpus, names: Object.keys(corpus.schema.properties).filter((name) => new RegExp(`\\b${name}\\b`).test(gold.sql) && !columns.has(name)) };
   }
-  return noGoldReply(`a target schema for the question ${JSON.stringify(question)}`, corpora);
+  return undefined;
 }
