@@ -38,11 +38,13 @@ function extractionSystem(withEvidence: boolean, schema: Record<string, unknown>
   });
 }
 
-const sqlSystem = (table: string, statistics = '- "city": 4 of 4 rows non-null') =>
+/** A generate-sql prompt listing every column of the hotels gold schema (`columns` to list fewer). */
+const sqlSystem = (table: string, statistics = '- "city": 4 of 4 rows non-null', columns = hotelsColumns) =>
   render('generate-sql', {
-    tables: `The table \`${table}\` holds one row per document; each row was extracted from one mini hotel.\n\nColumns (name, type, unit, description):\n- "city" VARCHAR: the city\n\nColumn statistics (computed over all rows; use them to pick exact filter values):\n${statistics}`,
+    tables: `The table \`${table}\` holds one row per document; each row was extracted from one mini hotel.\n\nColumns (name, type, unit, description):\n${columns}\n\nColumn statistics (computed over all rows; use them to pick exact filter values):\n${statistics}`,
     dialect_notes: '',
   });
+const hotelsColumns = Object.keys(JSON.parse(readFileSync('examples/hotels/schema.json', 'utf8')).properties).map((name) => `- "${name}" VARCHAR: the ${name}`).join('\n');
 
 const recordFormat = { type: 'json_schema', json_schema: { name: 'record', schema: { type: 'object' } } } as const;
 
@@ -529,6 +531,12 @@ describe.skipIf(!hotelsReady)('the LLM stand-in over examples/hotels', () => {
           messages: [{ role: 'system', content: sqlSystem('hotels') }, { role: 'user', content: question.question }],
         });
         expect(JSON.parse(reply.choices[0]!.message.content!).sql).toBe(question.sql);
+        // A table without a column the gold SQL uses gets no query from another column: the missing attribute is named.
+        const lacking = await hotelsClient.chat.completions.create({
+          model: 'm',
+          messages: [{ role: 'system', content: sqlSystem('hotels', undefined, '- "city" VARCHAR: the city') }, { role: 'user', content: question.question }],
+        });
+        expect(JSON.parse(lacking.choices[0]!.message.content!)).toEqual({ sql: '', missing_attributes: ['star_rating'] });
       }
     });
   });
