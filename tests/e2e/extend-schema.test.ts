@@ -1,36 +1,42 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { askCommand } from '../../duckdb-udf/src/cli/ask-command.ts';
+import { ingestCommand } from '../../duckdb-udf/src/cli/ingest-command.ts';
 import { readGoldQuestions, rowsMatchGold } from '../helpers/gold-questions.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
-import { readSchemaPropertyNames } from '../helpers/llm-stand-in/respond-extract-record.ts';
-import { runSrag } from '../helpers/run-srag.ts';
+import { readPromptPropertyNames } from '../helpers/llm-stand-in/read-prompt-property-names.ts';
+import { queryDatabaseFile } from '../helpers/query-database-file.ts';
+import { runCommandInProcess } from '../helpers/run-command-in-process.ts';
 
 let standIn: LlmStandIn;
 const workDirectory = mkdtempSync(join(tmpdir(), 'srag-extend-'));
-const environment = (extra: Record<string, string> = {}) => ({ OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-0000', SRAG_CONCURRENCY: '8', ...extra });
 const leftOut = ['has_pool', 'has_airport_shuttle', 'pets_allowed'];
 const schemaWithoutThree = join(workDirectory, 'without-three.schema.json');
 const needsLeftOut = readGoldQuestions('examples/hotels').filter((question) => leftOut.some((name) => question.sql.includes(name)));
 
 function extractionRequests(): string[][] {
   return standIn.requests.filter((request) => request.kind === 'extract-record')
-    .map((request) => readSchemaPropertyNames(String(request.body.messages[0].content)) ?? []);
+    .map((request) => readPromptPropertyNames(String(request.body.messages[0].content)) ?? []);
 }
 
-async function ingestWithoutThree(database: string, documents = 'examples/hotels/docs/*'): Promise<void> {
-  const run = await runSrag(['ingest', documents, '--schema', schemaWithoutThree, '--db', database], { environment: environment() });
-  expect(run.status, run.stderr).toBe(0);
-}
+const ingest = (documents: string, database: string) =>
+  runCommandInProcess((signal) => ingestCommand([documents], { schema: schemaWithoutThree, db: database, evidence: true }, signal));
+const ask = (questions: string[], database: string, options: { extendSchema?: boolean; json?: boolean } = {}) =>
+  runCommandInProcess((signal) => askCommand(questions, { db: database, ...options }, signal));
 
 beforeAll(async () => {
   standIn = await startLlmStandIn({ corpora: ['examples/hotels'] });
+  vi.stubEnv('OPENAI_BASE_URL', standIn.url);
+  vi.stubEnv('OPENAI_API_KEY', 'sk-test-not-a-real-key-0000');
+  vi.stubEnv('SRAG_CONCURRENCY', '8');
   const schema = JSON.parse(readFileSync('examples/hotels/schema.json', 'utf8'));
   for (const name of leftOut) delete schema.properties[name];
   writeFileSync(schemaWithoutThree, JSON.stringify(schema));
 });
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await standIn.close();
 });
 
@@ -39,14 +45,15 @@ describe('srag ask --extend-schema over a table ingested without three attribute
 
   it('answers every sample question that needs them exactly, back-filling each new attribute once and only it', async () => {
     expect(needsLeftOut.length).toBe(5);
-    await ingestWithoutThree(database);
+    const ingested = await ingest('examples/hotels/docs/*', database);
+    expect(ingested.status, ingested.stderr).toBe(0);
     // Without the flag: the missing attribute is named, with the command that adds it, and no answer from another column.
-    const refused = await runSrag(['ask', needsLeftOut[0]!.question, '--db', database], { environment: environment() });
+    const refused = await ask([needsLeftOut[0]!.question], database);
     expect(refused.status).toBe(7);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain(`needs an attribute the table "hotels" does not hold: has_airport_shuttle — add them (extracting only them from every document) with: srag ask '${needsLeftOut[0]!.question}' --extend-schema --db ${database}`);
     standIn.reset();
-    const run = await runSrag(['ask', ...needsLeftOut.map((question) => question.question), '--extend-schema', '--json', '--db', database], { environment: environment() });
+    const run = await ask(needsLeftOut.map((question) => question.question), database, { extendSchema: true, json: true });
     expect(run.status, run.stderr).toBe(0);
     const results = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
     const mismatches = needsLeftOut.filter((question, index) => !rowsMatchGold(results[index].rows, question.gold as never)).map((question) => question.question);
@@ -63,12 +70,12 @@ describe('srag ask --extend-schema over a table ingested without three attribute
 
   it('costs no extraction call when asked again, and an ingest with the old schema file keeps the new columns', async () => {
     standIn.reset();
-    const again = await runSrag(['ask', needsLeftOut[1]!.question, '--extend-schema', '--json', '--db', database], { environment: environment() });
+    const again = await ask([needsLeftOut[1]!.question], database, { extendSchema: true, json: true });
     expect(again.status, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ added_attributes: [], extraction_usage: { calls: 0 } });
     expect(standIn.countByKind()['extract-record']).toBeUndefined();
-    const ingest = await runSrag(['ingest', 'examples/hotels/docs/*', '--schema', schemaWithoutThree, '--db', database], { environment: environment() });
-    expect(ingest.stdout).toMatch(/^hotels: 0 done, 0 failed, 50 unchanged/);
+    const reingested = await ingest('examples/hotels/docs/*', database);
+    expect(reingested.stdout).toMatch(/^hotels: 0 done, 0 failed, 50 unchanged/);
     expect(standIn.countByKind()['extract-record']).toBeUndefined();
   });
 });
@@ -80,18 +87,21 @@ describe('the back-fill re-reads each row\'s document', () => {
       cpSync(join('examples/hotels/docs', name), join(documents, name));
     }
     const database = join(workDirectory, 'changed.duckdb');
-    await ingestWithoutThree(database, documents);
+    expect((await ingest(documents, database)).status).toBe(0);
     writeFileSync(join(documents, 'amber-arch-hotel.md'), `${readFileSync(join(documents, 'amber-arch-hotel.md'), 'utf8')}\nRenovated this year.\n`);
     rmSync(join(documents, 'amber-quarter-inn.html'));
     standIn.reset();
-    const run = await runSrag(['ask', needsLeftOut[0]!.question, '--extend-schema', '--json', '--db', database], { environment: environment({ SRAG_CONFIRM_DOCUMENTS: '2' }) });
+    vi.stubEnv('SRAG_CONFIRM_DOCUMENTS', '2');
+    const run = await ask([needsLeftOut[0]!.question], database, { extendSchema: true, json: true });
+    vi.stubEnv('SRAG_CONFIRM_DOCUMENTS', undefined);
     expect(run.status, run.stderr).toBe(0);
+    // Without a terminal to ask on, a back-fill over the threshold prints its estimate and goes ahead.
     expect(run.stderr).toMatch(/the back-fill extracts 5 documents: about 5 calls and [\d,]+ prompt tokens/);
     expect(run.stderr).toMatch(/not back-filled: .*amber-arch-hotel\.md: its document changed since the row was extracted/);
     expect(run.stderr).toMatch(/not back-filled: .*amber-quarter-inn\.html: its document cannot be read any more/);
     expect(extractionRequests()).toHaveLength(3);
-    const sql = await runSrag(['sql', '--db', database, '--json', '-c',
-      `SELECT h.hotel_name IS NOT NULL, h.has_airport_shuttle, e.status, e.reason LIKE 'its document%' FROM hotels h JOIN srag_evidence e ON e.source = h._source AND e.attribute = 'has_airport_shuttle' WHERE h._source LIKE '%amber-arch-hotel.md' OR h._source LIKE '%amber-quarter-inn.html'`]);
-    expect(JSON.parse(sql.stdout).rows).toEqual([[true, null, 'missing', true], [true, null, 'missing', true]]);
+    const rows = await queryDatabaseFile(database,
+      `SELECT h.hotel_name IS NOT NULL, h.has_airport_shuttle, e.status, e.reason LIKE 'its document%' FROM hotels h JOIN srag_evidence e ON e.source = h._source AND e.attribute = 'has_airport_shuttle' WHERE h._source LIKE '%amber-arch-hotel.md' OR h._source LIKE '%amber-quarter-inn.html'`);
+    expect(rows).toEqual([[true, null, 'missing', true], [true, null, 'missing', true]]);
   });
 });
