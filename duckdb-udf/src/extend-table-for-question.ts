@@ -1,23 +1,12 @@
-import { stat } from 'node:fs/promises';
 import {
-  approximateTokenCount, countNoun, proposeTargetSchema, renderExtractionInstructions, runExtraction, SragError,
+  countNoun, proposeTargetSchema, runExtraction, SragError,
   type AttributeDefinition, type RetryNotice, type RunProgress, type RunSummary, type TokenUsage,
 } from '../../core/index.ts';
+import { estimateBackfill, type BackfillEstimate } from './estimate-backfill.ts';
 import { friendlyPath } from './friendly-path.ts';
 import { hashText } from './hash-text.ts';
 import type { Session } from './open-session.ts';
 import { readDocumentFile } from './read-document-file.ts';
-
-/** What a back-fill will cost, said before it starts (SRAG_CONFIRM_DOCUMENTS decides when to ask). */
-export interface BackfillEstimate {
-  documents: number;
-  /** About one request per document: only the missing attributes, batched as ingest batches. */
-  calls: number;
-  promptTokens: number;
-  model: string;
-  /** One line: "the back-fill extracts N documents: about N calls and T prompt tokens to MODEL". */
-  text: string;
-}
 
 export interface ExtendTableOptions {
   /**
@@ -72,7 +61,7 @@ export async function extendTableForQuestion(session: Session, table: string, qu
   };
   if (sources.length === 0) return extension;
   // After an interrupted back-fill nothing is new, and any of the schema's attributes may be missing: the estimate takes them all.
-  extension.estimate = await estimateBackfill(session, sources, proposal.attributes.length ? proposal.attributes : schema.attributes);
+  extension.estimate = await estimateBackfill(sources, proposal.attributes.length ? proposal.attributes : schema.attributes, session.prompts, session.settings.extractModel);
   if (sources.length > session.settings.confirmDocuments) {
     notice(extension.estimate.text);
     if (options.confirm && !(await options.confirm(extension.estimate))) {
@@ -110,18 +99,4 @@ export async function extendTableForQuestion(session: Session, table: string, qu
   for (const failure of summary.failures.slice(0, 10)) notice(`not back-filled: ${failure.label}: ${failure.error}`);
   if (summary.failed + summary.stale > 10) notice(`… and ${summary.failed + summary.stale - 10} more; see srag sql -c "SELECT source, attribute, reason FROM srag_evidence WHERE reason IS NOT NULL"`);
   return extension;
-}
-
-/**
- * About one call per document (its text, plus the instructions for only the missing attributes):
- * the file sizes at four bytes a token, read from the file system without reading the files.
- */
-async function estimateBackfill(session: Session, sources: string[], missing: AttributeDefinition[]): Promise<BackfillEstimate> {
-  let bytes = 0;
-  for (const source of sources) bytes += await stat(source).then((found) => found.size, () => 0);
-  const instructions = approximateTokenCount(renderExtractionInstructions(session.prompts, { title: 'target', attributes: missing }, true));
-  const promptTokens = Math.round(bytes / 4) + sources.length * instructions;
-  const model = session.settings.extractModel;
-  const text = `the back-fill extracts ${countNoun(sources.length, 'document')}: about ${countNoun(sources.length, 'call')} and ${promptTokens.toLocaleString('en-US')} prompt tokens to ${model}`;
-  return { documents: sources.length, calls: sources.length, promptTokens, model, text };
 }

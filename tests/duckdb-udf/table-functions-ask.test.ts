@@ -61,7 +61,7 @@ describe('srag_ask', () => {
     expect(questions.length).toBeGreaterThanOrEqual(5);
     for (const [index, question] of questions.entries()) {
       const result = await session.run(`SELECT * FROM srag_ask('${question.question.replace(/'/g, "''")}', 'hotels')`);
-      expect(result.columns).toEqual(['answer', 'sql', 'result', 'result_cut', 'coverage', 'prompt_tokens', 'completion_tokens', 'tables']);
+      expect(result.columns).toEqual(['answer', 'sql', 'result', 'result_cut', 'coverage', 'prompt_tokens', 'completion_tokens', 'tables', 'schema_extension']);
       const [answer, sql, resultJson] = result.rows[0]!;
       const cli = cliAnswers[index]!;
       expect({ question: question.question, sql }).toEqual({ question: question.question, sql: cli.sql });

@@ -2,7 +2,8 @@ import { askQuestion, chooseTables, describeResultCut, SragError, type CatalogTa
 import { readTableLink, readValueMention } from '../catalog/read-catalog-rows.ts';
 import { DuckDbSqlEngine } from '../duckdb-sql-engine.ts';
 import { queryColumnStatistics } from '../store/query-column-statistics.ts';
-import type { AskReply, AskRequest } from './bridge-protocol.ts';
+import type { AskReply, AskRequest, SchemaExtensionReply } from './bridge-protocol.ts';
+import type { AskTableExtension } from './extend-ask-table.ts';
 import { askCandidates, resolveAskTable, type AskTable } from './resolve-ask-table.ts';
 
 export interface AskOverTableOptions {
@@ -14,6 +15,8 @@ export interface AskOverTableOptions {
   exportTable: (table: string, columns: string[], file: string) => Promise<void>;
   /** The same for the evidence kept under `table`'s name in `srag_evidence`, for coverage. */
   exportEvidence: (table: string, attributes: string[], file: string) => Promise<void>;
+  /** For `request.extend`: grows the table first (`extendAskTable`, with the bridge's extraction client and journal). */
+  extend: (table: AskTable) => Promise<AskTableExtension>;
 }
 
 /**
@@ -26,9 +29,18 @@ export interface AskOverTableOptions {
  * chosen tables. A table made by `srag_extract` has no stored statistics; they are computed by
  * DuckDB in the same kind of sandbox.
  */
-export async function askOverTable({ client, prompts, request, model, exportTable, exportEvidence }: AskOverTableOptions): Promise<AskReply> {
-  const candidates = request.table === null ? askCandidates(request) : [resolveAskTable(request)];
+export async function askOverTable({ client, prompts, request, model, exportTable, exportEvidence, extend }: AskOverTableOptions): Promise<AskReply> {
+  let candidates = request.table === null ? askCandidates(request) : [resolveAskTable(request)];
   if (candidates.length === 0) resolveAskTable(request);
+  let schemaExtension: SchemaExtensionReply | null = null;
+  if (request.extend) {
+    // The question is asked of the grown table alone, its back-filled values laid over the committed ones.
+    const extension = await extend(tableToExtend(request, candidates));
+    candidates = [extension.table];
+    exportTable = extension.exportTable;
+    exportEvidence = extension.exportEvidence;
+    schemaExtension = extension.reply;
+  }
   const byName = new Map(candidates.map((table) => [table.name.toLowerCase(), table]));
   const engine = new DuckDbSqlEngine({
     describeTable: async (name) => {
@@ -50,7 +62,10 @@ export async function askOverTable({ client, prompts, request, model, exportTabl
       ?? await engine.readTable(source.name, source.schema.attributes.map((attribute) => attribute.name), (connection) => queryColumnStatistics(connection, source.name, source.schema));
     tables.push({ ...chosen, statistics });
   }
-  const result = await askQuestion({ client, prompts, sqlEngine: engine, tables, joins: choice.joins, question: request.question, model, coverage: engine });
+  const result = await askQuestion({ client, prompts, sqlEngine: engine, tables, joins: choice.joins, question: request.question, model, coverage: engine }).catch((error: unknown) => {
+    if (!SragError.isInstance(error) || error.code !== 'ATTRIBUTES_MISSING' || tables.length !== 1) throw error;
+    throw new SragError({ code: error.code, message: error.message, hint: `add them (extracting only them from every document) with: ${extendExample(request.question, tables[0]!.name)}`, cause: error });
+  });
   const objects = result.rows.map((row) => Object.fromEntries(result.columns.map((column, index) => [column, row[index]])));
   return {
     answer: result.answer,
@@ -61,7 +76,30 @@ export async function askOverTable({ client, prompts, request, model, exportTabl
     coverage: result.coverage ?? null,
     promptTokens: result.usage.promptTokens,
     completionTokens: result.usage.completionTokens,
+    schemaExtension,
   };
+}
+
+/**
+ * The table `srag_ask(…, extend := true)` grows: one `srag ingest` made (its documents are known by
+ * the ingestion log), named or the database's only candidate.
+ */
+function tableToExtend(request: AskRequest, candidates: AskTable[]): AskTable {
+  const example = (table: string) => extendExample(request.question, table);
+  if (candidates.length > 1) {
+    throw new SragError({ code: 'INPUT_INVALID', message: `srag_ask with extend := true grows one table, and this database has several (${candidates.map((table) => table.name).join(', ')})`, hint: `name it: ${example(candidates[0]!.name)}` });
+  }
+  const table = candidates[0]!;
+  const ingested = request.knownSchemas.some((known) => known.origin === 'srag_tables' && known.name.toLowerCase() === table.name.toLowerCase())
+    && !request.catalog.imports.some((entry) => entry.name.toLowerCase() === table.name.toLowerCase());
+  if (!ingested) {
+    throw new SragError({
+      code: 'INPUT_INVALID',
+      message: `srag_ask with extend := true grows tables srag ingest made, whose documents it knows; "${table.name}" was made by ${request.catalog.imports.some((entry) => entry.name.toLowerCase() === table.name.toLowerCase()) ? 'srag import' : 'srag_extract'}`,
+      hint: `extract the attributes with srag_extract and a schema that names them, or ingest the documents with srag ingest and ask again`,
+    });
+  }
+  return table;
 }
 
 function catalogTable(request: AskRequest, table: AskTable): CatalogTable {
@@ -89,4 +127,9 @@ function snapshotCatalog(request: AskRequest, tables: CatalogTable[]): TableCata
       return request.catalog.mentions.filter((mention) => wanted.has(mention.phrase)).map(readValueMention);
     },
   };
+}
+
+/** The statement that asks `question` of `table` with the attributes it needs added. */
+function extendExample(question: string, table: string): string {
+  return `SELECT * FROM srag_ask('${question.replace(/'/g, "''")}', '${table.replace(/'/g, "''")}', extend := true)`;
 }

@@ -53,6 +53,21 @@ export interface AskRequest {
   knownSchemas: KnownSchema[];
   /** What table choice needs beyond schemas, read from the catalog by the macro (never rows). */
   catalog: AskCatalog;
+  /** `srag_ask(question, extend := true)`: first add the attributes the question needs that the table lacks (see `extendAskTable`). */
+  extend: boolean;
+}
+
+/** What `srag_ask(…, extend := true)` added and what it cost, as `srag ask --extend-schema --json` reports it. */
+export interface SchemaExtensionReply {
+  addedAttributes: string[];
+  /** The target-schema call (SRAG_MODEL). */
+  schemaUsage: { calls: number; promptTokens: number; completionTokens: number };
+  /** The back-fill (SRAG_EXTRACT_MODEL): zero calls when no record lacked an attribute. */
+  extractionUsage: { calls: number; promptTokens: number; completionTokens: number; documents: number };
+  /** Said before the back-fill (never asked about in SQL); null when there was nothing to back-fill. */
+  estimate: { documents: number; calls: number; promptTokens: number; model: string } | null;
+  /** Rows whose document changed or is gone: their new columns stay NULL with the reason. */
+  notBackfilled: Array<{ document: string; reason: string }>;
 }
 
 /** The catalog rows `srag_ask(question)` chooses tables from: imports, links, and the question's phrases found among column values. */
@@ -75,6 +90,8 @@ export interface AskReply {
   coverage: ColumnCoverage[] | null;
   promptTokens: number;
   completionTokens: number;
+  /** With `extend`: what was added and what the back-fill cost; null otherwise. */
+  schemaExtension: SchemaExtensionReply | null;
 }
 
 /**

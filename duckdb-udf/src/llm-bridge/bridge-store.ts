@@ -3,7 +3,8 @@ import type { JournalChannel } from './journal-channel.ts';
 
 /**
  * The extraction run's store port on the bridge, for one schema `srag_extract` is called with
- * (`logName` is its `srag_extract:<title>:<hash>` key). The log is the copy read when the database
+ * (`logName` is its `srag_extract:<title>:<hash>` key), or for the table `srag ingest` made that
+ * `srag_ask(…, extend := true)` back-fills (`logName` is the table's name). The log is the copy read when the database
  * opened, kept current here; writes go through the journal and count once it acknowledged them.
  */
 export class BridgeStore implements ExtractionStore {
@@ -20,7 +21,11 @@ export class BridgeStore implements ExtractionStore {
 
   async saveRecord(record: StoredRecord): Promise<void> {
     await this.journal.write([{ kind: 'record', logName: this.logName, record }]);
-    this.log.set(record.source, { source: record.source, contentHash: record.contentHash, status: 'done', error: null, values: record.values });
+    // A back-filled record (`onlyAttributes`) keeps its other values; its entry lists what it now holds.
+    const values = record.onlyAttributes ? { ...this.log.get(record.source)?.values, ...record.values } : record.values;
+    this.log.set(record.source, {
+      source: record.source, contentHash: record.contentHash, status: 'done', error: null, values, ...(record.attributeHashes ? { attributeHashes: record.attributeHashes } : {}),
+    });
   }
 
   async saveLogEntry(entry: { source: string; contentHash: string; status: 'failed' | 'empty'; error: string | null }): Promise<void> {

@@ -108,10 +108,31 @@ export class LlmBridgeService {
         }
         // Loaded on the first question: it brings DuckDB (the sandbox) into this worker, which extraction never needs.
         const { askOverTable } = await import('./ask-over-table.ts');
+        const exportTable = (table: string, columns: string[], file: string) => this.askCaller({ type: 'export-table', table, columns, file });
+        const exportEvidence = (table: string, attributes: string[], file: string) => this.askCaller({ type: 'export-evidence', table, attributes, file });
+        const client = this.client(this.settings.concurrency, 'ask');
         return askOverTable({
-          client: this.client(this.settings.concurrency, 'ask'), prompts: this.prompts, request: { ...request.request, knownSchemas }, model: this.settings.model,
-          exportTable: (table, columns, file) => this.askCaller({ type: 'export-table', table, columns, file }),
-          exportEvidence: (table, attributes, file) => this.askCaller({ type: 'export-evidence', table, attributes, file }),
+          client, prompts: this.prompts, request: { ...request.request, knownSchemas }, model: this.settings.model, exportTable, exportEvidence,
+          extend: async (table) => {
+            const { extendAskTable } = await import('./extend-ask-table.ts');
+            try {
+              return await extendAskTable({
+                table, question: request.request.question, prompts: this.prompts, client, model: this.settings.model, journal: this.journal, exportTable, exportEvidence,
+                extraction: {
+                  client: this.client(this.settings.concurrency * 2, 'extraction'), model: this.settings.extractModel, cache: this.extractionCache,
+                  concurrency: this.settings.concurrency * 2, maxInputTokens: this.settings.maxInputTokens, callWarningThreshold: this.settings.callWarningThreshold,
+                  loadTokenCounter: () => this.loadTokenCounter(),
+                },
+                onWarning: (line) => {
+                  this.progress.clear();
+                  writeLine(`srag_ask: warning: ${line}`);
+                },
+                cancellation: this.abort.signal,
+              });
+            } finally {
+              this.progress.clear();
+            }
+          },
         });
       }
       case 'usage':

@@ -4,10 +4,13 @@ import type { LogWrite } from './store-writes.ts';
 /**
  * One write the SQL functions hand to the store while DuckDB is busy with a statement (see
  * `StoreJournal`): a schema `srag_extract` was called with, a record, a log entry, a model reply.
- * `logName` is the `srag_extract:<title>:<hash>` key the record table and log rows belong to.
+ * `logName` is the `srag_extract:<title>:<hash>` key the record table and log rows belong to, or
+ * the name of a table `srag ingest` made that `srag_ask(…, extend := true)` grows (`grow-table`:
+ * its grown schema, whose new attributes become NULL columns before the back-filled records land).
  */
 export type JournalEntry =
   | { kind: 'schema'; schemaKey: string; title: string; schemaJson: string }
+  | { kind: 'grow-table'; table: string; schemaJson: string }
   | { kind: 'record'; logName: string; record: StoredRecord }
   | { kind: 'log'; logName: string; entry: LogWrite }
   | { kind: 'cache'; key: string; response: CachedResponse; purpose: string | null };

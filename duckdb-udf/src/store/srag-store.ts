@@ -83,35 +83,13 @@ export class SragStore {
       const existing = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [table])).getRowsJS()[0];
       if (existing) {
         const stored = parseRecordSchema(JSON.parse(String(existing[0])), `table "${table}"`);
-        const change = compareSchemas(stored, schema);
-        if (change.kept.length === stored.attributes.length) {
-          // Not the same kind of record at all: growing the table would leave every old row NULL in every new column.
-          throw new SragError({
-            code: 'INPUT_INVALID',
-            message: `table "${table}" in ${this.path} was ingested with a different schema (none of its attributes is in the new one)`,
-            hint: `ingest into a new table with --table NAME, or drop it first: ${sragCommandLine(['drop', table], this.path)}`,
-          });
-        }
-        const schemaJson = JSON.stringify(recordSchemaToJsonSchema(change.schema));
+        let change: SchemaChange | undefined;
         await transaction(connection, async () => {
-          // Log entries of an earlier version hold the whole record of the table's schema as it was.
-          await connection.run("UPDATE srag_ingestion_log SET attribute_hashes = $1 WHERE table_name = $2 AND status = 'done' AND attribute_hashes IS NULL",
-            [JSON.stringify(stored.attributes.map((attribute) => attributeDefinitionHash(attribute, hashText))), table]);
-          if (change.added.length === 0 && change.changed.length === 0 && existing[0] === schemaJson) return;
-          const quotedTable = quoteIdentifier(table);
-          for (const attribute of change.added) await connection.run(`ALTER TABLE ${quotedTable} ADD COLUMN ${quoteIdentifier(attribute.name)} ${sqlTypeForKind[attribute.kind]}`);
-          for (const attribute of change.changed) {
-            const column = quoteIdentifier(attribute.name);
-            await connection.run(`UPDATE ${quotedTable} SET ${column} = NULL`);
-            await connection.run('DELETE FROM srag_evidence WHERE table_name = $1 AND attribute = $2', [table, attribute.name]);
-            const before = stored.attributes.find((old) => old.name === attribute.name)!;
-            if (sqlTypeForKind[before.kind] !== sqlTypeForKind[attribute.kind]) await connection.run(`ALTER TABLE ${quotedTable} ALTER ${column} SET DATA TYPE ${sqlTypeForKind[attribute.kind]}`);
-          }
-          await connection.run('UPDATE srag_tables SET title = $1, schema_json = $2, updated_at = current_timestamp WHERE table_name = $3', [change.schema.title, schemaJson, table]);
+          change = await changeTableSchema(connection, table, stored, String(existing[0]), schema, this.path);
         });
         // As with the store's own columns (see `addedColumns`): an ALTER is not left in the write-ahead log.
-        if (change.added.length || change.changed.length) await connection.run('CHECKPOINT');
-        return change;
+        if (change!.added.length || change!.changed.length) await connection.run('CHECKPOINT');
+        return change!;
       }
       const clash = (await connection.runAndReadAll("SELECT 1 FROM duckdb_tables() WHERE table_name = $1 AND schema_name = 'main'", [table])).getRowsJS()[0];
       if (clash) {
@@ -311,14 +289,25 @@ export class SragStore {
    */
   applyJournal(): Promise<void> {
     return this.exclusive(async (connection) => {
+      // Tables `srag ingest` made that the journal wrote to (a back-fill of `srag_ask(…, extend := true)`): their statistics follow.
+      const ingested = new Set<string>();
       for (;;) {
         const rows = (await connection.runAndReadAll(`SELECT sequence, entry FROM srag_journal ORDER BY sequence LIMIT ${journalEntriesPerTransaction}`)).getRowsJS();
-        if (rows.length === 0) return;
+        if (rows.length === 0) break;
         const entries = rows.map((row) => JSON.parse(String(row[1])) as JournalEntry);
         await transaction(connection, async () => {
-          await this.applyEntries(connection, entries);
+          await this.applyEntries(connection, entries, ingested);
           await connection.run('DELETE FROM srag_journal WHERE sequence <= $1', [rows.at(-1)![0] as bigint]);
         });
+      }
+      // No CHECKPOINT after a grown table's ALTER, unlike `registerTable`: the journal's own connection
+      // holds a write transaction open, and a record table has no DEFAULT, the case DuckDB cannot replay.
+      for (const table of ingested) {
+        const row = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [table])).getRowsJS()[0];
+        if (!row) continue;
+        const statistics = await queryColumnStatistics(connection, table, parseRecordSchema(JSON.parse(String(row[0])), `table "${table}"`));
+        await connection.run('UPDATE srag_tables SET statistics_json = $1, updated_at = current_timestamp WHERE table_name = $2', [JSON.stringify(statistics), table]);
+        await refreshTableProfile(connection, table);
       }
     });
   }
@@ -356,15 +345,22 @@ export class SragStore {
     });
   }
 
-  private async applyEntries(connection: DuckDBConnection, entries: JournalEntry[]): Promise<void> {
+  private async applyEntries(connection: DuckDBConnection, entries: JournalEntry[], ingested: Set<string>): Promise<void> {
     const targets = new Map<string, RecordTarget>();
     const target = async (logName: string): Promise<RecordTarget> => {
       let found = targets.get(logName);
       if (!found) {
         const row = (await connection.runAndReadAll('SELECT schema_json FROM srag_extract_schemas WHERE schema_key = $1', [logName])).getRowsJS()[0];
-        if (!row) throw new SragError({ code: 'STORE_FAILED', message: `the journal names a schema the database does not know (${logName})` });
-        const schema = parseRecordSchema(JSON.parse(String(row[0])), `schema ${logName}`);
-        found = { quotedTable: (await extractRecordTable(connection, logName)).quotedTable, logName, schema };
+        if (row) {
+          const schema = parseRecordSchema(JSON.parse(String(row[0])), `schema ${logName}`);
+          found = { quotedTable: (await extractRecordTable(connection, logName)).quotedTable, logName, schema };
+        } else {
+          // A table `srag ingest` made, back-filled by `srag_ask(…, extend := true)`.
+          const table = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [logName])).getRowsJS()[0];
+          if (!table) throw new SragError({ code: 'STORE_FAILED', message: `the journal names a schema the database does not know (${logName})` });
+          found = { quotedTable: quoteIdentifier(logName), logName, schema: parseRecordSchema(JSON.parse(String(table[0])), `table "${logName}"`) };
+          ingested.add(logName);
+        }
         targets.set(logName, found);
       }
       return found;
@@ -383,6 +379,19 @@ export class SragStore {
             await connection.run('INSERT OR IGNORE INTO srag_extract_schemas (schema_key, title, schema_json) VALUES ($1, $2, $3)', [entry.schemaKey, entry.title, entry.schemaJson]);
             const schema = parseRecordSchema(JSON.parse(entry.schemaJson), `schema ${entry.schemaKey}`);
             await connection.run(createRecordTableSql((await extractRecordTable(connection, entry.schemaKey)).quotedTable, schema, true));
+          }
+          break;
+        case 'grow-table':
+          for (const entry of run as Array<Extract<JournalEntry, { kind: 'grow-table' }>>) {
+            const row = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [entry.table])).getRowsJS()[0];
+            if (!row) throw new SragError({ code: 'STORE_FAILED', message: `the journal grows a table the database does not know (${entry.table})` });
+            const stored = parseRecordSchema(JSON.parse(String(row[0])), `table "${entry.table}"`);
+            // Only attributes the table lacks are added: a grown schema journaled twice (two statements before it applied) adds them once.
+            const grown = parseRecordSchema(JSON.parse(entry.schemaJson), `table "${entry.table}"`);
+            const added = grown.attributes.filter((attribute) => !stored.attributes.some((old) => old.name === attribute.name));
+            if (added.length) await changeTableSchema(connection, entry.table, stored, String(row[0]), { title: stored.title, attributes: [...stored.attributes, ...added] }, this.path);
+            targets.delete(entry.table);
+            ingested.add(entry.table);
           }
           break;
         case 'record':
@@ -407,6 +416,39 @@ export class SragStore {
 function createRecordTableSql(quotedTable: string, schema: RecordSchema, ifNotExists = false): string {
   const columns = schema.attributes.map((attribute) => `${quoteIdentifier(attribute.name)} ${sqlTypeForKind[attribute.kind]}`);
   return `CREATE TABLE ${ifNotExists ? 'IF NOT EXISTS ' : ''}${quotedTable} (${columns.join(', ')}, "_source" VARCHAR PRIMARY KEY, "_content_hash" VARCHAR NOT NULL)`;
+}
+
+/**
+ * Gives a table `srag ingest` made a new schema (see `SragStore.registerTable`), inside the caller's
+ * transaction: new attributes become NULL columns, changed ones are cleared, the stored schema is
+ * replaced. Refuses a schema that shares no attribute with the table's.
+ */
+async function changeTableSchema(connection: DuckDBConnection, table: string, stored: RecordSchema, storedJson: string, schema: RecordSchema, path: string): Promise<SchemaChange> {
+  const change = compareSchemas(stored, schema);
+  if (change.kept.length === stored.attributes.length) {
+    // Not the same kind of record at all: growing the table would leave every old row NULL in every new column.
+    throw new SragError({
+      code: 'INPUT_INVALID',
+      message: `table "${table}" in ${path} was ingested with a different schema (none of its attributes is in the new one)`,
+      hint: `ingest into a new table with --table NAME, or drop it first: ${sragCommandLine(['drop', table], path)}`,
+    });
+  }
+  const schemaJson = JSON.stringify(recordSchemaToJsonSchema(change.schema));
+  // Log entries of an earlier version hold the whole record of the table's schema as it was.
+  await connection.run("UPDATE srag_ingestion_log SET attribute_hashes = $1 WHERE table_name = $2 AND status = 'done' AND attribute_hashes IS NULL",
+    [JSON.stringify(stored.attributes.map((attribute) => attributeDefinitionHash(attribute, hashText))), table]);
+  if (change.added.length === 0 && change.changed.length === 0 && storedJson === schemaJson) return change;
+  const quotedTable = quoteIdentifier(table);
+  for (const attribute of change.added) await connection.run(`ALTER TABLE ${quotedTable} ADD COLUMN ${quoteIdentifier(attribute.name)} ${sqlTypeForKind[attribute.kind]}`);
+  for (const attribute of change.changed) {
+    const column = quoteIdentifier(attribute.name);
+    await connection.run(`UPDATE ${quotedTable} SET ${column} = NULL`);
+    await connection.run('DELETE FROM srag_evidence WHERE table_name = $1 AND attribute = $2', [table, attribute.name]);
+    const before = stored.attributes.find((old) => old.name === attribute.name)!;
+    if (sqlTypeForKind[before.kind] !== sqlTypeForKind[attribute.kind]) await connection.run(`ALTER TABLE ${quotedTable} ALTER ${column} SET DATA TYPE ${sqlTypeForKind[attribute.kind]}`);
+  }
+  await connection.run('UPDATE srag_tables SET title = $1, schema_json = $2, updated_at = current_timestamp WHERE table_name = $3', [change.schema.title, schemaJson, table]);
+  return change;
 }
 
 async function createStoreTables(connection: DuckDBConnection): Promise<void> {

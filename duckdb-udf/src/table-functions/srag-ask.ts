@@ -1,4 +1,4 @@
-import { DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
+import { BOOLEAN, DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
 import { SragError } from '../../../core/index.ts';
 import type { AskCatalog, AskRequest, KnownSchema } from '../llm-bridge/bridge-protocol.ts';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';
@@ -9,6 +9,8 @@ import type { SynchronousTableExport } from './synchronous-table-export.ts';
 /**
  * `srag_ask(question)` and `srag_ask(question, 'table')` as SQL: a table macro over the scalar
  * `srag_ask_json`, which the bridge answers with the same core `askQuestion` that `srag ask` runs.
+ * `extend := true` grows the table first, as `srag ask --extend-schema` does (`extendAskTable`):
+ * the `schema_extension` column says what was added and what the back-fill cost (NULL otherwise).
  *
  * The design, and why. DuckDB's callbacks are synchronous and run on the thread that owns the
  * database; model calls are not, so the callback blocks (`LlmBridge.callSync`) while the bridge
@@ -29,7 +31,7 @@ export function createSragAskJsonFunction(bridge: LlmBridge, tableExport: Synchr
   return DuckDBScalarFunction.create({
     name: 'srag_ask_json',
     returnType: VARCHAR,
-    parameterTypes: [VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR],
+    parameterTypes: [VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, BOOLEAN],
     volatile: true,
     // NULL arguments reach the callback (the one-argument form passes a NULL table) instead of
     // DuckDB answering NULL without calling it.
@@ -37,6 +39,7 @@ export function createSragAskJsonFunction(bridge: LlmBridge, tableExport: Synchr
     mainFunction(info, input, output) {
       try {
         const [questions, tables, catalogs, registered, extracted, choiceCatalogs] = Array.from({ length: 6 }, (_, index) => input.getColumnValues(index) as Array<string | null>);
+        const extendFlags = input.getColumnValues(6) as Array<boolean | null>;
         for (let index = 0; index < input.rowCount; index += 1) {
           const question = questions![index];
           if (!question?.trim()) {
@@ -52,13 +55,17 @@ export function createSragAskJsonFunction(bridge: LlmBridge, tableExport: Synchr
             links: (choiceCatalog.links ?? []) as AskCatalog['links'],
             mentions: (choiceCatalog.mentions ?? []) as AskCatalog['mentions'],
           };
-          const request: AskRequest = { question, table: tables![index] ?? null, tables: parseList(catalogs![index]), knownSchemas, catalog };
+          const request: AskRequest = { question, table: tables![index] ?? null, tables: parseList(catalogs![index]), knownSchemas, catalog, extend: extendFlags[index] === true };
           const reply = bridge.callSync({ type: 'ask', request }, (callerRequest) => (callerRequest.type === 'export-table'
             ? tableExport.exportTable(callerRequest.table, callerRequest.columns, callerRequest.file)
             : tableExport.exportEvidence(callerRequest.table, callerRequest.attributes, callerRequest.file)));
           output.setItem(index, JSON.stringify({
             answer: reply.answer, sql: reply.sql, result: JSON.parse(reply.resultJson), result_cut: reply.resultCut, coverage: reply.coverage,
             prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, tables: reply.tables,
+            schema_extension: reply.schemaExtension && {
+              added_attributes: reply.schemaExtension.addedAttributes, schema_usage: reply.schemaExtension.schemaUsage, extraction_usage: reply.schemaExtension.extractionUsage,
+              backfill_estimate: reply.schemaExtension.estimate, not_backfilled: reply.schemaExtension.notBackfilled,
+            },
           }));
         }
         output.flush();
@@ -76,7 +83,7 @@ export function createSragAskJsonFunction(bridge: LlmBridge, tableExport: Synchr
  * cannot work, `SELECT srag_ask('…')`, into a one-line error that names the form that does.
  */
 export const sragAskMacroSql = `
-CREATE OR REPLACE TEMP MACRO srag_ask(question, "table" := NULL) AS TABLE
+CREATE OR REPLACE TEMP MACRO srag_ask(question, "table" := NULL, extend := false) AS TABLE
 SELECT srag_answer.* FROM (SELECT json_transform(srag_ask_json(
   question,
   "table",
@@ -95,9 +102,10 @@ SELECT srag_answer.* FROM (SELECT json_transform(srag_ask_json(
     'mentions': (SELECT list({'table_name': table_name, 'column_name': column_name, 'phrase': phrase}) FROM (
       SELECT DISTINCT table_name, column_name, phrase FROM srag_column_values
       WHERE phrase IN (SELECT unnest(from_json(srag_question_phrases(question), '["VARCHAR"]')))))
-  }) ELSE to_json({'imports': (SELECT list({'name': table_name, 'file': file, 'description': description}) FROM srag_imports)}) END
-), '{"answer":"VARCHAR","sql":"VARCHAR","result":"JSON","result_cut":"VARCHAR","coverage":"JSON","prompt_tokens":"BIGINT","completion_tokens":"BIGINT","tables":"VARCHAR[]"}') AS srag_answer);
-CREATE OR REPLACE TEMP MACRO srag_ask(question, "table" := NULL) AS
+  }) ELSE to_json({'imports': (SELECT list({'name': table_name, 'file': file, 'description': description}) FROM srag_imports)}) END,
+  extend
+), '{"answer":"VARCHAR","sql":"VARCHAR","result":"JSON","result_cut":"VARCHAR","coverage":"JSON","prompt_tokens":"BIGINT","completion_tokens":"BIGINT","tables":"VARCHAR[]","schema_extension":"JSON"}') AS srag_answer);
+CREATE OR REPLACE TEMP MACRO srag_ask(question, "table" := NULL, extend := false) AS
 error('srag_ask is a table function: SELECT * FROM srag_ask(''' || replace(question, '''', '''''') || '''' || coalesce(', ''' || replace("table", '''', '''''') || '''', '') || ')');
 `;
 
