@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
 let standIn: LlmStandIn;
 let server: RunningServe;
 const database = join(mkdtempSync(join(tmpdir(), 'srag-serve-')), 'serve.duckdb');
-const environment = () => ({ OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-0000', SRAG_CONCURRENCY: '8' });
+const environment = () => ({ OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-0000', SRAG_CONCURRENCY: '8', SRAG_CONFIRM_DOCUMENTS: '10' });
 const questions = readGoldQuestions('examples/hotels');
 
 interface ErrorBody { error: { code: string; message: string; hint?: string } }
@@ -156,10 +156,6 @@ describe('srag serve', () => {
     expect(notJson.status).toBe(400);
     expect(notJson.body.error.code).toBe('INPUT_INVALID');
 
-    const extend = await call<ErrorBody>('/query', { json: { question: 'How many hotels have a spa?', table: 'hotels', extend_schema: true } });
-    expect(extend.status).toBe(400);
-    expect(extend.body.error.message).toMatch(/not available yet/);
-
     const badSchema = await call<ErrorBody>('/ingest', { json: { paths: ['examples/hotels/docs'], schema: { title: 'x', type: 'object', properties: { a: { type: 'array' } } } } });
     expect(badSchema.status).toBe(400);
     expect(badSchema.body.error.code).toBe('SCHEMA_INVALID');
@@ -196,6 +192,30 @@ describe('srag serve', () => {
     expect(Object.keys(body.paths).sort()).toEqual(['/document', '/ingest', '/jobs', '/jobs/{id}', '/jobs/{id}/events', '/query', '/records', '/schema', '/stats', '/tables', '/why']);
     expect(JSON.stringify(body.paths['/query']!.post!.requestBody)).toContain('question');
   });
+
+  it('adds the attributes a question needs with extend_schema: true, back-filling without asking however many documents, and a second question costs no extraction', async () => {
+    const schema = JSON.parse(readFileSync(join(repositoryRoot, 'examples/hotels/schema.json'), 'utf8')) as { properties: Record<string, unknown> };
+    delete schema.properties.has_airport_shuttle;
+    const accepted = await call<JobBody>('/ingest', { json: { paths: ['examples/hotels/docs'], schema, table: 'hotels_lean' } });
+    expect((await followEvents(accepted.body.id)).at(-1)!.status).toBe('done');
+    const question = questions.find((entry) => entry.sql.includes('has_airport_shuttle'))!;
+    const refused = await call<ErrorBody>('/query', { json: { question: question.question, table: 'hotels_lean' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: 'ATTRIBUTES_MISSING', message: expect.stringContaining('has_airport_shuttle'), hint: expect.stringContaining('"extend_schema": true') });
+    standIn.reset();
+    // SRAG_CONFIRM_DOCUMENTS is 10 here: a terminal would be asked about these 50 documents, a server goes ahead and reports the estimate.
+    const extended = await call<{ rows: unknown[][]; added_attributes: string[]; extraction_usage: { calls: number; documents: number }; backfill_estimate: { documents: number } }>(
+      '/query', { json: { question: question.question, table: 'hotels_lean', extend_schema: true } });
+    expect(extended.status, JSON.stringify(extended.body)).toBe(200);
+    expect(rowsMatchGold(extended.body.rows as never, question.gold)).toBe(true);
+    expect(extended.body).toMatchObject({ added_attributes: ['has_airport_shuttle'], extraction_usage: { documents: 50 }, backfill_estimate: { documents: 50 } });
+    expect(extended.body.extraction_usage.calls).toBe(standIn.countByKind()['extract-record']);
+    expect(extended.body.extraction_usage.calls).toBeGreaterThan(0);
+    standIn.reset();
+    const again = await call<{ rows: unknown[][]; added_attributes: string[]; extraction_usage: { calls: number } }>('/query', { json: { question: question.question, table: 'hotels_lean', extend_schema: true } });
+    expect(again.body).toMatchObject({ added_attributes: [], extraction_usage: { calls: 0 } });
+    expect(standIn.countByKind()['extract-record']).toBeUndefined();
+  }, 60_000);
 
   it('serves the web page without a token', async () => {
     const page = await fetch(`${server.url}/`);

@@ -116,17 +116,19 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
         question: z.string().trim().min(1).max(4_000),
         table: z.string().min(1).optional(),
         hybrid: z.boolean().optional().openapi({ description: 'true: answer from the documents the SQL selects; false: from the SQL rows only; absent: the model decides (as srag ask --hybrid / --no-hybrid)' }),
-        extend_schema: z.boolean().optional().openapi({ description: 'add attributes the question needs (not available yet)' }),
+        extend_schema: z.boolean().optional().openapi({ description: 'first add the attributes the question needs that the table lacks, extracting only them from every document with SRAG_EXTRACT_MODEL (as srag ask --extend-schema; never asks for confirmation: the response carries added_attributes, extraction_usage and backfill_estimate)' }),
       }).strict()),
     },
     responses: { 200: { description: 'the answer, its SQL and rows, as `srag ask --json` prints them', ...anyJson }, ...errorResponses, 422: errorResponse, 502: errorResponse, 503: errorResponse },
   }), async (context) => {
     const { question, table, hybrid, extend_schema: extendSchema } = context.req.valid('json');
-    if (extendSchema) {
-      const { status, body } = edgeError('INPUT_INVALID', 'extend_schema is not available yet', 'ask without it, or extend the schema and ingest again');
-      return context.json(body, status as 400);
-    }
-    return context.json((await askInSession(session, question, { table, hybrid, loadEmbedder })).json, 200);
+    // A server has no one to ask: a back-fill over SRAG_CONFIRM_DOCUMENTS goes ahead, its estimate in the response.
+    const asked = await askInSession(session, question, {
+      table, hybrid, loadEmbedder,
+      ...(extendSchema ? { extendSchema: {} } : {}),
+      extendHint: `add them (extracting only them from every document) by sending the question again with "extend_schema": true`,
+    });
+    return context.json(asked.json, 200);
   });
 
   app.openapi(createRoute({
