@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLlmStandIn } from '../tests/helpers/llm-stand-in/index.ts';
-import { readGoldQuestions } from '../tests/helpers/gold-questions.ts';
+import { readGoldQuestions, rowsMatchGold } from '../tests/helpers/gold-questions.ts';
 import { runSrag } from '../tests/helpers/run-srag.ts';
 
 const leftOut = ['has_pool', 'has_airport_shuttle', 'pets_allowed'];
@@ -47,7 +47,9 @@ try {
   const backfillPrompt = backfill.prompt / backfill.calls;
   const backfillCompletion = backfill.completion / backfill.calls;
   console.log(`questions needing the ${leftOut.length} left-out attributes: ${questions.length}; added per question: ${JSON.stringify(results.map((result) => result.added_attributes))}`);
-  console.log(`back-fill: ${backfill.calls} extraction requests for 50 documents (goal: at most 50 × ${leftOut.length} = ${50 * leftOut.length}); asking again: ${againCalls} extraction calls`);
+  const exact = questions.filter((question, index) => rowsMatchGold(results[index].rows, question.gold as never)).length;
+  console.log(`answered exactly (rows equal to the gold answer): ${exact} of ${questions.length}`);
+  console.log(`back-fill: ${backfill.calls} extraction requests for 50 documents, ${(backfill.calls / (50 * leftOut.length)).toFixed(2)} per document per new attribute (goal: at most 1, fewer with batching); asking again: ${againCalls} extraction calls`);
   console.log(`full-record request (11 attributes): ${fullPrompt.toFixed(0)} prompt + ${fullCompletion.toFixed(0)} completion tokens on average`);
   console.log(`back-fill request (1–2 attributes):  ${backfillPrompt.toFixed(0)} prompt + ${backfillCompletion.toFixed(0)} completion tokens on average`);
   console.log(`ratio back-fill / full: prompt ${(backfillPrompt / fullPrompt).toFixed(2)}, completion ${(backfillCompletion / fullCompletion).toFixed(2)}`);
