@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import {
   attributeDefinitionHash, proposeTargetSchema, recordSchemaToJsonSchema, runExtraction, sqlTypeForKind,
-  type AttributeDefinition, type IngestionLogEntry, type ModelClient, type NormalizedValue, type PromptLibrary, type ResponseCache,
+  type AttributeDefinition, type IngestionLogEntry, type RunProgress, type ModelClient, type NormalizedValue, type PromptLibrary, type ResponseCache,
 } from '../../../core/index.ts';
 import { quoteIdentifier } from '../duckdb-sql-engine.ts';
 import { estimateBackfill } from '../estimate-backfill.ts';
@@ -31,6 +31,9 @@ export interface ExtendAskTableOptions {
   exportTable: (table: string, columns: string[], file: string) => Promise<void>;
   exportEvidence: (table: string, attributes: string[], file: string) => Promise<void>;
   onWarning: (line: string) => void;
+  /** The back-fill's documents before it starts, then its progress (the bridge's progress line). */
+  onStart?: (documents: number) => void;
+  onProgress?: (progress: RunProgress) => void;
   cancellation: { readonly aborted: boolean };
 }
 
@@ -91,6 +94,7 @@ export async function extendAskTable(options: ExtendAskTableOptions): Promise<As
       values.set(record.source, { ...values.get(record.source), ...record.values });
       for (const entry of record.evidence) evidence.push({ source: record.source, attribute: entry.attribute, status: entry.status });
     };
+    options.onStart?.(sources.length);
     const before = options.extraction.client.usage.total();
     const summary = await runExtraction({
       client: options.extraction.client, prompts: options.prompts, schema, store, backfill: true, hashText,
@@ -100,7 +104,7 @@ export async function extendAskTable(options: ExtendAskTableOptions): Promise<As
       }),
       model: options.extraction.model, concurrency: options.extraction.concurrency, maxInputTokens: options.extraction.maxInputTokens,
       callWarningThreshold: options.extraction.callWarningThreshold, loadTokenCounter: options.extraction.loadTokenCounter,
-      onWarning: options.onWarning, cancellation: options.cancellation,
+      onWarning: options.onWarning, onProgress: options.onProgress, cancellation: options.cancellation,
     });
     const after = options.extraction.client.usage.total();
     reply.extractionUsage = {

@@ -115,6 +115,7 @@ export class LlmBridgeService {
           client, prompts: this.prompts, request: { ...request.request, knownSchemas }, model: this.settings.model, exportTable, exportEvidence,
           extend: async (table) => {
             const { extendAskTable } = await import('./extend-ask-table.ts');
+            let failed = 0;
             try {
               return await extendAskTable({
                 table, question: request.request.question, prompts: this.prompts, client, model: this.settings.model, journal: this.journal, exportTable, exportEvidence,
@@ -126,6 +127,11 @@ export class LlmBridgeService {
                 onWarning: (line) => {
                   this.progress.clear();
                   writeLine(`srag_ask: warning: ${line}`);
+                },
+                onStart: (documents) => this.progress.start(documents),
+                onProgress: (progress) => {
+                  if (progress.outcome === 'failed' || progress.outcome === 'stale') failed += 1;
+                  this.progress.update(progress.completed, failed);
                 },
                 cancellation: this.abort.signal,
               });
