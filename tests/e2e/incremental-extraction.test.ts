@@ -8,8 +8,8 @@ import { openSession } from '../../duckdb-udf/src/open-session.ts';
 import { resolveDocuments } from '../../duckdb-udf/src/cli/resolve-documents.ts';
 import { hashText } from '../../duckdb-udf/src/hash-text.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
-import { readPromptPropertyNames } from '../helpers/llm-stand-in/read-prompt-property-names.ts';
 import { queryDatabaseFile as query } from '../helpers/query-database-file.ts';
+import { requestedAttributesPerDocument } from '../helpers/requested-attributes.ts';
 import { runCommandInProcess } from '../helpers/run-command-in-process.ts';
 
 let standIn: LlmStandIn;
@@ -31,11 +31,8 @@ function schemaFile(name: string, change: (properties: Record<string, { descript
   return file;
 }
 
-/** The attribute names each extraction request asked for. */
-function requestedAttributes(): string[][] {
-  return standIn.requests.filter((request) => request.kind === 'extract-record')
-    .map((request) => readPromptPropertyNames(String(request.body.messages[0].content)) ?? []);
-}
+/** Per document sent to the model, the attribute names its request asked for. */
+const requestedAttributes = () => requestedAttributesPerDocument(standIn.requests);
 
 const ingest = (schema: string, database: string) => runCommandInProcess((signal) => ingestCommand([documents], { schema, db: database, evidence: true }, signal));
 
@@ -123,7 +120,7 @@ describe('column-level incremental extraction in srag ingest', () => {
         let completed = 0;
         return await runExtraction({
           client: session.modelClient({ cache: store.responseCache }), prompts: session.prompts, schema: change.schema, documents: sources, store, hashText,
-          concurrency: 2, cancellation, onProgress: () => { completed += 1; if (completed >= stopAfter) cancellation.aborted = true; },
+          concurrency: 2, batchSize: 1, cancellation, onProgress: () => { completed += 1; if (completed >= stopAfter) cancellation.aborted = true; },
         }).catch((error: unknown) => error);
       } finally {
         session.close();

@@ -9,7 +9,8 @@ import { hashText } from '../../duckdb-udf/src/hash-text.ts';
 import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
 import { OpenAiLanguageModel } from '../../duckdb-udf/src/openai-language-model.ts';
 import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
-import { startLlmStandIn, type LlmStandIn, type RecordedRequest } from '../helpers/llm-stand-in/index.ts';
+import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { requestedAttributesPerDocument } from '../helpers/requested-attributes.ts';
 import { runSrag } from '../helpers/run-srag.ts';
 import { codeLoopMarker } from '../helpers/llm-stand-in/respond-synthesize-extractors.ts';
 import { carListingSchema, generateTemplatedCorpus, type TemplatedDocument } from '../helpers/templated-corpus.ts';
@@ -72,24 +73,6 @@ async function tableRows(store: SragStore): Promise<Record<string, Record<string
 
 function goldRows(count: number): Record<string, Record<string, unknown>> {
   return Object.fromEntries(gold.slice(0, count).map((record) => [path.basename(record.document), Object.fromEntries(Object.entries(record.values).map(([key, cell]) => [key, cell.value]))]));
-}
-
-/**
- * The attributes an extraction request asked for: the properties of the record its structured
- * output must be (in a batch, of each record under "records", less the document id that comes first).
- */
-function requestedAttributes(body: { response_format: { json_schema: { schema: { properties: Record<string, { items?: { properties: object } }> } } } }): string[] {
-  const { properties } = body.response_format.json_schema.schema;
-  const batchRecord = properties.records?.items;
-  return batchRecord ? Object.keys(batchRecord.properties).slice(1) : Object.keys(properties);
-}
-
-/** Per document an extraction request carried (several share a call by default), the attributes it asked for. */
-function requestedAttributesPerDocument(requests: readonly RecordedRequest[]): string[][] {
-  return requests.filter((request) => request.kind.startsWith('extract-record')).flatMap((request) => {
-    const documents = request.kind === 'extract-record-batch' ? request.body.messages[1]!.content.match(/^<document id="/gm)!.length : 1;
-    return Array.from({ length: documents }, () => requestedAttributes(request.body));
-  });
 }
 
 describe('srag ingest --synthesize', () => {

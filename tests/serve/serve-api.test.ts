@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type RunningServe } from '../../duckdb-udf/src/serve/start-serve.ts';
 import { readGoldQuestions, rowsMatchGold } from '../helpers/gold-questions.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { extractionCallCount } from '../helpers/requested-attributes.ts';
 import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
 
 // One server over one database for the whole file: the hotels sample is ingested through the API
@@ -209,12 +210,12 @@ describe('srag serve', () => {
     expect(extended.status, JSON.stringify(extended.body)).toBe(200);
     expect(rowsMatchGold(extended.body.rows as never, question.gold)).toBe(true);
     expect(extended.body).toMatchObject({ added_attributes: ['has_airport_shuttle'], extraction_usage: { documents: 50 }, backfill_estimate: { documents: 50 } });
-    expect(extended.body.extraction_usage.calls).toBe(standIn.countByKind()['extract-record']);
+    expect(extended.body.extraction_usage.calls).toBe(extractionCallCount(standIn.requests));
     expect(extended.body.extraction_usage.calls).toBeGreaterThan(0);
     standIn.reset();
     const again = await call<{ rows: unknown[][]; added_attributes: string[]; extraction_usage: { calls: number } }>('/query', { json: { question: question.question, table: 'hotels_lean', extend_schema: true } });
     expect(again.body).toMatchObject({ added_attributes: [], extraction_usage: { calls: 0 } });
-    expect(standIn.countByKind()['extract-record']).toBeUndefined();
+    expect(extractionCallCount(standIn.requests)).toBe(0);
   }, 60_000);
 
   it('serves the web page without a token', async () => {
