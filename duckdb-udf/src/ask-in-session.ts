@@ -71,7 +71,12 @@ export async function askInSession(session: Session, question: string, options: 
     added_attributes: extension.addedAttributes.map((attribute) => attribute.name),
     schema_usage: extension.proposalUsage,
     extraction_usage: extension.extractionUsage,
-    ...(extension.estimate ? { backfill_estimate: { documents: extension.estimate.documents, calls: extension.estimate.calls, promptTokens: extension.estimate.promptTokens, model: extension.estimate.model } } : {}),
+    ...(extension.estimate ? {
+      backfill_estimate: {
+        documents: extension.estimate.documents, calls: extension.estimate.calls, promptTokens: extension.estimate.promptTokens,
+        completionTokens: extension.estimate.completionTokens, costUsd: extension.estimate.costUsd, model: extension.estimate.model,
+      },
+    } : {}),
     ...(extension.notBackfilled.length ? { not_backfilled: extension.notBackfilled.map((failure) => ({ document: failure.label, reason: failure.error })) } : {}),
   } : {};
   return { result, json: { ...result, joins, coverage: result.coverage ?? null, ...added }, choice, ...(extension ? { extension } : {}) };

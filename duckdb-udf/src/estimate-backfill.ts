@@ -1,26 +1,67 @@
-import { stat } from 'node:fs/promises';
-import { approximateTokenCount, countNoun, renderExtractionInstructions, type AttributeDefinition, type PromptLibrary } from '../../core/index.ts';
+import {
+  countNoun, documentText, estimateExtractionUsage, findModelPrice, resolveBatchSize, usageCost,
+  type AttributeDefinition, type PromptLibrary, type RecordSchema,
+} from '../../core/index.ts';
+import { formatUsd } from './cli/format-usd.ts';
+import { friendlyPath } from './friendly-path.ts';
+import { loadModelPrices } from './load-model-prices.ts';
+import { readDocumentFile } from './read-document-file.ts';
 
-/** What a back-fill will cost, said before it starts (SRAG_CONFIRM_DOCUMENTS decides when to ask). */
+/** What a back-fill will cost, said before it starts (SRAG_CONFIRM_DOCUMENTS decides when to ask; `--dry-run` stops there). */
 export interface BackfillEstimate {
   documents: number;
-  /** About one request per document: only the missing attributes. */
+  /** Requests as the run will group them: short documents share one, a long one may take several. */
   calls: number;
   promptTokens: number;
+  /** Planned, not known (see core's `plannedRecordTokens`). */
+  completionTokens: number;
+  /** US dollars at the price table's price of `model`; null for a model without a price (SRAG_PRICES adds one). */
+  costUsd: number | null;
   model: string;
-  /** One line: "the back-fill extracts N documents: about N calls and T prompt tokens to MODEL". */
+  /** One line: "the back-fill extracts N documents: about C calls, P prompt + Q completion tokens to MODEL (~$X)". */
   text: string;
 }
 
+export interface EstimateBackfillOptions {
+  sources: readonly string[];
+  /** The attributes the back-fill asks for (the request carries only them). */
+  missing: AttributeDefinition[];
+  /** The run's whole schema: its batch size is the run's. */
+  schema: RecordSchema;
+  prompts: PromptLibrary;
+  model: string;
+  maxInputTokens?: number;
+  loadTokenCounter: () => Promise<(text: string) => number>;
+}
+
 /**
- * About one call per document: its text (the file's size at four bytes a token, read from the file
- * system without reading the file) plus the instructions for only the missing attributes.
+ * What the back-fill will send, from the plan the run follows (core's `estimateExtractionUsage`):
+ * each document is read as the run reads it, grouped by the run's batch size, and only the missing
+ * attributes are in the prompt. A document that cannot be read costs no call (the run reports it).
  */
-export async function estimateBackfill(sources: readonly string[], missing: AttributeDefinition[], prompts: PromptLibrary, model: string): Promise<BackfillEstimate> {
-  let bytes = 0;
-  for (const source of sources) bytes += await stat(source).then((found) => found.size, () => 0);
-  const instructions = approximateTokenCount(renderExtractionInstructions(prompts, { title: 'target', attributes: missing }, true));
-  const promptTokens = Math.round(bytes / 4) + sources.length * instructions;
-  const text = `the back-fill extracts ${countNoun(sources.length, 'document')}: about ${countNoun(sources.length, 'call')} and ${promptTokens.toLocaleString('en-US')} prompt tokens to ${model}`;
-  return { documents: sources.length, calls: sources.length, promptTokens, model, text };
+export async function estimateBackfill(options: EstimateBackfillOptions): Promise<BackfillEstimate> {
+  const batchSize = resolveBatchSize(undefined, options.schema, true);
+  const countTokens = await options.loadTokenCounter();
+  const part = { title: options.schema.title, attributes: options.missing };
+  const estimate = { calls: 0, promptTokens: 0, completionTokens: 0 };
+  for (let start = 0; start < options.sources.length; start += batchSize) {
+    const texts: string[] = [];
+    for (const source of options.sources.slice(start, start + batchSize)) {
+      const content = await readDocumentFile(source, { shownAs: friendlyPath(source) }).catch(() => undefined);
+      if (content !== undefined && content.trim() !== '') texts.push(documentText(source, content));
+    }
+    if (texts.length === 0) continue;
+    const usage = estimateExtractionUsage({
+      prompts: options.prompts, schema: part, texts, withEvidence: true, maxInputTokens: options.maxInputTokens, maxDocumentsPerCall: batchSize, countTokens,
+    });
+    estimate.calls += usage.calls;
+    estimate.promptTokens += usage.promptTokens;
+    estimate.completionTokens += usage.completionTokens;
+  }
+  const price = findModelPrice(loadModelPrices(), options.model);
+  const costUsd = price ? usageCost(estimate, price) : null;
+  const cost = costUsd === null ? '' : ` (~${formatUsd(costUsd)})`;
+  const text = `the back-fill extracts ${countNoun(options.sources.length, 'document')}: about ${countNoun(estimate.calls, 'call')}, `
+    + `${estimate.promptTokens.toLocaleString('en-US')} prompt + ${estimate.completionTokens.toLocaleString('en-US')} completion tokens to ${options.model}${cost}`;
+  return { documents: options.sources.length, ...estimate, costUsd, model: options.model, text };
 }

@@ -20,6 +20,11 @@ export interface ExtendTableOptions {
   onProgress?: (progress: RunProgress) => void;
   onRetry?: (notice: RetryNotice) => void;
   cancellation?: { readonly aborted: boolean };
+  /**
+   * `srag ask --extend-schema --dry-run`: stop after the estimate — the target schema is asked for
+   * (SRAG_MODEL), nothing is added to the table and no extraction call is made.
+   */
+  dryRun?: boolean;
 }
 
 export interface TableExtension {
@@ -51,7 +56,9 @@ export async function extendTableForQuestion(session: Session, table: string, qu
     client: session.modelClient(), prompts: session.prompts, table, schema: info.schema, statistics: info.statistics, question, model: session.settings.model,
   });
   let schema = info.schema;
-  if (proposal.attributes.length) {
+  if (options.dryRun) {
+    schema = { title: info.schema.title, attributes: [...info.schema.attributes, ...proposal.attributes] };
+  } else if (proposal.attributes.length) {
     schema = (await session.store.registerTable(table, { title: info.schema.title, attributes: [...info.schema.attributes, ...proposal.attributes] })).schema;
     notice(`${table}: added ${proposal.attributes.map((attribute) => `${attribute.name} (${attribute.kind})`).join(', ')} for this question`);
   }
@@ -61,7 +68,11 @@ export async function extendTableForQuestion(session: Session, table: string, qu
   };
   if (sources.length === 0) return extension;
   // After an interrupted back-fill nothing is new, and any of the schema's attributes may be missing: the estimate takes them all.
-  extension.estimate = await estimateBackfill(sources, proposal.attributes.length ? proposal.attributes : schema.attributes, session.prompts, session.settings.extractModel);
+  extension.estimate = await estimateBackfill({
+    sources, missing: proposal.attributes.length ? proposal.attributes : schema.attributes, schema, prompts: session.prompts, model: session.settings.extractModel,
+    maxInputTokens: session.settings.maxInputTokens, loadTokenCounter: session.loadTokenCounter,
+  });
+  if (options.dryRun) return extension;
   if (sources.length > session.settings.confirmDocuments) {
     notice(extension.estimate.text);
     if (options.confirm && !(await options.confirm(extension.estimate))) {

@@ -6,8 +6,8 @@ import { askCommand } from '../../duckdb-udf/src/cli/ask-command.ts';
 import { ingestCommand } from '../../duckdb-udf/src/cli/ingest-command.ts';
 import { readGoldQuestions, rowsMatchGold } from '../helpers/gold-questions.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
-import { readPromptPropertyNames } from '../helpers/llm-stand-in/read-prompt-property-names.ts';
 import { queryDatabaseFile } from '../helpers/query-database-file.ts';
+import { extractionCallCount, requestedAttributesPerDocument } from '../helpers/requested-attributes.ts';
 import { runCommandInProcess } from '../helpers/run-command-in-process.ts';
 
 let standIn: LlmStandIn;
@@ -16,14 +16,12 @@ const leftOut = ['has_pool', 'has_airport_shuttle', 'pets_allowed'];
 const schemaWithoutThree = join(workDirectory, 'without-three.schema.json');
 const needsLeftOut = readGoldQuestions('examples/hotels').filter((question) => leftOut.some((name) => question.sql.includes(name)));
 
-function extractionRequests(): string[][] {
-  return standIn.requests.filter((request) => request.kind === 'extract-record')
-    .map((request) => readPromptPropertyNames(String(request.body.messages[0].content)) ?? []);
-}
+/** Per document sent to the model, the attribute names its request asked for. */
+const extractionRequests = () => requestedAttributesPerDocument(standIn.requests);
 
 const ingest = (documents: string, database: string) =>
   runCommandInProcess((signal) => ingestCommand([documents], { schema: schemaWithoutThree, db: database, evidence: true }, signal));
-const ask = (questions: string[], database: string, options: { extendSchema?: boolean; json?: boolean } = {}) =>
+const ask = (questions: string[], database: string, options: { extendSchema?: boolean; json?: boolean; dryRun?: boolean } = {}) =>
   runCommandInProcess((signal) => askCommand(questions, { db: database, ...options }, signal));
 
 beforeAll(async () => {
@@ -52,6 +50,15 @@ describe('srag ask --extend-schema over a table ingested without three attribute
     expect(refused.status).toBe(7);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain(`needs an attribute the table "hotels" does not hold: has_airport_shuttle — add them (extracting only them from every document) with: srag ask '${needsLeftOut[0]!.question}' --extend-schema --db ${database}`);
+    // --dry-run: the back-fill's estimate, with no extraction call and nothing added.
+    standIn.reset();
+    const dry = await ask([needsLeftOut[0]!.question], database, { extendSchema: true, dryRun: true, json: true });
+    expect(dry.status, dry.stderr).toBe(0);
+    const estimate = JSON.parse(dry.stdout);
+    expect(estimate).toMatchObject({ table: 'hotels', added_attributes: ['has_airport_shuttle'], documents: 50, model: expect.any(String) });
+    expect(extractionCallCount(standIn.requests)).toBe(0);
+    expect((await ask([needsLeftOut[0]!.question], database, { extendSchema: true, dryRun: true })).stdout)
+      .toMatch(/^hotels: would add has_airport_shuttle and back-fill 50 documents: about \d+ extraction calls?, [\d,]+ prompt \+ [\d,]+ completion tokens to .*; nothing was extracted \(dry run\)\n$/);
     standIn.reset();
     const run = await ask(needsLeftOut.map((question) => question.question), database, { extendSchema: true, json: true });
     expect(run.status, run.stderr).toBe(0);
@@ -59,7 +66,17 @@ describe('srag ask --extend-schema over a table ingested without three attribute
     const mismatches = needsLeftOut.filter((question, index) => !rowsMatchGold(results[index].rows, question.gold as never)).map((question) => question.question);
     expect(mismatches).toEqual([]);
     expect(results.map((result) => result.added_attributes)).toEqual([['has_airport_shuttle'], ['has_pool', 'pets_allowed'], [], [], []]);
-    expect(results.map((result) => result.extraction_usage.calls)).toEqual([50, 50, 0, 0, 0]);
+    // At most one request per document and new attribute set (short documents share one), none for the questions after.
+    const calls = results.map((result) => result.extraction_usage.calls);
+    expect(calls.slice(2)).toEqual([0, 0, 0]);
+    expect(calls[0]).toBeGreaterThan(0);
+    expect(calls[0]).toBeLessThanOrEqual(50);
+    expect(calls[1]).toBeLessThanOrEqual(50);
+    expect(calls[0] + calls[1]).toBe(extractionCallCount(standIn.requests));
+    expect(results.map((result) => result.extraction_usage.documents)).toEqual([50, 50, 0, 0, 0]);
+    // The dry run's estimate is what the back-fill then sent: the same calls, prompt tokens within 25%.
+    expect(estimate.calls).toBe(calls[0]);
+    expect(Math.abs(estimate.prompt_tokens - results[0].extraction_usage.promptTokens)).toBeLessThanOrEqual(0.25 * results[0].extraction_usage.promptTokens);
     // Each back-fill request carries only the attributes added for its question: nothing the table had.
     const requested = extractionRequests();
     expect(requested.filter((names) => names.join() === 'has_airport_shuttle')).toHaveLength(50);
@@ -73,10 +90,10 @@ describe('srag ask --extend-schema over a table ingested without three attribute
     const again = await ask([needsLeftOut[1]!.question], database, { extendSchema: true, json: true });
     expect(again.status, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ added_attributes: [], extraction_usage: { calls: 0 } });
-    expect(standIn.countByKind()['extract-record']).toBeUndefined();
+    expect(extractionCallCount(standIn.requests)).toBe(0);
     const reingested = await ingest('examples/hotels/docs/*', database);
     expect(reingested.stdout).toMatch(/^hotels: 0 done, 0 failed, 50 unchanged/);
-    expect(standIn.countByKind()['extract-record']).toBeUndefined();
+    expect(extractionCallCount(standIn.requests)).toBe(0);
   });
 });
 
@@ -96,7 +113,7 @@ describe('the back-fill re-reads each row\'s document', () => {
     vi.stubEnv('SRAG_CONFIRM_DOCUMENTS', undefined);
     expect(run.status, run.stderr).toBe(0);
     // Without a terminal to ask on, a back-fill over the threshold prints its estimate and goes ahead.
-    expect(run.stderr).toMatch(/the back-fill extracts 5 documents: about 5 calls and [\d,]+ prompt tokens/);
+    expect(run.stderr).toMatch(/the back-fill extracts 5 documents: about \d+ calls?, [\d,]+ prompt \+ [\d,]+ completion tokens to /);
     expect(run.stderr).toMatch(/not back-filled: .*amber-arch-hotel\.md: its document changed since the row was extracted/);
     expect(run.stderr).toMatch(/not back-filled: .*amber-quarter-inn\.html: its document cannot be read any more/);
     expect(extractionRequests()).toHaveLength(3);

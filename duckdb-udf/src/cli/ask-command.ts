@@ -1,12 +1,14 @@
-import { countNoun, describeCoverage, type AskResult } from '../../../core/index.ts';
+import { countNoun, describeCoverage, SragError, type AskResult } from '../../../core/index.ts';
 import { askInSession } from '../ask-in-session.ts';
 import type { ExtendTableOptions } from '../extend-table-for-question.ts';
 import { describeTableChoice } from '../catalog/describe-table-choice.ts';
+import { dryRunExtension, type ExtensionDryRun } from '../dry-run-extension.ts';
 import { embedderLoader } from '../embedder-loader.ts';
 import { friendlyPath } from '../friendly-path.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
 import { openSession } from '../open-session.ts';
 import { confirmOnTerminal } from './confirm-on-terminal.ts';
+import { formatUsd } from './format-usd.ts';
 import { formatTable } from './format-table.ts';
 import { createProgressReporter, type ProgressReporter } from './progress-reporter.ts';
 
@@ -20,6 +22,8 @@ export interface AskCommandOptions {
   extendSchema?: boolean;
   /** Do not ask before a large back-fill. */
   yes?: boolean;
+  /** With `extendSchema`: print what the back-fill would cost and stop (no extraction call, nothing added). */
+  dryRun?: boolean;
 }
 
 /** The file name of a document's path: what `srag why` needs to find it. */
@@ -41,8 +45,18 @@ const shownRows = 100;
  * printed so far.
  */
 export async function askCommand(questions: string[], options: AskCommandOptions, abortSignal: AbortSignal): Promise<number> {
+  if (options.dryRun && !options.extendSchema) {
+    throw new SragError({ code: 'INPUT_INVALID', message: '--dry-run estimates the back-fill of --extend-schema; without it srag ask makes no extraction call', hint: 'add --extend-schema, or leave out --dry-run' });
+  }
   const session = await openSession(options.db, { abortSignal, mustExist: true });
   try {
+    if (options.dryRun) {
+      for (const question of questions) {
+        const estimate = await dryRunExtension(session, question, options.table);
+        process.stdout.write(options.json ? `${JSON.stringify(estimate)}\n` : `${describeDryRun(estimate)}\n`);
+      }
+      return 0;
+    }
     const loadEmbedder = embedderLoader(session);
     for (const [index, question] of questions.entries()) {
       const { result, json, choice } = await askInSession(session, question, {
@@ -101,4 +115,13 @@ function extendOnTerminal(options: AskCommandOptions, abortSignal: AbortSignal):
     cancellation: abortSignal,
     ...(options.yes || !process.stdin.isTTY ? {} : { confirm: (estimate) => confirmOnTerminal(`${estimate.text}. Go ahead? [y/N] `, abortSignal) }),
   };
+}
+
+/** `--extend-schema --dry-run`'s line: what would be added, and the back-fill's documents, calls, tokens and cost. */
+function describeDryRun(estimate: ExtensionDryRun): string {
+  const added = estimate.added_attributes.length ? `would add ${estimate.added_attributes.join(', ')}` : 'needs no new attribute';
+  if (estimate.documents === 0) return `${estimate.table}: ${added}; nothing to back-fill (no extraction call)`;
+  const cost = estimate.cost_usd === null ? `no price for ${estimate.model} (SRAG_PRICES adds one)` : `about ${formatUsd(estimate.cost_usd)}`;
+  return `${estimate.table}: ${added} and back-fill ${countNoun(estimate.documents, 'document')}: about ${countNoun(estimate.calls, 'extraction call')}, `
+    + `${estimate.prompt_tokens.toLocaleString('en-US')} prompt + ${estimate.completion_tokens.toLocaleString('en-US')} completion tokens to ${estimate.model}, ${cost}; nothing was extracted (dry run)`;
 }

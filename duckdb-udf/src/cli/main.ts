@@ -100,6 +100,7 @@ ${environmentHelp}`);
     .option('--json', 'print {answer, sql, tables, joins, columns, rows, coverage, usage, path}, one line per question (coverage: per column read, rows, present, missing, dropped); a hybrid answer adds documents (read), selectedDocuments and documentProblems; --extend-schema adds added_attributes, schema_usage, extraction_usage')
     .option('--extend-schema', 'first add the attributes the question needs that the table lacks: the model defines them, SRAG_EXTRACT_MODEL extracts only those from every document (again only what is still missing on a rerun)')
     .option('-y, --yes', 'with --extend-schema: do not ask before a back-fill of more than SRAG_CONFIRM_DOCUMENTS documents (default 200)')
+    .option('--dry-run', 'with --extend-schema: print the attributes it would add and the back-fill\'s documents, extraction calls, tokens and estimated cost (--json: {question, table, added_attributes, documents, calls, prompt_tokens, completion_tokens, cost_usd, model, schema_usage}); no extraction call, nothing added (the model is asked only which attributes the question needs)')
     .action(async (questions: string[], options) => { exitStatus = await (await import('./ask-command.ts')).askCommand(questions, options, abort.signal); });
 
   program.command('import')

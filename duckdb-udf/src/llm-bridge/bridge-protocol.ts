@@ -65,7 +65,7 @@ export interface SchemaExtensionReply {
   /** The back-fill (SRAG_EXTRACT_MODEL): zero calls when no record lacked an attribute. */
   extractionUsage: { calls: number; promptTokens: number; completionTokens: number; documents: number };
   /** Said before the back-fill (never asked about in SQL); null when there was nothing to back-fill. */
-  estimate: { documents: number; calls: number; promptTokens: number; model: string } | null;
+  estimate: { documents: number; calls: number; promptTokens: number; completionTokens: number; costUsd: number | null; model: string; text: string } | null;
   /** Rows whose document changed or is gone: their new columns stay NULL with the reason. */
   notBackfilled: Array<{ document: string; reason: string }>;
 }

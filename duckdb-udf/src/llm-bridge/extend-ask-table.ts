@@ -85,7 +85,10 @@ export async function extendAskTable(options: ExtendAskTableOptions): Promise<As
   const evidence: Array<{ source: string; attribute: string; status: string }> = [];
   if (sources.length > 0) {
     // After an interrupted back-fill nothing is new, and any of the schema's attributes may be missing: the estimate takes them all.
-    reply.estimate = await estimateBackfill(sources, proposal.attributes.length ? proposal.attributes : schema.attributes, options.prompts, options.extraction.model);
+    reply.estimate = await estimateBackfill({
+      sources, missing: proposal.attributes.length ? proposal.attributes : schema.attributes, schema, prompts: options.prompts, model: options.extraction.model,
+      maxInputTokens: options.extraction.maxInputTokens, loadTokenCounter: options.extraction.loadTokenCounter,
+    });
     const store = new BridgeStore(journal, table.name, log, options.extraction.cache);
     const save = store.saveRecord.bind(store);
     // What this call back-fills is laid over the committed table below, until the journal is applied.
