@@ -124,7 +124,12 @@ export class ExtractionRun {
   private nextToStart = 0;
   private emitted = 0;
   private completed = 0;
+  /** Groups started and not finished: being read and prepared, waiting for a model slot, or calling. */
   private inFlight = 0;
+  /** Groups holding a model slot (at most `concurrency`). */
+  private calling = 0;
+  /** First document index of each group that is prepared and waits for a model slot. */
+  private readonly waitingForSlot = new Set<number>();
   private saving = 0;
   private failure: unknown;
   private waiters: Array<() => void> = [];
@@ -190,7 +195,10 @@ export class ExtractionRun {
     if (this.log === undefined) return;
     if (this.options.cancellation?.aborted) this.stop(new SragError({ code: 'CANCELLED', message: 'cancelled' }));
     const total = this.outcomes.length;
-    while (this.failure === undefined && this.inFlight < this.concurrency && this.nextToStart < total && this.nextToStart < this.emitted + this.lookahead) {
+    // Twice `concurrency` groups: while `concurrency` of them wait for the model, as many more are
+    // read, hashed and made into prompts, so that a model slot that frees finds its next request
+    // ready instead of waiting for a file read and the thread's turn to prepare it.
+    while (this.failure === undefined && this.inFlight < 2 * this.concurrency && this.nextToStart < total && this.nextToStart < this.emitted + this.lookahead) {
       const start = this.nextToStart;
       const end = Math.min(total, start + this.batchSize);
       this.nextToStart = end;
@@ -259,15 +267,42 @@ export class ExtractionRun {
       await this.warnIfCostly(outcome.label, text);
       pending.push({ index, outcome, text, attributes, previousHashes: attributes ? previous!.attributeHashes : undefined });
     }
-    // Documents missing the same attributes share a request that carries only those attributes.
-    const requests = new Map<string, Pending[]>();
-    for (const item of pending) {
-      const key = item.attributes ? item.attributes.map((attribute) => attribute.name).join('\u0000') : '';
-      const sharing = requests.get(key);
-      if (sharing) sharing.push(item);
-      else requests.set(key, [item]);
+    if (pending.length === 0 || !(await this.takeModelSlot(start))) return;
+    try {
+      // Documents missing the same attributes share a request that carries only those attributes.
+      const requests = new Map<string, Pending[]>();
+      for (const item of pending) {
+        const key = item.attributes ? item.attributes.map((attribute) => attribute.name).join('\u0000') : '';
+        const sharing = requests.get(key);
+        if (sharing) sharing.push(item);
+        else requests.set(key, [item]);
+      }
+      for (const items of requests.values()) await this.extract(items);
+    } finally {
+      this.calling -= 1;
+      this.wake();
     }
-    for (const items of requests.values()) await this.extract(items);
+  }
+
+  /**
+   * Waits for one of the `concurrency` model slots; the earliest group waiting gets the next one,
+   * so that outcomes are ready in document order. False when the run stopped meanwhile: the
+   * group's documents stay unsaved and unmarked.
+   */
+  private async takeModelSlot(start: number): Promise<boolean> {
+    this.waitingForSlot.add(start);
+    try {
+      while (this.failure === undefined && (this.calling >= this.concurrency || Math.min(...this.waitingForSlot) !== start)) {
+        await new Promise<void>((resolve) => this.waiters.push(resolve));
+      }
+    } finally {
+      this.waitingForSlot.delete(start);
+    }
+    if (this.failure !== undefined) return false;
+    this.calling += 1;
+    // Another slot may still be free for the group next in line.
+    this.wake();
+    return true;
   }
 
   /** Extracts documents that need the same attributes (all of the schema's, or the ones missing from their records), one batch. */

@@ -190,6 +190,64 @@ describe('startExtractionRun', () => {
     expect(labels).toEqual(Object.keys(texts));
   });
 
+  it('keeps `concurrency` requests at the model while the next documents are read, so a freed slot finds its request ready', async () => {
+    const texts = Object.fromEntries(Array.from({ length: 6 }, (_, index) => [`hotel-${index}.txt`, `The H${index} Hotel has ${(index % 5) + 1} stars.`]));
+    // Reads and model calls both wait until the test lets them go: what is in flight is counted, not timed.
+    const readsAsked: string[] = [];
+    const releaseRead = new Map<string, () => void>();
+    const held = new Map<string, () => void>();
+    let atModel = 0;
+    let mostAtModel = 0;
+    const { languageModel } = createRecordingLanguageModel(answer);
+    const gated: typeof languageModel = {
+      modelId: languageModel.modelId,
+      doGenerate: async (request) => {
+        const hotel = /The (H\d) Hotel/.exec(request.messages.find((message) => message.role === 'user')!.content)![1]!;
+        atModel += 1;
+        mostAtModel = Math.max(mostAtModel, atModel);
+        await new Promise<void>((resolve) => held.set(hotel, resolve));
+        atModel -= 1;
+        return languageModel.doGenerate(request);
+      },
+    };
+    const sources: DocumentSource[] = Object.entries(texts).map(([name, text]) => ({
+      source: `/corpus/${name}`, label: name,
+      read: () => new Promise<string>((resolve) => {
+        readsAsked.push(name);
+        releaseRead.set(name, () => resolve(text));
+      }),
+    }));
+    const settle = async () => {
+      for (let turn = 0; turn < 20; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const run = startExtractionRun({ client: new ModelClient({ languageModel: gated, sleep: async () => {}, maxConcurrency: 8 }), prompts, schema, documents: sources, store: memoryStore().store, concurrency: 2, batchSize: 1 });
+    const taken = run.next(6);
+    await settle();
+    // Two to call the model with, two more read ahead.
+    expect(readsAsked).toEqual(['hotel-0.txt', 'hotel-1.txt', 'hotel-2.txt', 'hotel-3.txt']);
+    for (const release of releaseRead.values()) release();
+    await settle();
+    expect([...held.keys()]).toEqual(['H0', 'H1']);
+    expect(atModel).toBe(2);
+    // The first reply frees a slot: the third document, read already, takes it at once.
+    held.get('H0')!();
+    await settle();
+    expect(atModel).toBe(2);
+    expect([...held.keys()]).toEqual(['H0', 'H1', 'H2']);
+    for (let round = 0; round < 6; round += 1) {
+      for (const release of releaseRead.values()) release();
+      for (const release of held.values()) release();
+      await settle();
+    }
+    const outcomes = [];
+    for (let next = await taken; ; next = await run.next(6)) {
+      outcomes.push(...next.outcomes);
+      if (next.done) break;
+    }
+    expect(outcomes.map((outcome) => [outcome.label, outcome.status])).toEqual(Object.keys(texts).map((name) => [name, 'done']));
+    expect(mostAtModel).toBe(2);
+  });
+
   it('starts no more than the lookahead past what was taken, so a consumer that stops early pays for little', async () => {
     const texts = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`hotel-${index}.txt`, `The H${index} Hotel has ${(index % 5) + 1} stars.`]));
     const { client: model, requests } = client();
