@@ -179,8 +179,15 @@ export class LlmBridge {
     }, [channel.port2]);
     // A forgotten bridge must not keep the process alive; pending asynchronous calls ref it.
     this.worker.unref();
-    // Outside a blocking call, replies and writes arrive as ordinary messages.
-    this.syncPort.on('message', (message: BridgeMessage) => this.handle([message], (reply) => this.settleAsync(reply)));
+    // Outside a blocking call, replies and writes arrive as ordinary messages. Those already queued
+    // behind the first are taken with it, so that the writes among them are committed once: a
+    // commit per message let a backlog of writes hold this thread (and DuckDB's next callback) up.
+    const port = this.syncPort;
+    port.on('message', (first: BridgeMessage) => {
+      const messages = [first];
+      for (let received = receiveMessageOnPort(port); received; received = receiveMessageOnPort(port)) messages.push(received.message as BridgeMessage);
+      this.handle(messages, (reply) => this.settleAsync(reply));
+    });
     this.syncPort.unref();
     this.worker.on('error', (error) => {
       for (const call of this.asyncCalls.values()) call.reject(error);
