@@ -363,6 +363,20 @@ describe('extractRecord long documents', () => {
   const extractLong = (client: ModelClient) =>
     extractRecord({ client, prompts, schema, text: longDocument, maxInputTokens: 700, countTokens: approximateTokenCount });
 
+  it('counts no tokens of a document too short to need splitting, and counts a longer one', async () => {
+    const counted: string[] = [];
+    const countTokens = (text: string) => {
+      counted.push(text);
+      return approximateTokenCount(text);
+    };
+    const { client } = setUp(replyFromPart);
+    // A budget of 3 tokens per character of the short document and more: it fits whatever the tokenizer.
+    await extractRecord({ client, prompts, schema, text: document, maxInputTokens: 10_000, countTokens });
+    expect(counted).not.toContain(document);
+    await extractRecord({ client, prompts, schema, text: longDocument, maxInputTokens: 10_000, countTokens });
+    expect(counted).toContain(longDocument);
+  });
+
   it('splits a long document into parts, one request each, labelled part i of n, with the same system message', async () => {
     const { client, requests } = setUp(replyFromPart);
     const result = await extractLong(client);
