@@ -1,6 +1,6 @@
 import { SragError } from '../../core/index.ts';
 import { readParsedDocument } from './documents/read-document.ts';
-import { readTextFile } from './read-text-file.ts';
+import { readTextFile, readTextFileSync } from './read-text-file.ts';
 
 /**
  * A document's text for `srag ingest`, `srag_extract` and the evaluation baselines (PDF and Word
@@ -8,10 +8,17 @@ import { readTextFile } from './read-text-file.ts';
  * one, is that document's error (DOCUMENT_UNREADABLE). `shownAs` is how messages name it (the path
  * from the working directory, where `path` is the canonical one).
  */
-export async function readDocumentFile(path: string, { hint = 'check that the file exists and is readable', shownAs = path }: { hint?: string; shownAs?: string } = {}): Promise<string> {
+export async function readDocumentFile(
+  path: string,
+  { hint = 'check that the file exists and is readable', shownAs = path, blocking = false }: { hint?: string; shownAs?: string; blocking?: boolean } = {},
+): Promise<string> {
   const parsed = readParsedDocument(path, shownAs);
   if (parsed) return parsed;
-  const content = await readTextFile(path, { code: 'DOCUMENT_UNREADABLE', hint, shownAs });
+  // `blocking`: one blocking read, for a thread that reads thousands of documents between model
+  // calls (srag_extract's bridge): an asynchronous read takes four trips through the thread pool
+  // and this thread's event loop (open, stat, read, close), ten times a small file's blocking read.
+  const unreadable = { code: 'DOCUMENT_UNREADABLE' as const, hint, shownAs };
+  const content = blocking ? readTextFileSync(path, unreadable) : await readTextFile(path, unreadable);
   if (content.includes('\u0000')) {
     throw new SragError({ code: 'DOCUMENT_UNREADABLE', message: `${shownAs} is not a text file`, hint: 'convert it to .txt, .md, .html, .json, .pdf or .docx first' });
   }

@@ -136,6 +136,19 @@ describe('reading Word files', () => {
   });
 });
 
+describe('reading text documents with one blocking read (srag_extract)', () => {
+  it('gives the same text and the same one-line errors as the asynchronous read', async () => {
+    const path = writeFixture('blocking.md', '# Alpha Hotel\n\nThree stars, in Oslo.\n');
+    expect(await readDocumentFile(path, { blocking: true })).toBe(await readDocumentFile(path));
+    for (const [name, make] of [['missing.txt', () => join(directory, 'missing.txt')], ['binary.txt', () => writeFixture('binary.txt', new Uint8Array([0x61, 0, 0x62]))]] as const) {
+      const path = make();
+      const blocking = await caught(readDocumentFile(path, { blocking: true }));
+      expect(blocking, name).toMatchObject({ code: 'DOCUMENT_UNREADABLE' });
+      expect((blocking as SragError).message).toBe(((await caught(readDocumentFile(path))) as SragError).message);
+    }
+  });
+});
+
 describe('resolveDocuments', () => {
   it('takes .pdf and .docx files along with the text formats, and skips other binaries', async () => {
     const folder = join(directory, 'mixed-folder');

@@ -255,7 +255,7 @@ export class LlmBridgeService {
       label: document.label,
       read: () => (document.refusal
         ? Promise.reject(new SragError({ code: 'DOCUMENT_UNREADABLE', message: document.refusal }))
-        : readDocumentFile(document.source, { shownAs: document.label })),
+        : readDocumentFile(document.source, { shownAs: document.label, blocking: true })),
     })), settings);
     const scanId = this.nextScanId;
     this.nextScanId += 1;
