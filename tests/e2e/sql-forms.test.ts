@@ -92,12 +92,14 @@ describe('srag_extract killed with SIGKILL', () => {
     } finally {
       standIn.setOptions({ latencyMs: 0 });
     }
-    // Each reply was saved as it came: at most the one the kill cut off is missing.
+    // Each reply was saved as it came: at most the replies of the two requests in flight (concurrency 2)
+    // can be answered and not yet saved when the kill comes — on a loaded machine the bridge may
+    // not have read the last one the stand-in sent.
     const saved = (await sql(database, "SELECT count(*) FROM srag_ingestion_log WHERE table_name LIKE 'srag_extract:%' AND status = 'done'")).rows[0]![0] as number;
-    expect(saved).toBeGreaterThanOrEqual(answeredBeforeKill - 1);
+    expect(saved).toBeGreaterThanOrEqual(answeredBeforeKill - 2);
     standIn.reset();
     expect((await sql(database, `${statement}; SELECT count(*), count(_error) FROM hotels`)).rows).toEqual([[readdirSync(documents).length, 0]]);
-    expect(standIn.requests.length).toBeLessThanOrEqual(50 - answeredBeforeKill + 1);
+    expect(standIn.requests.length).toBeLessThanOrEqual(50 - answeredBeforeKill + 2);
     expect(standIn.requests.length).toBe(50 - saved);
   });
 });
