@@ -1,8 +1,6 @@
-import type { PromptLibrary } from '../prompts/prompt-library.ts';
-import type { RecordSchema } from '../schema/attribute-definition.ts';
 import { plannedRecordTokens } from './automatic-batch-size.ts';
 import { extractionParts } from './extraction-parts.ts';
-import { planBatchCalls } from './plan-batch-calls.ts';
+import { planBatchCalls, type PlanBatchCallsOptions } from './plan-batch-calls.ts';
 import { renderBatchDocuments } from './render-batch-documents.ts';
 
 export interface ExtractionUsageEstimate {
@@ -13,17 +11,8 @@ export interface ExtractionUsageEstimate {
   completionTokens: number;
 }
 
-export interface EstimateExtractionUsageOptions {
-  prompts: PromptLibrary;
-  schema: RecordSchema;
-  /** The documents as prompt text (see `documentText`), in the order a run takes them. */
-  texts: readonly string[];
-  withEvidence: boolean;
-  maxInputTokens?: number;
-  /** The most documents per call (the run's resolved batch size). */
-  maxDocumentsPerCall?: number;
-  countTokens: (text: string) => number;
-}
+/** The same as `planBatchCalls` takes: `maxDocumentsPerCall` is the run's resolved batch size. */
+export type EstimateExtractionUsageOptions = PlanBatchCallsOptions;
 
 /**
  * What extracting `texts` in one group costs before any call: the calls `extractRecordBatch` will
