@@ -19,5 +19,5 @@ export function loadModelPrices(environment: Record<string, string | undefined> 
       hint: 'point SRAG_PRICES at a JSON file of prices, or unset it for the built-in prices',
     });
   }
-  return { ...defaultModelPrices, ...readModelPrices(text, file) };
+  return { ...defaultModelPrices, ...readModelPrices(text, `the prices file ${file} (SRAG_PRICES)`) };
 }

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -54,6 +54,8 @@ describe('srag ingest --dry-run', () => {
     const dry = await runSrag([...ingest(database, '--dry-run', '--json')], { environment: environment() });
     expect(dry.status, dry.stderr).toBe(0);
     expect(standIn.requests).toHaveLength(0);
+    // Saves nothing: not even an empty database file.
+    expect(existsSync(database)).toBe(false);
     const estimate = JSON.parse(dry.stdout) as { documents: number; calls: number; prompt_tokens: number; completion_tokens: number; cost_usd: number | null };
     expect(Object.keys(estimate).slice(0, 5)).toEqual(['documents', 'calls', 'prompt_tokens', 'completion_tokens', 'cost_usd']);
     expect(estimate.documents).toBe(30);
@@ -79,7 +81,7 @@ describe('srag ingest --dry-run', () => {
     const database = join(workDirectory, 'unpriced.duckdb');
     const unknown = await runSrag([...ingest(database, '--dry-run')], { environment: environment({ SRAG_EXTRACT_MODEL: 'house-model-7b' }) });
     expect(unknown.status, unknown.stderr).toBe(0);
-    expect(unknown.stdout).toMatch(/^hotels \(dry run, no model call\): 30 documents to extract; \d+ model calls, \d+ prompt \+ ~\d+ completion tokens; cost unknown: no price for model "house-model-7b" \(add one to a prices file named by SRAG_PRICES\)\n$/);
+    expect(unknown.stdout).toMatch(/^hotels \(dry run, no model call\): 30 documents to extract; \d+ model calls, \d+ prompt \+ up to ~\d+ completion tokens; cost unknown: no price for model "house-model-7b" \(add one to a prices file named by SRAG_PRICES\)\n$/);
     const prices = join(workDirectory, 'prices.json');
     writeFileSync(prices, JSON.stringify({ 'house-model-7b': { input: 1, output: 2 } }));
     const priced = JSON.parse((await runSrag([...ingest(database, '--dry-run', '--json')], { environment: environment({ SRAG_EXTRACT_MODEL: 'house-model-7b', SRAG_PRICES: prices }) })).stdout);
@@ -100,6 +102,8 @@ describe('srag ingest --max-cost', () => {
     const priced = environment({ SRAG_PRICES: prices });
     const estimate = JSON.parse((await runSrag([...ingest(database, '--dry-run', '--json')], { environment: priced })).stdout) as { cost_usd: number };
     const budget = estimate.cost_usd / 2;
+    const warned = await runSrag([...ingest(database, '--dry-run', '--max-cost', String(budget))], { environment: priced });
+    expect(warned.stdout).toMatch(/ — over --max-cost \$\d+\.\d+, so the run would stop early \(what is done is kept; rerun to go on\)\n$/);
     standIn.reset();
     const stopped = await runSrag([...ingest(database, '--max-cost', String(budget), '--json')], { environment: priced });
     expect(stopped.status, stopped.stderr).toBe(4);

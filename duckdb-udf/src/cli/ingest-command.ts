@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { batchApiPrice, countNoun, estimateExtractionRun, findModelPrice, SragError, tableNameForSchema, usageCost, type DocumentSource, type ModelPrice, type RecordSchema, type SynthesisReport } from '../../../core/index.ts';
 import { documentAtPath } from '../document-at-path.ts';
 import { hashText } from '../hash-text.ts';
@@ -49,7 +50,8 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
   if (skipped.length) process.stderr.write(`skipping ${countNoun(skipped.length, 'file')} of unsupported type: ${listed(skipped)}\n`);
   if (outsideLinks.length) process.stderr.write(`skipping ${countNoun(outsideLinks.length, 'symbolic link')} that ${outsideLinks.length === 1 ? 'leads' : 'lead'} out of the given paths: ${listed(outsideLinks)} (pass --follow-links to read them)\n`);
   const table = tableNameForSchema(schema, options.table);
-  const session = await openSession(options.db, { abortSignal });
+  // A dry run saves nothing: without a database yet, every document is new, and no file is made.
+  const session = await openSession(options.dryRun && !existsSync(options.db) ? ':memory:' : options.db, { abortSignal });
   return ingestInto(session, { documents, schema, table }, options, abortSignal);
 }
 
@@ -223,15 +225,16 @@ async function dryRun(session: Session, { documents, schema, table, model, price
     const cost = costUsd === null
       ? `cost unknown: no price for model "${model}" (add one to a prices file named by SRAG_PRICES)`
       : options.batchApi
-        ? `about ${formatUsd(costUsd)} at ${model}'s Batch API prices (half the usual, no prompt caching counted; answered within 24 hours)`
-        : `about ${formatUsd(costUsd)} at ${model}'s prices (no prompt caching counted)`;
+        ? `at most about ${formatUsd(costUsd)} at ${model}'s Batch API prices (half the usual, no prompt caching counted; answered within 24 hours)`
+        : `at most about ${formatUsd(costUsd)} at ${model}'s prices (replies counted at their planned longest, no prompt caching)`;
+    const overBudget = options.maxCost !== undefined && costUsd !== null && costUsd > options.maxCost
+      ? ` — over --max-cost ${formatUsd(options.maxCost)}, so the run would stop early (what is done is kept; rerun to go on)` : '';
     const leftAlone = estimate.leftAlone + waiting;
     const alone = leftAlone ? ` (${leftAlone} more unchanged, left alone${waiting ? ' or waiting for the Batch API' : ''})` : '';
     const unreadable = estimate.unreadable ? `, ${countNoun(estimate.unreadable, 'document')} unreadable` : '';
-    process.stdout.write(
-      `${table} (dry run, no model call): ${countNoun(estimate.toExtract, 'document')} to extract${alone}${unreadable}; ${countNoun(estimate.calls, 'model call')}, ` +
-      `${estimate.promptTokens} prompt + ~${estimate.completionTokens} completion tokens; ${cost}\n`,
-    );
+    const spend = estimate.calls === 0 ? 'no model call to pay for'
+      : `${countNoun(estimate.calls, 'model call')}, ${estimate.promptTokens} prompt + up to ~${estimate.completionTokens} completion tokens; ${cost}${overBudget}`;
+    process.stdout.write(`${table} (dry run, no model call): ${countNoun(estimate.toExtract, 'document')} to extract${alone}${unreadable}; ${spend}\n`);
   }
   return 0;
 }
