@@ -11,6 +11,8 @@
  * - prompt tokens as sent per document (every request's messages, o200k), one document per call and
  *   with the default batching (goal ≤ 600 for these ~180-token pages), and the cached prompt tokens
  *   the stand-in reports for the repeated instructions, and the `--dry-run` estimate against what was sent;
+ * - exactness: the table from the default batching, and from batching with a model that swaps two
+ *   documents' records in every shared reply, row for row against the table from one document per call;
  * - peak memory (RSS and V8 heap) while ingesting 10,000 documents, the stand-in answering in-process.
  * Prints one table and writes the figures as JSON to bench/results/ (the previous run with the same
  * sizes is shown alongside). `--small` is a quick run for the test suite. Timings are measurements
@@ -75,6 +77,14 @@ function sentPromptTokens(requests: ReadonlyArray<{ kind: string; body: { messag
   return { calls: extractions.length, sent, perDocument: sent / settings.documents, largestCall: perCall.reduce((most, tokens) => Math.max(most, tokens), 0) };
 }
 
+/** Every row of `hotels` as one JSON line, in _source order (the content hash left out: a document's, not a value). */
+async function tableRows(store: SragStore): Promise<string[]> {
+  return store.exclusive(async (connection) => {
+    const reader = await connection.runAndReadAll('SELECT * EXCLUDE ("_content_hash") FROM hotels ORDER BY "_source"');
+    return reader.getRowObjectsJson().map((row) => JSON.stringify(row));
+  });
+}
+
 function sourcesOf(documents: readonly GeneratedDocument[]): DocumentSource[] {
   return documents.map((document) => ({ source: document.path, read: async () => readFileSync(document.path, 'utf8') }));
 }
@@ -109,7 +119,10 @@ async function run() {
     batchSize: number | 'default'; calls: number; sent: number; perDocument: number; largestCall: number; cachedPromptTokens: number; reportedPromptTokens: number;
     estimatedCalls: number; estimatedPromptTokens: number;
   }> = [];
+  // The tables each way, one line per row in _source order: batching must not change a value.
+  const tables = new Map<string, string[]>();
   let lastStore: SragStore | undefined;
+  let swapIdsCalls = 0;
   try {
     for (const concurrency of concurrencies) {
       lastStore?.close();
@@ -133,6 +146,7 @@ async function run() {
           prompts, schema, documents: sourcesOf(documents), store: store.extractionStore('hotels', schema), batchSize, loadTokenCounter: async () => countTokens, hashText,
         });
         const { summary } = await timedIngest({ store, table: 'hotels', schema, languageModel, concurrency: 8, documents: sourcesOf(documents), batchSize });
+        tables.set(String(batchSize ?? 'default'), await tableRows(store));
         promptTokens.push({
           batchSize: batchSize ?? 'default', ...sentPromptTokens(standIn.requests), cachedPromptTokens: summary.cachedPromptTokens, reportedPromptTokens: summary.promptTokens,
           estimatedCalls: estimate.calls, estimatedPromptTokens: estimate.promptTokens,
@@ -141,9 +155,29 @@ async function run() {
         store.close();
       }
     }
+    // Default batching again, the model giving the first two documents of every shared call each
+    // other's record: the quotes give it away, the call is split down to where it holds.
+    standIn.setOptions({ batchSlips: ['swap-ids'] });
+    const slipStore = await SragStore.open(path.join(workDirectory, 'swap-ids.duckdb'));
+    try {
+      standIn.reset();
+      const { calls } = await timedIngest({ store: slipStore, table: 'hotels', schema, languageModel, concurrency: 8, documents: sourcesOf(documents) });
+      tables.set('swap-ids', await tableRows(slipStore));
+      swapIdsCalls = calls;
+    } finally {
+      slipStore.close();
+      standIn.setOptions({ batchSlips: [] });
+    }
   } finally {
     await standIn.close();
   }
+  const oneByOne = tables.get('1')!;
+  // Rows found as they are in the one-per-call table, and rows that are not (a moved or changed value).
+  const compare = (rows: string[]) => {
+    const identical = rows.filter((row) => oneByOne.includes(row)).length;
+    return { identical, different: rows.length - identical };
+  };
+  const exactness = { rows: oneByOne.length, defaultBatching: compare(tables.get('default')!), swapIds: compare(tables.get('swap-ids')!), swapIdsCalls };
 
   // Same documents, same prompts, a fresh table in the last store: every reply is in its cache.
   log('ingesting again with every reply cached');
@@ -187,6 +221,7 @@ async function run() {
       prefixShare: prefixTokens / (prefixTokens + meanDocumentTokens),
       sent: promptTokens,
     },
+    exactness,
     memory: {
       documents: settings.memoryDocuments,
       seconds: memoryRun.seconds,
@@ -254,6 +289,10 @@ function table(results: Results, previous: Results | undefined): string {
       'within 25 %', decimal(entry.estimatedPromptTokens / entry.sent, 2), '–']),
     ...results.promptTokens.sent.map((entry): Row => [`cached prompt tokens reported, ${entry.batchSize === 1 ? 'one document per call' : 'default batching'}`,
       `${integer(entry.cachedPromptTokens)} of ${integer(entry.reportedPromptTokens)} (${decimal(entry.reportedPromptTokens ? entry.cachedPromptTokens / entry.reportedPromptTokens * 100 : 0)} %, the stand-in's count)`, '–', '–', '–']),
+    ...([['default batching', results.exactness.defaultBatching, ''], ['batching, every shared reply swapping two ids', results.exactness.swapIds, `, ${integer(results.exactness.swapIdsCalls)} calls`]] as const)
+      .map(([how, { identical, different }, calls]): Row => [`table rows as one document per call, ${how}`,
+        `${integer(identical)} of ${integer(results.exactness.rows)} identical, ${integer(different)} different${calls}`, `${integer(results.exactness.rows)} identical`,
+        decimal((identical - different) / results.exactness.rows, 2), '–']),
     [`peak RSS, ${integer(memory.documents)} documents`, `${megabytes(memory.peakRssBytes)} (+${megabytes(memory.peakRssBytes - memory.baselineRssBytes)} over ${megabytes(memory.baselineRssBytes)} before)`, '–', '–',
       previous ? megabytes(previous.memory.peakRssBytes) : '–'],
     [`peak V8 heap, ${integer(memory.documents)} documents`, `${megabytes(memory.peakHeapBytes)} (+${megabytes(memory.peakHeapBytes - memory.baselineHeapBytes)} over ${megabytes(memory.baselineHeapBytes)} before)`, '–', '–',
