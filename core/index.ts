@@ -12,7 +12,9 @@ export { ModelOutputInvalidError } from './errors/model-output-invalid-error.ts'
 export { SqlRejectedError } from './errors/sql-rejected-error.ts';
 export { SqlFailedError } from './errors/sql-failed-error.ts';
 export { LanguageModelError } from './errors/language-model-error.ts';
-export type { AttributeDefinition, AttributeKind, ExampleValue, RecordSchema } from './schema/attribute-definition.ts';
+export type { AttributeDefinition, AttributeKind, ChildEntity, ExampleValue, RecordSchema } from './schema/attribute-definition.ts';
+export { childRecordSchema, childTableName } from './schema/child-table-name.ts';
+export { refuseChildEntities } from './schema/refuse-child-entities.ts';
 export { parseRecordSchema } from './schema/parse-record-schema.ts';
 export { parseRecordSchemaText } from './schema/parse-record-schema-text.ts';
 export { sqlTypeForKind, type RecordColumnSqlType } from './schema/sql-type-for-kind.ts';
@@ -41,6 +43,7 @@ export * from './documents/index.ts';
 export { extractRecord, renderExtractionInstructions, defaultMaxInputTokens, type ExtractRecordOptions, type ExtractedRecord } from './extraction/extract-record.ts';
 export { extractionParts, type ExtractionParts, type ExtractionPartsOptions } from './extraction/extraction-parts.ts';
 export type { AttributeEvidence, RecordIssue } from './extraction/record-issue.ts';
+export type { ChildRecord, ChildRecords } from './extraction/child-record.ts';
 export { quoteOccursIn } from './extraction/quote-occurs-in.ts';
 export { quoteParts } from './extraction/quote-parts.ts';
 export { recordOutputSchema } from './extraction/record-output-schema.ts';

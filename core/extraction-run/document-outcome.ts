@@ -1,4 +1,5 @@
 import type { SragErrorCode } from '../errors/srag-error.ts';
+import type { ChildRecords } from '../extraction/child-record.ts';
 import type { AttributeEvidence, RecordIssue } from '../extraction/record-issue.ts';
 import type { NormalizedValue } from '../normalization/index.ts';
 import type { TokenUsage } from '../ports/language-model.ts';
@@ -34,6 +35,8 @@ export interface DocumentOutcome {
   attributeHashes?: string[];
   evidence: AttributeEvidence[];
   issues: RecordIssue[];
+  /** For `done`, the items of each child entity the schema declares (see `ChildEntity`). */
+  children?: ChildRecords;
   /** Why the document was not extracted (`failed`, `skipped-failed`, `empty`); null otherwise. */
   error: string | null;
   errorCode: SragErrorCode | null;

@@ -1,3 +1,4 @@
+import type { ChildRecords } from '../extraction/child-record.ts';
 import type { AttributeEvidence, RecordIssue } from '../extraction/record-issue.ts';
 import type { ResponseCache } from '../language-model/response-cache.ts';
 import type { NormalizedValue } from '../normalization/index.ts';
@@ -41,6 +42,11 @@ export interface StoredRecord {
    * holds: `values`, `evidence` and `issues` cover just them, and the record's other values stay.
    */
   onlyAttributes?: string[];
+  /**
+   * The items of each child entity the schema declares, in order: they replace every item the
+   * document had before, in the same atomic save as the row (no duplicates, no orphans).
+   */
+  children?: ChildRecords;
 }
 
 /**

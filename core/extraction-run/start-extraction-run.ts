@@ -355,11 +355,11 @@ export class ExtractionRun {
         if (attributes) return this.settle(index, Object.assign(outcome, { status: 'failed' as const }, describe(extraction.error)));
         return this.saveBehind(index, Object.assign(outcome, { status: 'failed' as const }, describe(extraction.error)));
       }
-      const { values, evidence, issues, cached, usage } = extraction.record;
+      const { values, evidence, issues, children, cached, usage } = extraction.record;
       const extractedHashes = this.hashesOf(schema.attributes);
       const kept = (previousHashes ?? []).filter((hash) => this.definitions.some((definition) => definition.hash === hash));
       this.saveBehind(index, Object.assign(outcome, {
-        status: 'done' as const, values, evidence, issues, cached, usage,
+        status: 'done' as const, values, evidence, issues, ...(children ? { children } : {}), cached, usage,
         attributeHashes: [...kept, ...extractedHashes.filter((hash) => !kept.includes(hash))],
         ...(attributes ? { onlyAttributes: attributes.map((attribute) => attribute.name) } : {}),
       }));
@@ -420,6 +420,7 @@ export class ExtractionRun {
           source: outcome.source, contentHash: outcome.contentHash, values: outcome.values!, evidence: outcome.evidence, issues: outcome.issues,
           attributeHashes: outcome.attributeHashes ?? this.definitions.map(({ hash }) => hash),
           ...(outcome.onlyAttributes ? { onlyAttributes: outcome.onlyAttributes } : {}),
+          ...(outcome.children ? { children: outcome.children } : {}),
         });
       } else if (outcome.status === 'failed' || outcome.status === 'empty') {
         await store.saveLogEntry({ source: outcome.source, contentHash: outcome.contentHash, status: outcome.status, error: outcome.error });

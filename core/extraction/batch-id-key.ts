@@ -2,8 +2,9 @@ import type { RecordSchema } from '../schema/attribute-definition.ts';
 
 /**
  * The key that carries the document id in each record of a batch reply: "id", unless the schema
- * has a property of that name (a common column), then "_document", a name schemas may not use.
+ * has a property or an entity of that name (a common column), then "_document", a name schemas may not use.
  */
 export function batchIdKey(schema: RecordSchema): string {
-  return schema.attributes.some((attribute) => attribute.name === 'id') ? '_document' : 'id';
+  const taken = [...schema.attributes, ...(schema.entities ?? [])].some((named) => named.name === 'id');
+  return taken ? '_document' : 'id';
 }

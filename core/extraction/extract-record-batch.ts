@@ -140,5 +140,5 @@ function shareOf(usage: TokenUsage, documents: number): TokenUsage {
 }
 
 function toExtractedRecord(record: PartRecord, usage: TokenUsage, cached: boolean): ExtractedRecord {
-  return { values: record.values, evidence: record.evidence, issues: record.issues, usage, cached, parts: 1 };
+  return { values: record.values, evidence: record.evidence, issues: record.issues, ...(record.children ? { children: record.children } : {}), usage, cached, parts: 1 };
 }

@@ -9,6 +9,7 @@ import type { RecordSchema } from '../schema/attribute-definition.ts';
 import { extractionParts } from './extraction-parts.ts';
 import { mergePartRecords } from './merge-part-records.ts';
 import { readRecordReply, type PartRecord } from './read-record-reply.ts';
+import type { ChildRecords } from './child-record.ts';
 import type { AttributeEvidence, RecordIssue } from './record-issue.ts';
 import { recordOutputSchema } from './record-output-schema.ts';
 
@@ -31,6 +32,8 @@ export interface ExtractedRecord {
   values: Record<string, NormalizedValue>;
   evidence: AttributeEvidence[];
   issues: RecordIssue[];
+  /** The items of each child entity the schema declares (see `ChildEntity`); absent when it declares none. */
+  children?: ChildRecords;
   usage: TokenUsage;
   /** True when every reply came from the cache. */
   cached: boolean;

@@ -9,7 +9,8 @@ const statusRank: Record<AttributeEvidence['status'], number> = {
 /**
  * Merge the records read from the parts of a long document, per attribute: a value beats a
  * missing one; when parts disagree, the first part's value is kept and the disagreement is
- * recorded as a `conflicting_values` issue rather than silently overwritten.
+ * recorded as a `conflicting_values` issue rather than silently overwritten. Child entities' items
+ * are concatenated in part order.
  */
 export function mergePartRecords(schema: RecordSchema, parts: PartRecord[]): PartRecord {
   if (parts.length === 1) return parts[0]!;
@@ -35,6 +36,10 @@ export function mergePartRecords(schema: RecordSchema, parts: PartRecord[]): Par
       merged.evidence.push(chosen);
     }
     merged.values[name] = chosen.value;
+  }
+  if (schema.entities?.length) {
+    // A list split across parts continues from part to part: its items are the parts' in order.
+    merged.children = Object.fromEntries(schema.entities.map((entity) => [entity.name, parts.flatMap((part) => part.children?.[entity.name] ?? [])]));
   }
   return merged;
 }

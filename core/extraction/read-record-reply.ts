@@ -1,14 +1,17 @@
 import { normalizeValue, type NormalizedValue } from '../normalization/index.ts';
-import type { AttributeDefinition, RecordSchema } from '../schema/attribute-definition.ts';
+import type { AttributeDefinition, ChildEntity, RecordSchema } from '../schema/attribute-definition.ts';
 import { boundedRaw } from './bounded-raw.ts';
 import { quoteMatcher } from './quote-occurs-in.ts';
 import { quoteStatesValue } from './quote-states-value.ts';
+import type { ChildRecord, ChildRecords } from './child-record.ts';
 import type { AttributeEvidence, RecordIssue } from './record-issue.ts';
 
 export interface PartRecord {
   values: Record<string, NormalizedValue>;
   evidence: AttributeEvidence[];
   issues: RecordIssue[];
+  /** The items of each child entity, when the schema declares any (see `ChildEntity`). */
+  children?: ChildRecords;
 }
 
 /** Issue codes that mean "the model put the wrong kind of value here" and are worth a re-ask. */
@@ -27,11 +30,30 @@ export function readRecordReply(
     return { problems: ['the reply must be one JSON object with one key per schema property'] };
   }
   const object = reply as Record<string, unknown>;
-  const quoteIsInDocument = quoteMatcher(documentText);
-  const problems: string[] = [];
+  const context: ReadContext = { quoteIsInDocument: quoteMatcher(documentText), withEvidence, strict, problems: [] };
+  const record = readValues(object, schema.attributes, context);
+  if (schema.entities?.length) {
+    record.children = Object.create(null) as ChildRecords;
+    for (const entity of schema.entities) {
+      record.children[entity.name] = readChildItems(Object.hasOwn(object, entity.name) ? object[entity.name] : undefined, entity, record.issues, context);
+    }
+  }
+  return context.problems.length ? { problems: context.problems } : { value: record };
+}
+
+interface ReadContext {
+  quoteIsInDocument: (quote: string) => boolean;
+  withEvidence: boolean;
+  strict: boolean;
+  /** Where type problems (worth a re-ask) are collected. */
+  problems: string[];
+}
+
+/** The values of `attributes` in `object`, normalized, each with its quote checked. */
+function readValues(object: Record<string, unknown>, attributes: AttributeDefinition[], { quoteIsInDocument, withEvidence, strict, problems }: ReadContext): PartRecord {
   // A null prototype: property names such as "__proto__" or "constructor" are ordinary keys here.
   const record: PartRecord = { values: Object.create(null) as PartRecord['values'], evidence: [], issues: [] };
-  for (const attribute of schema.attributes) {
+  for (const attribute of attributes) {
     let received: unknown = Object.hasOwn(object, attribute.name) ? object[attribute.name] ?? null : null;
     let quote: string | null = null;
     if (withEvidence && typeof received === 'object' && received !== null && !Array.isArray(received) && Object.hasOwn(received, 'value')) {
@@ -71,7 +93,49 @@ export function readRecordReply(
     Object.assign(evidence, { value: normalized.value, status: withEvidence ? 'supported' : 'unchecked' });
     record.values[attribute.name] = normalized.value;
   }
-  return problems.length ? { problems } : { value: record };
+  return record;
+}
+
+/**
+ * The items of one child entity, each read as a record of the entity's attributes (normalized,
+ * its quotes checked against the same text); their issues go onto `issues`, named
+ * `rooms[2].price_per_night`. An item none of whose values survives — all null, or every one
+ * refused — is left out: a row of NULLs would count as an item nothing in the document supports.
+ * A missing list, or something else where the list belongs, is a problem worth a re-ask; after
+ * it, the entity has no items and an issue says why. null is read as no items.
+ */
+function readChildItems(received: unknown, entity: ChildEntity, issues: RecordIssue[], context: ReadContext): ChildRecord[] {
+  const items: ChildRecord[] = [];
+  if (received === null) return items;
+  const slip = (attribute: string, code: 'not_a_list' | 'not_an_item', message: string, value: unknown) => {
+    if (context.strict) context.problems.push(message);
+    else issues.push({ attribute, code, message, received: boundedRaw(value ?? null) });
+  };
+  if (!Array.isArray(received)) {
+    slip(entity.name, 'not_a_list', `${entity.name}: expected a list of items (an empty list when the document lists none), got ${received === undefined ? 'nothing' : kindOf(received)}`, received);
+    return items;
+  }
+  for (const [index, element] of received.entries()) {
+    const label = `${entity.name}[${index + 1}]`;
+    if (typeof element !== 'object' || element === null || Array.isArray(element)) {
+      slip(label, 'not_an_item', `${label}: expected an object with one key per attribute of an item, got ${kindOf(element)}`, element);
+      continue;
+    }
+    const problemsBefore = context.problems.length;
+    const item = readValues(element as Record<string, unknown>, entity.attributes, context);
+    for (let at = problemsBefore; at < context.problems.length; at += 1) context.problems[at] = `${label}: ${context.problems[at]}`;
+    issues.push(...item.issues.map((issue) => ({ ...issue, attribute: `${label}.${issue.attribute}`, message: `${label}.${issue.message}` })));
+    if (Object.values(item.values).every((value) => value === null)) continue;
+    items.push({ values: item.values, evidence: item.evidence });
+  }
+  return items;
+}
+
+/** "a string", "null", "a list": what a reply held where something else belonged. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function valueNotInQuote(value: Exclude<NormalizedValue, null>, quote: string, attribute: AttributeDefinition) {

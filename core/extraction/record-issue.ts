@@ -3,11 +3,13 @@
  * the SQL functions and the Sheets add-on each render it once, at their edge.
  */
 export interface RecordIssue {
+  /** The attribute, or for an item of a child entity `rooms[2].price_per_night` (its place in the reply). */
   attribute: string;
   code:
     | 'not_a_number' | 'not_an_integer' | 'not_a_boolean' | 'not_a_date' | 'not_a_string'
     | 'unit_mismatch' | 'currency_mismatch' | 'ambiguous'
-    | 'unsupported_quote' | 'missing_quote' | 'value_not_in_quote' | 'conflicting_values';
+    | 'unsupported_quote' | 'missing_quote' | 'value_not_in_quote' | 'conflicting_values'
+    | 'not_a_list' | 'not_an_item';
   message: string;
   received?: unknown;
 }

@@ -5,6 +5,7 @@ import { singularNoun } from '../schema/singular-noun.ts';
 import { batchIdKey } from './batch-id-key.ts';
 import { batchOutputExample } from './batch-output-schema.ts';
 import { evidenceRule } from './evidence-rule.ts';
+import { renderEntityRules } from './render-entity-rules.ts';
 import { renderSchemaForPrompt } from './render-schema-for-prompt.ts';
 
 /** The system message of a batch extraction: the extract-record-batch prompt with the schema and output form filled in. */
@@ -13,6 +14,7 @@ export function renderBatchExtractionInstructions(prompts: PromptLibrary, schema
     entity: singularNoun(schema.title.toLowerCase()),
     id_key: batchIdKey(schema),
     evidence_rules: withEvidence ? evidenceRule : '',
+    entity_rules: renderEntityRules(schema),
     schema: renderSchemaForPrompt(schema),
     output_example: batchOutputExample(schema, withEvidence),
   });

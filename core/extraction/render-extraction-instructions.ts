@@ -5,6 +5,7 @@ import { evidenceRule } from './evidence-rule.ts';
 import { renderSchemaForPrompt } from './render-schema-for-prompt.ts';
 import { singularNoun } from '../schema/singular-noun.ts';
 import { recordOutputExample } from './record-output-schema.ts';
+import { renderEntityRules } from './render-entity-rules.ts';
 
 /** The system message of a one-document extraction: the extract-record prompt with the schema and output example filled in. */
 export function renderExtractionInstructions(prompts: PromptLibrary, schema: RecordSchema, withEvidence: boolean): string {
@@ -13,6 +14,7 @@ export function renderExtractionInstructions(prompts: PromptLibrary, schema: Rec
     evidence_rules: withEvidence
       ? evidenceRule
       : '',
+    entity_rules: renderEntityRules(schema),
     schema: renderSchemaForPrompt(schema),
     output_example: recordOutputExample(schema, withEvidence),
   });

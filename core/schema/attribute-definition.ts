@@ -30,4 +30,23 @@ export interface AttributeDefinition {
 export interface RecordSchema {
   title: string;
   attributes: AttributeDefinition[];
+  /**
+   * One-to-many entities each document lists (rooms of a hotel, matches of a tournament), each
+   * extracted in the same call into a table of its own, one row per item, keyed to the document's
+   * row: the flat per-table rule stays, the relation is explicit. Absent when there are none.
+   */
+  entities?: ChildEntity[];
+}
+
+/**
+ * A list of items a document holds, declared under `"entities"` in the schema file:
+ * `"rooms": {"description": "…", "properties": {…}}`. Its attributes are defined exactly as the
+ * top-level ones; its rows go to the table `childTableName(table, name)`.
+ */
+export interface ChildEntity {
+  /** snake_case: the key of the list in the model's reply and the suffix of the table's name. */
+  name: string;
+  /** What one item is, and which items the list holds (e.g. "every room type with its own price"). */
+  description: string;
+  attributes: AttributeDefinition[];
 }

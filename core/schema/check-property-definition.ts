@@ -40,6 +40,12 @@ export function checkPropertyDefinition(name: string, definition: unknown, optio
     return { problems };
   }
   if (declaredTypes.includes('array') || property.items !== undefined) {
+    const items = property.items as { properties?: unknown } | undefined;
+    if (typeof items?.properties === 'object' && items.properties !== null) {
+      // A list of objects is a one-to-many entity: its own table, declared under "entities".
+      report('list', undefined, 'is a list of objects; a property holds one value', `declare it under "entities": {"${name}": {"description": "…", "properties": {…}}} (one row per item in its own table)`);
+      return { problems };
+    }
     report('list', undefined, 'is a list; lists are not supported', `use one boolean property per possible value, e.g. ${listSuggestion(name, property)}`);
     return { problems };
   }

@@ -1,19 +1,18 @@
 import type { RecordSchema } from './attribute-definition.ts';
-import { checkPropertyDefinition, type CheckPropertyOptions } from './check-property-definition.ts';
+import { checkChildEntities } from './check-child-entities.ts';
+import type { CheckPropertyOptions } from './check-property-definition.ts';
+import { checkProperties } from './check-properties.ts';
 import { closestWord } from './closest-word.ts';
 import type { SchemaProblem } from './schema-problem.ts';
 
 /** The keys a schema document may have: srag's own and the JSON-Schema annotations it tolerates. */
-const documentKeys = ['title', 'description', 'type', 'properties', 'required', 'additionalProperties', '$schema', '$id', '$comment'];
-
-/** Names the SQL layer can use unquoted-safe and the paper's prompts produce (snake_case). */
-const propertyNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const reservedNames = new Set(['_source', '_content_hash', '_error', '_document']);
+const documentKeys = ['title', 'description', 'type', 'properties', 'entities', 'required', 'additionalProperties', '$schema', '$id', '$comment'];
 
 /**
  * Every problem of a JSON-Schema document as a record schema, and the schema when there is none.
  * The document is a `title` and flat `properties`, each with a primitive `type` and a
- * `description` (see `checkPropertyDefinition`).
+ * `description` (see `checkPropertyDefinition`), and optionally `entities`, the lists each
+ * document holds (see `checkChildEntities`).
  */
 export function checkRecordSchema(input: unknown, options: CheckPropertyOptions = {}): { schema?: RecordSchema; problems: SchemaProblem[] } {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -48,25 +47,8 @@ export function checkRecordSchema(input: unknown, options: CheckPropertyOptions 
     problems.push({ code: 'invalid_value', key: 'properties', problem: 'is not an object', fix: 'write "properties": {"name": {"type": "string", "description": "…"}, …}' });
     return { problems };
   }
-  const entries = Object.entries(properties as Record<string, unknown>);
-  if (entries.length === 0) problems.push({ code: 'invalid_value', key: 'properties', problem: 'is empty', fix: 'a schema needs at least one attribute' });
-
-  const seen = new Map<string, string>();
-  const attributes: RecordSchema['attributes'] = [];
-  for (const [name, definition] of entries) {
-    if (!propertyNamePattern.test(name)) {
-      problems.push({ code: 'unusable_name', property: name, problem: 'is not a usable column name', fix: `use snake_case letters, digits and underscores, e.g. "${name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'price_per_night'}"` });
-    } else if (reservedNames.has(name.toLowerCase())) {
-      problems.push({ code: 'reserved_name', property: name, problem: 'is a name srag reserves for its own columns', fix: 'rename it' });
-    }
-    const folded = name.toLowerCase();
-    if (seen.has(folded)) {
-      problems.push({ code: 'case_clash', property: name, problem: `differs from "${seen.get(folded)}" only in case; SQL would not tell them apart`, fix: 'rename one of them' });
-    }
-    seen.set(folded, name);
-    const checked = checkPropertyDefinition(name, definition, options);
-    problems.push(...checked.problems);
-    if (checked.attribute) attributes.push(checked.attribute);
-  }
-  return problems.length > 0 ? { problems } : { schema: { title, attributes }, problems };
+  const attributes = checkProperties(properties as Record<string, unknown>, options, problems);
+  const entities = document.entities === undefined ? undefined : checkChildEntities(document.entities, attributes.map((attribute) => attribute.name), options, problems);
+  if (problems.length > 0) return { problems };
+  return { schema: { title, attributes, ...(entities?.length ? { entities } : {}) }, problems };
 }

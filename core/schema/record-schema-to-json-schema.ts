@@ -1,12 +1,20 @@
-import type { RecordSchema } from './attribute-definition.ts';
+import type { AttributeDefinition, RecordSchema } from './attribute-definition.ts';
 
 const scaleNames = new Map<number, string>([[1e3, 'thousands'], [1e6, 'millions'], [1e9, 'billions'], [1e12, 'trillions']]);
 
 /** The JSON-Schema document a `RecordSchema` is saved as; `parseRecordSchema` reads it back unchanged. */
 export function recordSchemaToJsonSchema(schema: RecordSchema): Record<string, unknown> {
+  const document: Record<string, unknown> = { title: schema.title, type: 'object', properties: propertiesOf(schema.attributes), required: schema.attributes.map((attribute) => attribute.name) };
+  if (schema.entities?.length) {
+    document.entities = Object.fromEntries(schema.entities.map((entity) => [entity.name, { description: entity.description, properties: propertiesOf(entity.attributes) }]));
+  }
+  return document;
+}
+
+function propertiesOf(attributes: AttributeDefinition[]): Record<string, unknown> {
   // Built from entries: an assignment would drop a property named "__proto__" (a real column name in some data sets).
   const properties: Array<[string, unknown]> = [];
-  for (const attribute of schema.attributes) {
+  for (const attribute of attributes) {
     const property: Record<string, unknown> = {
       type: attribute.kind === 'date' ? 'string' : attribute.kind,
     };
@@ -17,5 +25,5 @@ export function recordSchemaToJsonSchema(schema: RecordSchema): Record<string, u
     if (attribute.scale !== undefined && attribute.scale !== 1) property.scale = scaleNames.get(attribute.scale) ?? attribute.scale;
     properties.push([attribute.name, property]);
   }
-  return { title: schema.title, type: 'object', properties: Object.fromEntries(properties), required: schema.attributes.map((attribute) => attribute.name) };
+  return Object.fromEntries(properties);
 }

@@ -1,8 +1,9 @@
 import type { SchemaProblem } from './schema-problem.ts';
 
-/** Where a problem is: `property "price", key "unit"`, `property "price"`, `key "title"`, or else `source` itself. */
+/** Where a problem is: `property "price", key "unit"`, `entity "rooms", property "price"`, `key "title"`, or else `source` itself. */
 function subjectOf(problem: SchemaProblem, source: string): string {
   const parts = [
+    problem.entity !== undefined ? `entity "${problem.entity}"` : undefined,
     problem.property !== undefined ? `property "${problem.property}"` : undefined,
     problem.key !== undefined ? `key "${problem.key}"` : undefined,
   ].filter((part) => part !== undefined);

@@ -19,6 +19,8 @@ export type SchemaProblemCode =
  */
 export interface SchemaProblem {
   code: SchemaProblemCode;
+  /** The child entity at fault, or the one whose property is (see `ChildEntity`). */
+  entity?: string;
   /** The property at fault; absent for the document's own keys ("title", "properties"). */
   property?: string;
   /** The key at fault, e.g. "unit" or "descripton"; absent when the whole property is at fault. */

@@ -1,4 +1,4 @@
-import type { RecordSchema } from '../schema/attribute-definition.ts';
+import type { ChildEntity, RecordSchema } from '../schema/attribute-definition.ts';
 import type { ColumnStatistics } from '../statistics/column-statistics.ts';
 
 /**
@@ -18,4 +18,9 @@ export interface CatalogTable {
   importedFrom?: string;
   /** What the user said the table holds (`srag import --description`), if anything. */
   description?: string;
+  /**
+   * For a child entity's table (`hotels__rooms`): the table of the documents that list the items,
+   * which it joins on `_source`, and the entity as the schema declares it (see `relateChildTables`).
+   */
+  parent?: { table: string; entity: ChildEntity };
 }

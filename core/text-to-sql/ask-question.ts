@@ -136,7 +136,8 @@ export async function askQuestion(options: AskQuestionOptions): Promise<AskResul
   // Coverage is counted from one table's evidence; an answer joined across tables, or read from an
   // imported table (which keeps no evidence), leaves it unknown, and the answer prompt says so.
   const [onlyTable] = tables;
-  const coverage = options.coverage && tables.length === 1 && onlyTable!.origin === 'extracted'
+  // A child entity's table keeps its evidence per item (`price_per_night[2]`), which coverage does not count: unknown.
+  const coverage = options.coverage && tables.length === 1 && onlyTable!.origin === 'extracted' && !onlyTable!.parent
     ? await countCoverage(options.coverage, sql, onlyTable!.name, onlyTable!.schema) : undefined;
   const returned = { sql, tables: tableNames, joins: joinsUsedBy(sql, options.joins ?? []), columns, rows, ...(cut ? { cut } : {}), ...(coverage ? { coverage } : {}), path: reply.path };
   if (reply.path === 'hybrid') {

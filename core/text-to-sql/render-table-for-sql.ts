@@ -13,10 +13,18 @@ export function renderTableForSql(table: CatalogTable): string {
     const unit = attribute.unit ? `, ${attribute.unit}${attribute.scale && attribute.scale !== 1 ? ` × ${attribute.scale}` : ''}` : '';
     return `- "${attribute.name}" ${type}${unit}: ${attribute.description}`;
   });
+  const { parent } = table;
   const heading = table.origin === 'imported'
     ? `The table \`${table.name}\` holds the rows of ${table.importedFrom ?? 'a file'}, imported as they are${table.description ? ` (${table.description})` : ''}.`
-    : `The table \`${table.name}\` holds one row per document; each row was extracted from one ${table.schema.title.toLowerCase()}.`;
-  if (table.origin !== 'imported') columns.push('- "_source" VARCHAR: path of the document the row was extracted from');
+    : parent
+      ? `The table \`${table.name}\` holds the ${parent.entity.name.replace(/_/g, ' ')} each document of \`${parent.table}\` lists, one row per item: ${parent.entity.description.replace(/\.$/, '')}.`
+      : `The table \`${table.name}\` holds one row per document; each row was extracted from one ${table.schema.title.toLowerCase()}.`;
+  if (parent) {
+    columns.push(`- "_source" VARCHAR: path of the document listing the item; joins "${parent.table}"."_source" (many items per document)`);
+    columns.push('- "_position" INTEGER: the item\'s place in the document\'s list, from 1');
+  } else if (table.origin !== 'imported') {
+    columns.push('- "_source" VARCHAR: path of the document the row was extracted from');
+  }
   return [
     heading,
     '',

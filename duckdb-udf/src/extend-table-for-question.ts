@@ -57,9 +57,9 @@ export async function extendTableForQuestion(session: Session, table: string, qu
   });
   let schema = info.schema;
   if (options.dryRun) {
-    schema = { title: info.schema.title, attributes: [...info.schema.attributes, ...proposal.attributes] };
+    schema = { ...info.schema, attributes: [...info.schema.attributes, ...proposal.attributes] };
   } else if (proposal.attributes.length) {
-    schema = (await session.store.registerTable(table, { title: info.schema.title, attributes: [...info.schema.attributes, ...proposal.attributes] })).schema;
+    schema = (await session.store.registerTable(table, { ...info.schema, attributes: [...info.schema.attributes, ...proposal.attributes] })).schema;
     notice(`${table}: added ${proposal.attributes.map((attribute) => `${attribute.name} (${attribute.kind})`).join(', ')} for this question`);
   }
   const sources = await session.store.incompleteSources(table, schema);

@@ -32,6 +32,7 @@ function extractionSystem(withEvidence: boolean, schema: Record<string, unknown>
   return render('extract-record', {
     entity: 'mini hotel',
     evidence_rules: withEvidence ? '- For every property also give "quote": the shortest verbatim passage.' : '',
+    entity_rules: '',
     schema: Object.entries((schema as { properties: Record<string, { type?: string; description?: string }> }).properties)
       .map(([name, property]) => `- ${JSON.stringify(name)} (${property.type ?? 'string'}): ${property.description ?? ''}`).join('\n'),
     output_example: JSON.stringify(example),

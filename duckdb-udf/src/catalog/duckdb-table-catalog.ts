@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { TableCatalog } from '../../../core/index.ts';
+import { relateChildTables, type TableCatalog } from '../../../core/index.ts';
 import {
   catalogTablesQuery, readCatalogTable, readTableLink, readValueMention, tableLinksQuery,
   type CatalogTableRow, type TableLinkRow,
@@ -14,7 +14,7 @@ import {
 export function duckDbTableCatalog(use: <T>(work: (connection: DuckDBConnection) => Promise<T>) => Promise<T>): TableCatalog {
   const rows = <T>(sql: string) => use(async (connection) => (await connection.runAndReadAll(sql)).getRowObjectsJson() as unknown as T[]);
   return {
-    tables: async () => (await rows<CatalogTableRow>(catalogTablesQuery)).map(readCatalogTable),
+    tables: async () => relateChildTables((await rows<CatalogTableRow>(catalogTablesQuery)).map(readCatalogTable)),
     links: async (tables) => {
       if (tables.length === 0) return [];
       const list = tables.map((table) => `'${table.replace(/'/g, "''")}'`).join(', ');

@@ -1,4 +1,4 @@
-import { askQuestion, chooseTables, describeResultCut, SragError, type CatalogTable, type ModelClient, type PromptLibrary, type TableCatalog } from '../../../core/index.ts';
+import { askQuestion, chooseTables, describeResultCut, parseRecordSchema, relateChildTables, SragError, type CatalogTable, type ModelClient, type PromptLibrary, type TableCatalog } from '../../../core/index.ts';
 import { readTableLink, readValueMention } from '../catalog/read-catalog-rows.ts';
 import { DuckDbSqlEngine } from '../duckdb-sql-engine.ts';
 import { queryColumnStatistics } from '../store/query-column-statistics.ts';
@@ -51,7 +51,7 @@ export async function askOverTable({ client, prompts, request, model, exportTabl
     exportTable,
     exportEvidence: (table, attributes, file) => exportEvidence(byName.get(table.toLowerCase())?.evidenceName ?? table, attributes, file),
   });
-  const catalogTables = candidates.map((table) => catalogTable(request, table));
+  const catalogTables = relateChildTables(candidates.map((table) => catalogTable(request, table)), parentSchemas(request));
   const choice = catalogTables.length === 1
     ? { tables: catalogTables, joins: [] }
     : await chooseTables({ question: request.question, catalog: snapshotCatalog(request, catalogTables) });
@@ -112,6 +112,13 @@ function catalogTable(request: AskRequest, table: AskTable): CatalogTable {
     ...(imported ? { importedFrom: imported.file } : {}),
     ...(imported?.description ? { description: imported.description } : {}),
   };
+}
+
+/** The schemas of the tables `srag ingest` made that declare child entities: where a child table finds its parent. */
+function parentSchemas(request: AskRequest): Array<{ name: string; schema: CatalogTable['schema'] }> {
+  return request.knownSchemas
+    .filter((known) => known.origin === 'srag_tables' && known.schemaJson.includes('"entities"'))
+    .map((known) => ({ name: known.name, schema: parseRecordSchema(JSON.parse(known.schemaJson), `table "${known.name}"`) }));
 }
 
 /** The catalog port over what the macro read: the value matches were found in DuckDB for this very question. */

@@ -64,7 +64,7 @@ export async function extendAskTable(options: ExtendAskTableOptions): Promise<As
   const proposal = await proposeTargetSchema({
     client: options.client, prompts: options.prompts, table: table.name, schema: table.schema, statistics: table.statistics ?? [], question: options.question, model: options.model,
   });
-  const schema = { title: table.schema.title, attributes: [...table.schema.attributes, ...proposal.attributes] };
+  const schema = { ...table.schema, attributes: [...table.schema.attributes, ...proposal.attributes] };
   const existing = new Set(table.columns.map((column) => column.name));
   // Attributes of the grown schema the committed table has no column for yet (journaled by this or an unapplied earlier call).
   const uncommitted = schema.attributes.filter((attribute) => !existing.has(attribute.name));

@@ -2,7 +2,7 @@ import { attributeDefinitionHash, type AttributeDefinition, type RecordSchema } 
 
 /** How a table's schema changes when it is ingested (or extended) with a new one. */
 export interface SchemaChange {
-  /** The schema the table has afterwards: the new schema's attributes, then the kept ones. */
+  /** The schema the table has afterwards: the new schema's attributes, then the kept ones (and the new schema's entities). */
   schema: RecordSchema;
   /** Attributes the table did not have: new NULL columns, extracted by the next run. */
   added: AttributeDefinition[];
@@ -22,5 +22,5 @@ export function compareSchemas(stored: RecordSchema, next: RecordSchema): Schema
     return old !== undefined && attributeDefinitionHash(old) !== attributeDefinitionHash(attribute);
   });
   const kept = stored.attributes.filter((attribute) => !named.has(attribute.name));
-  return { schema: { title: next.title, attributes: [...next.attributes, ...kept] }, added, changed, kept };
+  return { schema: { ...next, attributes: [...next.attributes, ...kept] }, added, changed, kept };
 }

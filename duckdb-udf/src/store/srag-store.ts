@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import {
-  attributeDefinitionHash, firstLine, parseRecordSchema, recordSchemaToJsonSchema, sqlTypeForKind, SragError,
+  attributeDefinitionHash, childRecordSchema, childTableName, firstLine, parseRecordSchema, recordSchemaToJsonSchema, sqlTypeForKind, SragError,
   type CachedResponse, type ColumnStatistics, type ExtractionStore, type ExtractorStore, type IngestionLogEntry, type RecordSchema, type ResponseCache,
   type StoredRecord, type SynthesizedExtractor,
 } from '../../../core/index.ts';
@@ -10,6 +10,7 @@ import { readSqlResult } from '../read-sql-result.ts';
 import { extractRecordTable } from './extract-record-table.ts';
 import type { JournalEntry } from './journal-entry.ts';
 import { openDuckDbFile, type OpenDuckDbFileOptions } from './open-duckdb-file.ts';
+import { declareChildLink } from '../catalog/declare-child-link.ts';
 import { refreshTableProfile } from '../catalog/refresh-table-profile.ts';
 import { queryColumnStatistics } from './query-column-statistics.ts';
 import { hashText } from '../hash-text.ts';
@@ -69,16 +70,21 @@ export class SragStore {
   }
 
   /**
-   * Create the record table for `schema`, or bring an existing one to it, and return the schema the
-   * table now has (see `SchemaChange`). A table's schema grows, it never shrinks: an attribute the
-   * new schema lacks keeps its column and values (it may have been added by `srag ask
-   * --extend-schema`), and stays in the table's schema after the new ones. A new attribute gets a
-   * NULL column; one whose definition changed has its values and evidence cleared (and its type
-   * changed), so the column never mixes values of two definitions; the ingestion log then says which
-   * attributes each record lacks, and the next run extracts only those.
+   * Create the record table for `schema` (and a table per child entity, see `childTableName`), or
+   * bring an existing one to it, and return the schema the table now has (see `SchemaChange`). A
+   * table's schema grows, it never shrinks: an attribute the new schema lacks keeps its column and
+   * values (it may have been added by `srag ask --extend-schema`), and stays in the table's schema
+   * after the new ones. A new attribute gets a NULL column; one whose definition changed has its
+   * values and evidence cleared (and its type changed), so the column never mixes values of two
+   * definitions; the ingestion log then says which attributes each record lacks, and the next run
+   * extracts only those. The child entities cannot change on an existing table (see
+   * `changeTableSchema`). A child table is registered in `srag_tables` with the entity as its own
+   * schema, so that the catalog, statistics and `srag ask` treat it as any table; the catalog finds
+   * its parent from the parent's schema.
    */
   async registerTable(table: string, schema: RecordSchema): Promise<SchemaChange> {
     this.refuseWrites('ingest into it');
+    const children = (schema.entities ?? []).map((entity) => ({ entity, name: childTableName(table, entity.name) }));
     return this.exclusive(async (connection) => {
       const existing = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [table])).getRowsJS()[0];
       if (existing) {
@@ -91,13 +97,23 @@ export class SragStore {
         if (change!.added.length || change!.changed.length) await connection.run('CHECKPOINT');
         return change!;
       }
-      const clash = (await connection.runAndReadAll("SELECT 1 FROM duckdb_tables() WHERE table_name = $1 AND schema_name = 'main'", [table])).getRowsJS()[0];
-      if (clash) {
-        throw new SragError({ code: 'INPUT_INVALID', message: `table "${table}" already exists in ${this.path} and was not made by srag`, hint: 'choose another name with --table' });
+      for (const name of [table, ...children.map((child) => child.name)]) {
+        const clash = (await connection.runAndReadAll("SELECT 1 FROM duckdb_tables() WHERE table_name = $1 AND schema_name = 'main'", [name])).getRowsJS()[0];
+        if (!clash) continue;
+        throw new SragError({
+          code: 'INPUT_INVALID',
+          message: name === table ? `table "${table}" already exists in ${this.path} and was not made by srag` : `table "${name}" (for the entity "${name.slice(table.length + 2)}" of "${table}") already exists in ${this.path}`,
+          hint: name === table ? 'choose another name with --table' : `choose another name with --table, or drop "${name}" first: ${sragCommandLine(['drop', name], this.path)}`,
+        });
       }
       await transaction(connection, async () => {
         await connection.run(createRecordTableSql(quoteIdentifier(table), schema));
         await connection.run('INSERT INTO srag_tables (table_name, title, schema_json) VALUES ($1, $2, $3)', [table, schema.title, JSON.stringify(recordSchemaToJsonSchema(schema))]);
+        for (const { entity, name } of children) {
+          const childSchema = childRecordSchema(entity);
+          await connection.run(createChildTableSql(quoteIdentifier(name), childSchema));
+          await connection.run('INSERT INTO srag_tables (table_name, title, schema_json) VALUES ($1, $2, $3)', [name, childSchema.title, JSON.stringify(recordSchemaToJsonSchema(childSchema))]);
+        }
       });
       return { schema, added: [], changed: [], kept: [] };
     });
@@ -167,7 +183,10 @@ export class SragStore {
    * own record is committed, so "done" stays durable.
    */
   extractionStore(table: string, schema: RecordSchema): ExtractionStore {
-    const target: RecordTarget = { quotedTable: quoteIdentifier(table), logName: table, schema };
+    const target: RecordTarget = {
+      quotedTable: quoteIdentifier(table), logName: table, schema,
+      children: (schema.entities ?? []).map((entity) => ({ entity, quotedTable: quoteIdentifier(childTableName(table, entity.name)), logName: childTableName(table, entity.name) })),
+    };
     type Write = { record: StoredRecord } | { entry: LogWrite } | { cache: CacheWrite };
     let pending: Array<{ write: Write; resolve: () => void; reject: (error: unknown) => void }> = [];
     const flush = async (connection: DuckDBConnection) => {
@@ -221,6 +240,14 @@ export class SragStore {
         await this.refreshStatistics(table, schema);
         // The catalog profile (values, sketches, links to other tables) follows the rows, for table choice.
         await this.exclusive((connection) => refreshTableProfile(connection, table));
+        for (const entity of schema.entities ?? []) {
+          const child = childTableName(table, entity.name);
+          await this.refreshStatistics(child, childRecordSchema(entity));
+          await this.exclusive(async (connection) => {
+            await refreshTableProfile(connection, child);
+            await declareChildLink(connection, table, child);
+          });
+        }
       },
     };
   }
@@ -389,7 +416,7 @@ export class SragStore {
             // Only attributes the table lacks are added: a grown schema journaled twice (two statements before it applied) adds them once.
             const grown = parseRecordSchema(JSON.parse(entry.schemaJson), `table "${entry.table}"`);
             const added = grown.attributes.filter((attribute) => !stored.attributes.some((old) => old.name === attribute.name));
-            if (added.length) await changeTableSchema(connection, entry.table, stored, String(row[0]), { title: stored.title, attributes: [...stored.attributes, ...added] }, this.path);
+            if (added.length) await changeTableSchema(connection, entry.table, stored, String(row[0]), { ...stored, attributes: [...stored.attributes, ...added] }, this.path);
             targets.delete(entry.table);
             ingested.add(entry.table);
           }
@@ -412,6 +439,16 @@ export class SragStore {
   }
 }
 
+/**
+ * A child entity's table: one column per attribute, then the document's identity (the parent
+ * row's `_source`, the join key), the item's place in the document's list (from 1) and the
+ * content hash of the document it was read from (so the hybrid path can read it, as for a row).
+ */
+function createChildTableSql(quotedTable: string, schema: RecordSchema): string {
+  const columns = schema.attributes.map((attribute) => `${quoteIdentifier(attribute.name)} ${sqlTypeForKind[attribute.kind]}`);
+  return `CREATE TABLE ${quotedTable} (${columns.join(', ')}, "_source" VARCHAR NOT NULL, "_position" INTEGER NOT NULL, "_content_hash" VARCHAR NOT NULL, PRIMARY KEY ("_source", "_position"))`;
+}
+
 /** A record table: one column per attribute, then the document's identity and content hash. */
 function createRecordTableSql(quotedTable: string, schema: RecordSchema, ifNotExists = false): string {
   const columns = schema.attributes.map((attribute) => `${quoteIdentifier(attribute.name)} ${sqlTypeForKind[attribute.kind]}`);
@@ -424,6 +461,14 @@ function createRecordTableSql(quotedTable: string, schema: RecordSchema, ifNotEx
  * replaced. Refuses a schema that shares no attribute with the table's.
  */
 async function changeTableSchema(connection: DuckDBConnection, table: string, stored: RecordSchema, storedJson: string, schema: RecordSchema, path: string): Promise<SchemaChange> {
+  if (JSON.stringify(stored.entities ?? []) !== JSON.stringify(schema.entities ?? [])) {
+    // Incremental extraction tracks attributes only: a changed entity would leave old items beside the new definition.
+    throw new SragError({
+      code: 'INPUT_INVALID',
+      message: `table "${table}" in ${path} was ingested with other child entities (${describeEntities(stored)}) than the new schema's (${describeEntities(schema)})`,
+      hint: `re-extract every document with the new schema into a new table with --table NAME, or drop it first: ${sragCommandLine(['drop', table], path)}`,
+    });
+  }
   const change = compareSchemas(stored, schema);
   if (change.kept.length === stored.attributes.length) {
     // Not the same kind of record at all: growing the table would leave every old row NULL in every new column.
@@ -449,6 +494,10 @@ async function changeTableSchema(connection: DuckDBConnection, table: string, st
   }
   await connection.run('UPDATE srag_tables SET title = $1, schema_json = $2, updated_at = current_timestamp WHERE table_name = $3', [change.schema.title, schemaJson, table]);
   return change;
+}
+
+function describeEntities(schema: RecordSchema): string {
+  return schema.entities?.length ? schema.entities.map((entity) => entity.name).join(', ') : 'none';
 }
 
 async function createStoreTables(connection: DuckDBConnection): Promise<void> {

@@ -1,5 +1,5 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { sqlTypeForKind, type CachedResponse, type RecordSchema, type StoredRecord } from '../../../core/index.ts';
+import { sqlTypeForKind, type AttributeDefinition, type AttributeEvidence, type CachedResponse, type ChildEntity, type RecordSchema, type StoredRecord } from '../../../core/index.ts';
 import { quoteIdentifier } from '../duckdb-sql-engine.ts';
 
 /** Rows per statement: enough to amortize the statement, few enough to keep parameter lists short. */
@@ -12,6 +12,16 @@ export interface RecordTarget {
   /** `table_name` in srag_ingestion_log and srag_evidence. */
   logName: string;
   schema: RecordSchema;
+  /** Per child entity of the schema, its table (see `childTableName`); none for `srag_extract`'s tables. */
+  children?: ChildTarget[];
+}
+
+/** Where the items of one child entity go: its table, and the name its evidence rows carry. */
+export interface ChildTarget {
+  entity: ChildEntity;
+  quotedTable: string;
+  /** `table_name` of its items' evidence in srag_evidence: the child table's name. */
+  logName: string;
 }
 
 export interface LogWrite {
@@ -33,6 +43,10 @@ export interface CacheWrite {
 /**
  * The one place the store's rows are written, inside the caller's transaction: the records
  * (replacing any earlier row of the same document), their evidence, and a `done` log entry each.
+ * A schema's child entities are written the same way: every earlier item of the documents is
+ * deleted with its evidence, then the new items are inserted — so a changed document's items are
+ * replaced (no duplicates, no orphans), in the same transaction as its row. A record with
+ * `onlyAttributes` updates just those columns and leaves its child items as they were.
  */
 export async function writeRecords(connection: DuckDBConnection, target: RecordTarget, batch: StoredRecord[]): Promise<void> {
   // The last save of a document wins; one statement may not touch the same row twice.
@@ -53,7 +67,8 @@ export async function writeRecords(connection: DuckDBConnection, target: RecordT
 
 /**
  * Records that got only some attributes (`onlyAttributes`, the same for every record given): those
- * columns of their existing rows and those attributes' evidence are replaced; the rest stays.
+ * columns of their existing rows and those attributes' evidence are replaced; the rest stays, and
+ * so do the documents' child items (a partial extraction asks for no entity).
  */
 async function writePartialRecords(connection: DuckDBConnection, target: RecordTarget, records: StoredRecord[]): Promise<void> {
   const names = records[0]!.onlyAttributes!;
@@ -67,41 +82,64 @@ async function writePartialRecords(connection: DuckDBConnection, target: RecordT
       `UPDATE ${target.quotedTable} AS t SET ${assignments} FROM (VALUES ${rows.join(', ')}) AS v(${valueColumns}) WHERE t."_source" = v."_source"`,
       slice.flatMap((record): DuckDBValue[] => [...attributes.map((attribute) => record.values[attribute.name] ?? null), record.source]),
     );
-    await writeEvidence(connection, target.logName, slice, names);
-  }
-}
-
-/** Replaces the evidence of `attributes` (all of them when absent) of these records. */
-async function writeEvidence(connection: DuckDBConnection, logName: string, slice: StoredRecord[], attributes?: string[]): Promise<void> {
-  const sources = slice.map((record) => record.source);
-  const onlyThose = attributes ? ` AND attribute IN (${attributes.map((_, index) => `$${sources.length + index + 2}`).join(', ')})` : '';
-  await connection.run(`DELETE FROM srag_evidence WHERE table_name = $1 AND source IN (${sources.map((_, index) => `$${index + 2}`).join(', ')})${onlyThose}`, [logName, ...sources, ...attributes ?? []]);
-  const evidence = slice.flatMap((record) => record.evidence.map((entry): DuckDBValue[] => [logName, record.source, entry.attribute,
-    entry.value === null ? null : String(entry.value),
-    entry.raw === null || entry.raw === undefined ? null : typeof entry.raw === 'string' ? entry.raw : JSON.stringify(entry.raw),
-    entry.quote, entry.status, entry.reason]));
-  for (const rows of slices(evidence)) {
-    await connection.run(`INSERT INTO srag_evidence (table_name, source, attribute, value, raw, quote, status, reason) VALUES ${placeholders(rows.length, 8)}`, rows.flat());
+    await replaceEvidence(connection, target.logName, slice.map((record) => record.source),
+      slice.flatMap((record) => record.evidence.map((entry) => ({ source: record.source, attribute: entry.attribute, entry }))), names);
   }
 }
 
 /** Whole records: each replaces any earlier row of its document, with all of its evidence. */
 async function writeWholeRecords(connection: DuckDBConnection, target: RecordTarget, records: StoredRecord[]): Promise<void> {
   const { schema, quotedTable, logName } = target;
-  const columnList = [...schema.attributes.map((attribute) => quoteIdentifier(attribute.name)), '"_source"', '"_content_hash"'].join(', ');
-  const width = schema.attributes.length + 2;
-  const typedRow = (row: number) => `(${[
-    ...schema.attributes.map((attribute, index) => `$${row * width + index + 1}::${sqlTypeForKind[attribute.kind]}`),
-    `$${row * width + schema.attributes.length + 1}`, `$${row * width + schema.attributes.length + 2}`,
-  ].join(', ')})`;
   for (const slice of slices(records)) {
     const sources = slice.map((record) => record.source);
     await connection.run(`DELETE FROM ${quotedTable} WHERE "_source" IN (${sources.map((_, index) => `$${index + 1}`).join(', ')})`, sources);
-    await connection.run(
-      `INSERT INTO ${quotedTable} (${columnList}) VALUES ${slice.map((_, row) => typedRow(row)).join(', ')}`,
-      slice.flatMap((record): DuckDBValue[] => [...schema.attributes.map((attribute) => record.values[attribute.name] ?? null), record.source, record.contentHash]),
-    );
-    await writeEvidence(connection, logName, slice);
+    await insertRows(connection, quotedTable, schema.attributes, ['"_source"', '"_content_hash"'],
+      slice.map((record) => ({ values: record.values, provenance: [record.source, record.contentHash] })));
+    await replaceEvidence(connection, logName, sources, slice.flatMap((record) => record.evidence.map((entry) => ({ source: record.source, attribute: entry.attribute, entry }))));
+    for (const child of target.children ?? []) {
+      await connection.run(`DELETE FROM ${child.quotedTable} WHERE "_source" IN (${sources.map((_, index) => `$${index + 1}`).join(', ')})`, sources);
+      const items = slice.flatMap((record) => (record.children?.[child.entity.name] ?? []).map((item, index) => ({ record, item, position: index + 1 })));
+      for (const rows of slices(items)) {
+        await insertRows(connection, child.quotedTable, child.entity.attributes, ['"_source"', '"_position"', '"_content_hash"'],
+          rows.map(({ record, item, position }) => ({ values: item.values, provenance: [record.source, position, record.contentHash] })));
+      }
+      // An item's evidence is named by its attribute and place: `price_per_night[2]`.
+      await replaceEvidence(connection, child.logName, sources, items.flatMap(({ record, item, position }) =>
+        item.evidence.map((entry) => ({ source: record.source, attribute: `${entry.attribute}[${position}]`, entry }))));
+    }
+  }
+}
+
+/** Inserts rows of typed attribute values followed by srag's own columns (`provenance`, in `extraColumns` order). */
+async function insertRows(
+  connection: DuckDBConnection, quotedTable: string, attributes: AttributeDefinition[], extraColumns: string[],
+  rows: Array<{ values: StoredRecord['values']; provenance: DuckDBValue[] }>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const columnList = [...attributes.map((attribute) => quoteIdentifier(attribute.name)), ...extraColumns].join(', ');
+  const width = attributes.length + extraColumns.length;
+  const typedRow = (row: number) => `(${[
+    ...attributes.map((attribute, index) => `$${row * width + index + 1}::${sqlTypeForKind[attribute.kind]}`),
+    ...extraColumns.map((_, index) => `$${row * width + attributes.length + index + 1}`),
+  ].join(', ')})`;
+  await connection.run(
+    `INSERT INTO ${quotedTable} (${columnList}) VALUES ${rows.map((_, row) => typedRow(row)).join(', ')}`,
+    rows.flatMap((row): DuckDBValue[] => [...attributes.map((attribute) => row.values[attribute.name] ?? null), ...row.provenance]),
+  );
+}
+
+/** Replaces the evidence of `sources` under `logName` (only that of `attributes` when given) with `entries`. */
+async function replaceEvidence(
+  connection: DuckDBConnection, logName: string, sources: string[], entries: Array<{ source: string; attribute: string; entry: AttributeEvidence }>, attributes?: string[],
+): Promise<void> {
+  const onlyThose = attributes ? ` AND attribute IN (${attributes.map((_, index) => `$${sources.length + index + 2}`).join(', ')})` : '';
+  await connection.run(`DELETE FROM srag_evidence WHERE table_name = $1 AND source IN (${sources.map((_, index) => `$${index + 2}`).join(', ')})${onlyThose}`, [logName, ...sources, ...attributes ?? []]);
+  const evidence = entries.map(({ source, attribute, entry }): DuckDBValue[] => [logName, source, attribute,
+    entry.value === null ? null : String(entry.value),
+    entry.raw === null || entry.raw === undefined ? null : typeof entry.raw === 'string' ? entry.raw : JSON.stringify(entry.raw),
+    entry.quote, entry.status, entry.reason]);
+  for (const rows of slices(evidence)) {
+    await connection.run(`INSERT INTO srag_evidence (table_name, source, attribute, value, raw, quote, status, reason) VALUES ${placeholders(rows.length, 8)}`, rows.flat());
   }
 }
 

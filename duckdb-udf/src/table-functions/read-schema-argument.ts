@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { parseRecordSchemaText, SragError, type RecordSchema } from '../../../core/index.ts';
+import { parseRecordSchemaText, refuseChildEntities, SragError, type RecordSchema } from '../../../core/index.ts';
 import { readTextFileSync } from '../read-text-file.ts';
 
 const parsed = new Map<string, { schema: RecordSchema; modified: number }>();
@@ -14,13 +14,19 @@ export function readSchemaArgument(argument: string | null | undefined): RecordS
     throw new SragError({ code: 'INPUT_INVALID', message: 'srag_extract needs a schema', hint: "pass schema := 'schema.json' (a file) or the schema's JSON inline" });
   }
   const text = argument.trim();
-  if (text.startsWith('{')) return parseRecordSchemaText(text, 'the inline schema');
+  if (text.startsWith('{')) return oneRowPerDocument(parseRecordSchemaText(text, 'the inline schema'));
   const modified = modifiedTime(text);
   const known = parsed.get(text);
-  if (known && modified !== undefined && known.modified === modified) return known.schema;
+  if (known && modified !== undefined && known.modified === modified) return oneRowPerDocument(known.schema);
   const hint = 'paths are relative to the directory srag was started in; write a schema with `srag schema`';
   const schema = parseRecordSchemaText(readTextFileSync(text, { what: 'the schema file', hint }), text);
   if (modified !== undefined) parsed.set(text, { schema, modified });
+  return oneRowPerDocument(schema);
+}
+
+/** srag_extract returns one row per document: a schema with child entities goes to `srag ingest`. */
+function oneRowPerDocument(schema: RecordSchema): RecordSchema {
+  refuseChildEntities(schema, 'srag_extract', 'ingest with `srag ingest DOCUMENTS --schema FILE`, which fills one table per entity, or remove "entities" from the schema');
   return schema;
 }
 

@@ -1,4 +1,4 @@
-import { documentText, parseRecordSchemaText, predictSchema, SragError, type RecordSchema } from '../../../core/index.ts';
+import { documentText, parseRecordSchemaText, predictSchema, refuseChildEntities, SragError, type RecordSchema } from '../../../core/index.ts';
 import { createRequestLoop } from '../apps-script/create-request-loop.ts';
 import { readDriveFile } from '../apps-script/read-drive-file.ts';
 import { requireModelSettings } from '../apps-script/settings.ts';
@@ -50,6 +50,7 @@ export function predictSchemaFromDocuments(request: PredictSchemaRequest): Schem
 /** A schema JSON (as `srag schema` writes it) into the Schema sheet. */
 export function importSchemaJson(text: string): SchemaSummary {
   const schema = parseRecordSchemaText(String(text), 'the pasted schema', { hint: 'paste the whole schema.json file' });
+  refuseChildEntities(schema, 'The Sheets add-on', 'remove "entities" from the schema, or ingest the documents with the srag CLI (srag ingest), which fills one table per entity');
   writeSchemaSheet(SpreadsheetApp.getActiveSpreadsheet(), schema);
   return summarize(schema);
 }
