@@ -29,7 +29,8 @@ export async function extractWithCode(options: {
   const outcomes: BatchOutcome[] = new Array(documents.length);
   const groups = new Map<string, number[]>();
   readings.forEach((reading, index) => {
-    if (reading.left.length === 0) {
+    // Code reads flat values only: a schema's child entities always go to the model.
+    if (reading.left.length === 0 && !schema.entities?.length) {
       outcomes[index] = { record: { ...merge(schema, reading.record, undefined), usage: { promptTokens: 0, completionTokens: 0 }, cached: false, parts: 1 } };
       return;
     }
@@ -40,7 +41,7 @@ export async function extractWithCode(options: {
     code.remainingSchemas ??= new Map();
     let remaining = code.remainingSchemas.get(key);
     if (!remaining) {
-      remaining = { title: schema.title, attributes: readings[indexes[0]!]!.left.map(({ attribute }) => attribute) };
+      remaining = { title: schema.title, attributes: readings[indexes[0]!]!.left.map(({ attribute }) => attribute), ...(schema.entities ? { entities: schema.entities } : {}) };
       code.remainingSchemas.set(key, remaining);
     }
     const extracted = await options.extract(remaining, indexes.map((index) => documents[index]!));
@@ -62,5 +63,6 @@ function merge(schema: RecordSchema, code: PartRecord, model: PartRecord | undef
     const evidence = source?.evidence.find((entry) => entry.attribute === attribute.name);
     if (evidence) merged.evidence.push(evidence);
   }
+  if (model?.children) merged.children = model.children;
   return merged;
 }

@@ -71,7 +71,16 @@ export async function chooseTables({ question, catalog, maximumCandidates = 12, 
       }
     }
   }
-  const solution = solveTableSet({ terms, links, candidates: [...candidates, ...bridges], maximumTables });
+  const parents = new Map(tables.flatMap((table) => (table.parent ? [[table.name, table.parent.table] as const] : [])));
+  // A child's parent is always a candidate: the two join on a declared key.
+  for (const child of [...candidates]) {
+    const parent = parents.get(child);
+    if (parent !== undefined && !chosen.has(parent)) {
+      chosen.add(parent);
+      bridges.push(parent);
+    }
+  }
+  const solution = solveTableSet({ terms, links, candidates: [...candidates, ...bridges], maximumTables, parents });
   const byName = new Map(tables.map((table) => [table.name, table]));
   return { tables: solution.tables.map((name) => byName.get(name)!), joins: solution.joins, terms, coverage: solution.coverage };
 }

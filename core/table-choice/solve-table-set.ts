@@ -24,6 +24,13 @@ export interface SolveTableSetOptions {
    * new only widens the prompt and the sandbox.
    */
   tablePenalty?: number;
+  /**
+   * Child entities' tables and their parents (`CatalogTable.parent`): a parent joined to its child
+   * in the set costs a third of `tablePenalty`, since its columns are facts of the very documents
+   * that list the items and the join is declared, exact and cheap ("the cheapest room in Porto"
+   * reads the city from the hotel row).
+   */
+  parents?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -35,7 +42,7 @@ export interface SolveTableSetOptions {
  * query can join them. With 20 candidates and 3 tables that is under 1,400 sets: exhaustive, fast,
  * and never stuck in a local optimum.
  */
-export function solveTableSet({ terms, links, candidates, maximumTables = 3, tablePenalty = 0.75 }: SolveTableSetOptions): TableSetSolution {
+export function solveTableSet({ terms, links, candidates, maximumTables = 3, tablePenalty = 0.75, parents = new Map() }: SolveTableSetOptions): TableSetSolution {
   const rank = new Map(candidates.map((table, index) => [table, index]));
   // Between two tables, links on columns the question names come first ("won" names `champion`):
   // `hotels.country = world_cup_tournament.champion` before the stronger overlap with `fourth_place`.
@@ -70,7 +77,8 @@ export function solveTableSet({ terms, links, candidates, maximumTables = 3, tab
     const joins = spanningJoins(tables, bestLink);
     if (!joins) return;
     const covered = terms.reduce((sum, term) => sum + term.weight * Math.max(0, ...tables.map((table) => term.hits.get(table)?.strength ?? 0)), 0);
-    const score = covered - tablePenalty * (tables.length - 1);
+    const joinedParents = tables.filter((table) => tables.some((other) => parents.get(other) === table)).length;
+    const score = covered - tablePenalty * (tables.length - 1 - (2 / 3) * Math.min(joinedParents, tables.length - 1));
     const joinStrength = joins.reduce((sum, link) => sum + linkStrength(link), 0);
     const rankSum = tables.reduce((sum, table) => sum + rank.get(table)!, 0);
     const better = !best

@@ -1,5 +1,5 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { SragError } from '../../core/index.ts';
+import { childTableName, SragError } from '../../core/index.ts';
 import { quoteIdentifier } from './quote-identifier.ts';
 import { sragCommandLine } from './quote-shell-argument.ts';
 import type { SragStore } from './store/srag-store.ts';
@@ -28,6 +28,8 @@ const documentMatch = (column: string) => `(${column} = $2 OR ${column} LIKE '%/
  * The value of `attribute` for `document`, its status and the quote it was read from — for a table
  * `srag ingest` made, and for one made from `srag_extract` (`CREATE TABLE t AS SELECT * FROM
  * srag_extract(…)`), whose rows are found in the evidence `srag_extract` kept by content hash.
+ * A value of a child entity's item is named `rooms[2].price_per_night` (or `price_per_night[2]`
+ * with the child table).
  * `connection` reads (the store's own for the CLI, a reader of its own for the server); `database`
  * names the file in hints.
  */
@@ -53,15 +55,45 @@ export async function explainValue(store: SragStore, connection: DuckDBConnectio
        WHERE ${documentMatch('t.filename')}
        ORDER BY (t.filename = $2) DESC, length(t.filename)`, [attribute, document])).getRows();
   } else {
-    const info = await store.tableInfo(tableName);
-    table = info.table;
-    if (!info.schema.attributes.some((candidate) => candidate.name === attribute)) {
-      throw new SragError({ code: 'INPUT_INVALID', message: `table ${info.table} has no attribute "${attribute}"`, hint: `one of: ${info.schema.attributes.map((candidate) => candidate.name).join(', ')}` });
+    // An item of a child entity: `rooms[2].price_per_night` (from the parent table), or
+    // `price_per_night[2]` with --table naming the child table; its evidence is kept as the latter.
+    const item = /^(?:([A-Za-z_][A-Za-z0-9_]*)\[(\d+)\]\.)?([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?$/.exec(attribute);
+    let info = item?.[1] !== undefined && tableName === undefined ? await tableDeclaring(store, item[1]) : await store.tableInfo(tableName);
+    let name = attribute;
+    let evidenceName = attribute;
+    if (item?.[1] !== undefined && item[4] === undefined) {
+      const entity = info.schema.entities?.find((candidate) => candidate.name === item[1]);
+      if (!entity) {
+        throw new SragError({ code: 'INPUT_INVALID', message: `table ${info.table} declares no entity "${item[1]}"`, hint: info.schema.entities?.length ? `one of: ${info.schema.entities.map((candidate) => candidate.name).join(', ')}` : 'name an attribute of the table, e.g. srag why DOCUMENT ATTRIBUTE' });
+      }
+      info = await store.tableInfo(childTableName(info.table, entity.name));
+      [name, evidenceName] = [item[3]!, `${item[3]}[${item[2]}]`];
+    } else if (item?.[1] === undefined && item?.[4] !== undefined) {
+      [name, evidenceName] = [item[3]!, attribute];
     }
-    rows = (await connection.runAndReadAll(
-      `SELECT source, value, raw, quote, status, reason FROM srag_evidence
-       WHERE table_name = $3 AND attribute = $1 AND ${documentMatch('source')}
-       ORDER BY (source = $2) DESC, length(source)`, [attribute, document, info.table])).getRows();
+    table = info.table;
+    if (!info.schema.attributes.some((candidate) => candidate.name === name)) {
+      throw new SragError({ code: 'INPUT_INVALID', message: `table ${info.table} has no attribute "${name}"`, hint: `one of: ${info.schema.attributes.map((candidate) => candidate.name).join(', ')}` });
+    }
+    const read = (evidenceAttribute: string, match: string) => connection.runAndReadAll(
+      `SELECT source, value, raw, quote, status, reason, attribute FROM srag_evidence
+       WHERE table_name = $3 AND ${match} AND ${documentMatch('source')}
+       ORDER BY (source = $2) DESC, length(source), length(attribute), attribute`, [evidenceAttribute, document, info.table]);
+    rows = (await read(evidenceName, 'attribute = $1')).getRows();
+    if (rows.length === 0) {
+      // A child table keeps one value per item: say which items the document has.
+      const items = (await read(`${name}[%`, 'attribute LIKE $1')).getRows();
+      if (items.length > 0) {
+        const listed = items.filter((row) => row[0] === items[0]![0]).map((row) => String(row[6]));
+        throw new SragError({
+          code: 'INPUT_INVALID',
+          message: evidenceName === name
+            ? `table ${info.table} holds one "${name}" per item of a document: name the item`
+            : `the document has ${listed.length === 1 ? 'one item' : `${listed.length} items`} in ${info.table}, not "${evidenceName}"`,
+          hint: `one of: ${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ', …' : ''}`,
+        });
+      }
+    }
   }
   if (rows.length === 0) {
     throw new SragError({
@@ -86,6 +118,16 @@ export async function explainValue(store: SragStore, connection: DuckDBConnectio
     reason: reason === null ? null : String(reason),
     otherMatches: documents.size - 1,
   };
+}
+
+/** The one table whose schema declares `entity`, or else what `tableInfo` says without a name (the only table, or which to pass). */
+async function tableDeclaring(store: SragStore, entity: string): ReturnType<SragStore['tableInfo']> {
+  const declaring = [];
+  for (const table of await store.tables()) {
+    if (table.endsWith(`__${entity}`)) declaring.push(await store.tableInfo(table.slice(0, -entity.length - 2)).catch(() => undefined));
+  }
+  const found = declaring.filter((info) => info?.schema.entities?.some((candidate) => candidate.name === entity));
+  return found.length === 1 ? found[0]! : store.tableInfo();
 }
 
 /** The columns of `table` when it has the shape `srag_extract` returns (filename, content_hash, …); undefined otherwise. */

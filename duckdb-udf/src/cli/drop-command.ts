@@ -1,4 +1,4 @@
-import { SragError } from '../../../core/index.ts';
+import { childTableName, SragError } from '../../../core/index.ts';
 import { quoteIdentifier } from '../quote-identifier.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
 import { forgetTableProfile } from '../catalog/refresh-table-profile.ts';
@@ -26,7 +26,8 @@ interface DropPlan {
  * `srag drop TABLE`: removes a record table and its catalog rows (srag_tables, srag_ingestion_log,
  * srag_evidence) in one transaction, so that no half is left behind: the catalog never names a
  * table that is gone, and a table is never left without the schema it was made with. Also repairs
- * a catalog whose table was dropped by hand. Asks first on a terminal; --yes skips the question.
+ * a catalog whose table was dropped by hand. A table with child entities goes with its child
+ * tables; a child table alone is refused. Asks first on a terminal; --yes skips the question.
  */
 export async function dropCommand(table: string, options: DropCommandOptions, abortSignal?: AbortSignal): Promise<number> {
   if (internalTableNames.includes(table.toLowerCase())) {
@@ -43,7 +44,20 @@ export async function dropCommand(table: string, options: DropCommandOptions, ab
         hint: names.length ? `record tables: ${names.join(', ')}` : 'the database holds no record table (pass the right --db)',
       });
     }
-    const description = describePlan(plan, options.db);
+    const family = await store.exclusive((connection) => readFamily(connection, plan.table));
+    if (family.parent) {
+      throw new SragError({
+        code: 'INPUT_INVALID',
+        message: `"${plan.table}" holds the items of "${family.parent}"'s documents; dropped alone, those documents would count as ingested with their items gone`,
+        hint: `drop the parent, which drops it too: ${sragCommandLine(['drop', family.parent], options.db)}`,
+      });
+    }
+    const children = await store.exclusive(async (connection) => {
+      const plans: DropPlan[] = [];
+      for (const child of family.children) plans.push(await readPlan(connection, child));
+      return plans.filter((child) => child.exists || child.registered);
+    });
+    const description = [describePlan(plan, options.db), ...children.map((child) => `its child table "${child.table}" (${child.rows} row${child.rows === 1 ? '' : 's'}, ${child.evidenceRows} evidence row${child.evidenceRows === 1 ? '' : 's'})`)].join(', and ');
     if (!options.yes) {
       if (!process.stdin.isTTY) {
         throw new SragError({ code: 'INPUT_INVALID', message: `srag drop asks before it deletes, and there is no terminal to ask on (it would drop ${description})`, hint: `${sragCommandLine(['drop', plan.table, '--yes'], options.db)}` });
@@ -56,9 +70,11 @@ export async function dropCommand(table: string, options: DropCommandOptions, ab
     await store.exclusive(async (connection) => {
       await connection.run('BEGIN TRANSACTION');
       try {
-        await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(plan.table)}`);
-        for (const catalog of ['srag_tables', 'srag_ingestion_log', 'srag_evidence', 'srag_extractors', 'srag_imports', 'srag_batches', 'srag_batch_documents']) await connection.run(`DELETE FROM ${catalog} WHERE table_name = $1`, [plan.table]);
-        await forgetTableProfile(connection, plan.table);
+        for (const dropped of [plan, ...children]) {
+          await connection.run(`DROP TABLE IF EXISTS ${quoteIdentifier(dropped.table)}`);
+          for (const catalog of ['srag_tables', 'srag_ingestion_log', 'srag_evidence', 'srag_extractors', 'srag_imports', 'srag_batches', 'srag_batch_documents']) await connection.run(`DELETE FROM ${catalog} WHERE table_name = $1`, [dropped.table]);
+          await forgetTableProfile(connection, dropped.table);
+        }
         await connection.run('COMMIT');
       } catch (error) {
         await connection.run('ROLLBACK');
@@ -86,6 +102,24 @@ async function readPlan(connection: SragStore['connection'], table: string): Pro
     logEntries: Number(await value('SELECT count(*) FROM srag_ingestion_log WHERE table_name = $1', [name])),
     evidenceRows: Number(await value('SELECT count(*) FROM srag_evidence WHERE table_name = $1', [name])),
   };
+}
+
+/**
+ * The child tables `table`'s schema declares (see `childTableName`), and the table whose schema
+ * declares `table` as a child, if any.
+ */
+async function readFamily(connection: SragStore['connection'], table: string): Promise<{ children: string[]; parent?: string }> {
+  const rows = (await connection.runAndReadAll(`SELECT table_name, schema_json FROM srag_tables WHERE schema_json LIKE '%"entities"%'`)).getRowsJS();
+  const family: { children: string[]; parent?: string } = { children: [] };
+  for (const [name, schemaJson] of rows) {
+    const entities = Object.keys((JSON.parse(String(schemaJson)) as { entities?: Record<string, unknown> }).entities ?? {});
+    for (const entity of entities) {
+      const child = childTableName(String(name), entity);
+      if (String(name) === table) family.children.push(child);
+      else if (child.toLowerCase() === table.toLowerCase()) family.parent = String(name);
+    }
+  }
+  return family;
 }
 
 function describePlan(plan: DropPlan, databasePath: string): string {

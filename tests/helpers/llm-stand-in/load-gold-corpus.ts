@@ -15,6 +15,8 @@ export interface GoldValue {
 export interface GoldRecord {
   document: string;
   values: Record<string, GoldValue>;
+  /** Per child entity the schema declares (`"entities"`), its items in the document's order. */
+  children?: Record<string, Array<Record<string, GoldValue>>>;
 }
 
 export interface GoldQuestion {

@@ -1,11 +1,12 @@
 import type { ChatRequest } from './chat-request.ts';
 import { firstMessageOf } from './chat-request.ts';
+import { answerChildItems } from './answer-child-items.ts';
 import { answerProperty } from './answer-property.ts';
 import type { GoldCorpus } from './load-gold-corpus.ts';
 import { findBestRecord } from './match-gold.ts';
 import { contentReply, invalidRequestReply, jsonContent, type Reply } from './reply.ts';
 import { deepNesting, documentMarkers, hasDocumentMarker, unknownDocumentReply } from './respond-extract-record.ts';
-import { readPromptPropertyNames } from './read-prompt-property-names.ts';
+import { readPromptEntities, readPromptPropertyNames } from './read-prompt-property-names.ts';
 import { normalizeWhitespace } from './text-matching.ts';
 import type { BatchSlip, ModelSlip } from './types.ts';
 
@@ -39,6 +40,7 @@ export function respondExtractRecordBatch(
 ): Reply {
   const systemMessage = firstMessageOf(request, 'system');
   const propertyNames = readPromptPropertyNames(systemMessage);
+  const entities = readPromptEntities(systemMessage);
   if (!propertyNames) {
     return invalidRequestReply('the LLM stand-in found no "- \"name\" (kind): …" property lines under a "Properties" line in the extract-record-batch system message', 'messages');
   }
@@ -54,13 +56,13 @@ export function respondExtractRecordBatch(
     }
     // The id key the prompt names ("id", or "_document" when a property is called id); entries, not
     // assignments, since a property may be named "__proto__".
-    const idKey = propertyNames.includes('id') ? '_document' : 'id';
+    const idKey = propertyNames.includes('id') || entities.has('id') ? '_document' : 'id';
     records.push(Object.fromEntries([[idKey, document.id], ...propertyNames.map((name, position) => {
       // A value no JSON writer can write: a placeholder here, spliced in below.
       if (position === 0 && document.text.includes(documentMarkers.deepValue)) return [name, deepValuePlaceholder];
       const property = answerProperty(name, record, document.text, slipProperties.length === 0 || slipProperties.includes(name) ? slips : [], position);
       return [name, withEvidence ? property : property.value];
-    })]));
+    }), ...answerChildItems(entities, record, document.text, withEvidence, slips, slipProperties)]));
   }
   const content = jsonContent({ records: slipBatch(records, batchSlips) }, request.responseFormat, 'Here are the records:')
     .replaceAll(JSON.stringify(deepValuePlaceholder), `${'['.repeat(deepNesting)}${']'.repeat(deepNesting)}`);

@@ -1,10 +1,11 @@
 import type { ChatRequest } from './chat-request.ts';
 import { firstMessageOf } from './chat-request.ts';
+import { answerChildItems } from './answer-child-items.ts';
 import { answerProperty } from './answer-property.ts';
 import type { GoldCorpus } from './load-gold-corpus.ts';
 import { findBestRecord, noGoldReply } from './match-gold.ts';
 import { contentReply, invalidRequestReply, jsonContent, type Reply } from './reply.ts';
-import { readPromptPropertyNames } from './read-prompt-property-names.ts';
+import { readPromptEntities, readPromptPropertyNames } from './read-prompt-property-names.ts';
 import { normalizeWhitespace } from './text-matching.ts';
 import type { ModelSlip } from './types.ts';
 
@@ -69,7 +70,7 @@ export function respondExtractRecord(request: ChatRequest, corpora: GoldCorpus[]
     // An object is the wrong type for every flat property; the re-ask gets the right answer.
     const value = wrongTypes ? { value: property.value, note: 'see document' } : property.value;
     return [name, withEvidence ? { value, quote: property.quote } : value];
-  }));
+  }).concat(answerChildItems(readPromptEntities(systemMessage), record, documentText, withEvidence, slips, slipProperties)));
 
   let content = jsonContent(answer, request.responseFormat, 'Here is the record:');
   if (documentText.includes(documentMarkers.deepValue) && propertyNames[0] !== undefined) {

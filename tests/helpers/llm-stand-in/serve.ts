@@ -48,7 +48,7 @@ function numberOption(name: string, text: string): number {
 }
 
 const defaultCorpora = [
-  ...['examples/hotels', 'examples/worldcup'].filter((directory) => existsSync(path.join(repositoryRoot, directory, 'gold', 'records.jsonl'))),
+  ...['examples/hotels', 'examples/worldcup', 'examples/guesthouses'].filter((directory) => existsSync(path.join(repositoryRoot, directory, 'gold', 'records.jsonl'))),
   // Questions across the sample corpora and the cities reference table (examples/cities/cities.csv).
   ...['examples/cities'].filter((directory) => existsSync(path.join(repositoryRoot, directory, 'questions.jsonl'))),
 ];
