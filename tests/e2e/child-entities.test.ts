@@ -1,0 +1,181 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRecordSchemaText, type SqlValue } from '../../core/index.ts';
+import { importTable } from '../../duckdb-udf/src/catalog/import-table.ts';
+import { openSqlSession } from '../../duckdb-udf/src/harness/sql-session.ts';
+import { ingestDocuments } from '../../duckdb-udf/src/ingest-documents.ts';
+import { openSession } from '../../duckdb-udf/src/open-session.ts';
+import { explainValue } from '../../duckdb-udf/src/explain-value.ts';
+import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
+import { readGoldQuestions, rowsMatchGold, type GoldQuestion } from '../helpers/gold-questions.ts';
+import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
+
+// The guesthouses sample: each document lists its rooms, which a schema's "entities" section turns
+// into a table of their own (`guesthouses__rooms`) keyed to the document's row.
+
+let standIn: LlmStandIn;
+const workDirectory = mkdtempSync(join(tmpdir(), 'srag-child-entities-'));
+const database = join(workDirectory, 'guesthouses.duckdb');
+const environment = () => ({ OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-0000' });
+const schemaFile = join(repositoryRoot, 'examples/guesthouses/schema.json');
+const schema = parseRecordSchemaText(readFileSync(schemaFile, 'utf8'), schemaFile);
+
+type TableQuestion = GoldQuestion & { tables: string[]; gold: SqlValue | SqlValue[] | SqlValue[][] };
+const questions = readGoldQuestions('examples/guesthouses') as TableQuestion[];
+
+/** Whole rows for a gold of rows, else the first column as `rowsMatchGold` compares it. */
+function matchesGold(rows: SqlValue[][], gold: TableQuestion['gold']): boolean {
+  if (Array.isArray(gold) && gold.every(Array.isArray)) return JSON.stringify(rows) === JSON.stringify(gold);
+  return rowsMatchGold(rows, gold as SqlValue | SqlValue[]);
+}
+
+/** The tables a SQL prompt describes. */
+function promptTables(prompt: string): string[] {
+  return [...prompt.matchAll(/^The table `([^`]+)` holds/gm)].map((match) => match[1]!).sort();
+}
+
+/** Rows of one query on the file at `path`, whole numbers as numbers. */
+async function query(path: string, sql: string): Promise<SqlValue[][]> {
+  const store = await SragStore.open(path);
+  try {
+    return (await store.connection.runAndReadAll(sql)).getRowsJS().map((row) => row.map((cell) => (typeof cell === 'bigint' ? Number(cell) : cell as SqlValue)));
+  } finally {
+    store.close();
+  }
+}
+
+/** `srag ingest` in process (what the CLI runs), for the tests whose subject is not the CLI. */
+async function ingest(path: string, documents: string[]) {
+  const session = await openSession(path, { environment: environment() });
+  try {
+    return (await ingestDocuments(session, {
+      documents: documents.map((source) => ({ source, read: async () => readFileSync(source, 'utf8') })),
+      schema, table: 'guesthouses', retryHint: 'rerun', withEvidence: true,
+    })).summary;
+  } finally {
+    session.close();
+  }
+}
+
+beforeAll(async () => {
+  standIn = await startLlmStandIn({ corpora: ['examples/guesthouses', 'examples/cities'] });
+  const ingested = await runSrag(['ingest', 'examples/guesthouses/docs', '--schema', 'examples/guesthouses/schema.json', '--db', database], { environment: environment() });
+  expect(ingested.status, ingested.stderr).toBe(0);
+  const session = await openSession(database);
+  try {
+    await session.store.exclusive((connection) => importTable(connection, { file: join(repositoryRoot, 'examples/cities/cities.csv'), databasePath: database }));
+  } finally {
+    session.close();
+  }
+}, 120_000);
+afterAll(async () => {
+  await standIn?.close();
+});
+
+describe('a schema with a child entity', () => {
+  it('fills the child table from the same calls: one row per listed room, keyed to its document and numbered in order', async () => {
+    expect(standIn.countByKind()['extract-record'] ?? 0).toBe(8);
+    const rooms = await query(database, `SELECT regexp_extract(_source, '[^/]+$'), _position, room_type, price_per_night, sleeps FROM guesthouses__rooms
+      WHERE _source LIKE '%casa-azul%' ORDER BY _position`);
+    expect(rooms).toEqual([
+      ['casa-azul-guesthouse.md', 1, 'Single Room', 60, 1],
+      ['casa-azul-guesthouse.md', 2, 'Double Room', 95, 2],
+      ['casa-azul-guesthouse.md', 3, 'Family Suite', 160, 4],
+    ]);
+    expect(await query(database, 'SELECT count(*), count(DISTINCT _source) FROM guesthouses__rooms')).toEqual([[19, 8]]);
+    // Every item's _source is a document's row: the child table has no orphans.
+    expect(await query(database, 'SELECT count(*) FROM guesthouses__rooms r ANTI JOIN guesthouses g ON g._source = r._source')).toEqual([[0]]);
+  });
+
+  it('answers questions joining documents and their rooms exactly with srag ask, naming no table, and shows the SQL prompt only the tables needed with the join key', async () => {
+    standIn.reset();
+    const asked = await runSrag(['ask', ...questions.map((question) => question.question), '--db', database, '--json'], { environment: environment() });
+    expect(asked.status, asked.stderr).toBe(0);
+    const answers = asked.stdout.trim().split('\n').map((line) => JSON.parse(line) as { tables: string[]; rows: SqlValue[][]; joins: unknown[] });
+    const prompts = standIn.requests.filter((request) => request.kind === 'generate-sql').map((request) => String(request.body.messages[0].content));
+    expect(answers).toHaveLength(questions.length);
+    questions.forEach((question, index) => {
+      expect({ question: question.question, tables: [...answers[index]!.tables].sort() }).toEqual({ question: question.question, tables: [...question.tables].sort() });
+      expect(matchesGold(answers[index]!.rows, question.gold), `${question.question}: ${JSON.stringify(answers[index]!.rows)}`).toBe(true);
+      expect(promptTables(prompts[index]!), question.question).toEqual([...question.tables].sort());
+    });
+    const perStar = prompts[0]!;
+    expect(perStar).toContain('The table `guesthouses__rooms` holds the rooms each document of `guesthouses` lists, one row per item: Every room type the guesthouse lists, each with its own price; one item per room type.');
+    expect(perStar).toContain('- "_position" INTEGER: the item\'s place in the document\'s list, from 1');
+    expect(perStar).toContain('- "guesthouses__rooms"."_source" = "guesthouses"."_source" (every distinct "_source" values occur in "guesthouses"."_source"; "guesthouses"."_source" is unique)');
+    expect(answers[0]!.joins).toEqual([{ table: 'guesthouses__rooms', column: '_source', otherTable: 'guesthouses', otherColumn: '_source' }]);
+  }, 60_000);
+
+  it('srag why shows the quote behind one room\'s price, and names the items when none is named', async () => {
+    const store = await SragStore.open(database);
+    try {
+      const explained = await explainValue(store, store.connection, { document: 'casa-azul', attribute: 'rooms[2].price_per_night', database });
+      expect(explained).toMatchObject({ table: 'guesthouses__rooms', value: '95', raw: 'USD 95', quote: 'Double Room: USD 95 per night, sleeps 2', status: 'supported' });
+      await expect(explainValue(store, store.connection, { document: 'casa-azul', attribute: 'price_per_night', table: 'guesthouses__rooms', database }))
+        .rejects.toThrow('table guesthouses__rooms holds one "price_per_night" per item of a document: name the item');
+      await expect(explainValue(store, store.connection, { document: 'casa-azul', attribute: 'rooms[7].sleeps', database }))
+        .rejects.toThrow('the document has 3 items in guesthouses__rooms, not "sleeps[7]"');
+    } finally {
+      store.close();
+    }
+  });
+
+  it('re-ingesting a changed document replaces its rooms (no duplicates, no orphans); unchanged ones cost no call; a failed one adds no rooms', async () => {
+    const copy = join(workDirectory, 'copy');
+    cpSync(join(repositoryRoot, 'examples/guesthouses/docs'), copy, { recursive: true });
+    const copyDatabase = join(workDirectory, 'copy.duckdb');
+    const documents = ['casa-azul-guesthouse.md', 'ribeira-view-guesthouse.md', 'tejo-garden-guesthouse.txt'].map((name) => join(copy, name));
+    expect((await ingest(copyDatabase, documents)).done).toBe(3);
+    const casaAzul = documents[0]!;
+    // The Double Room is no longer offered: the document now lists two rooms.
+    writeFileSync(casaAzul, readFileSync(casaAzul, 'utf8').replace('- Double Room: USD 95 per night, sleeps 2\n', ''));
+    const broken = join(copy, 'broken-guesthouse.md');
+    writeFileSync(broken, `${readFileSync(documents[1]!, 'utf8')}\nSTAND-IN: GARBAGE\n`.replace('Ribeira View', 'Broken Ribeira'));
+    standIn.reset();
+    const summary = await ingest(copyDatabase, [...documents, broken]);
+    expect({ done: summary.done, unchanged: summary.unchanged, failed: summary.failed }).toEqual({ done: 1, unchanged: 2, failed: 1 });
+    expect(await query(copyDatabase, `SELECT room_type, _position FROM guesthouses__rooms WHERE _source = '${casaAzul}' ORDER BY _position`)).toEqual([['Single Room', 1], ['Family Suite', 2]]);
+    expect(await query(copyDatabase, `SELECT count(*) FROM guesthouses__rooms WHERE _source = '${broken}'`)).toEqual([[0]]);
+    expect(await query(copyDatabase, 'SELECT count(*) FROM guesthouses__rooms')).toEqual([[6]]);
+    expect(await query(copyDatabase, `SELECT attribute FROM srag_evidence WHERE table_name = 'guesthouses__rooms' AND source = '${casaAzul}' AND attribute LIKE 'room_type%' ORDER BY attribute`))
+      .toEqual([['room_type[1]'], ['room_type[2]']]);
+  }, 60_000);
+
+  it('keeps a room\'s value whose quote a model re-typed, and refuses one it misread under a true quote', async () => {
+    const documents = ['giralda-corner-guesthouse.md', 'retiro-gate-guesthouse.md'].map((name) => join(repositoryRoot, 'examples/guesthouses/docs', name));
+    standIn.setOptions({ slips: ['retype-quotes'], slipProperties: ['price_per_night'] });
+    const retyped = join(workDirectory, 'retyped.duckdb');
+    await ingest(retyped, documents);
+    standIn.setOptions({ slips: ['misread-values'], slipProperties: ['price_per_night'] });
+    const misread = join(workDirectory, 'misread.duckdb');
+    await ingest(misread, documents);
+    standIn.setOptions({ slips: [], slipProperties: [] });
+    const prices = 'SELECT room_type, price_per_night FROM guesthouses__rooms ORDER BY _source, _position';
+    expect(await query(retyped, prices)).toEqual([['Double Room', 88], ['Triple Room', 115], ['Rooftop Suite', 175], ['Double Room', 150], ['Junior Suite', 240]]);
+    // Each misread price (×1000 or +1) is refused; the room stays, with the values its quotes state.
+    expect(await query(misread, prices)).toEqual([['Double Room', null], ['Triple Room', null], ['Rooftop Suite', null], ['Double Room', null], ['Junior Suite', null]]);
+    const [[status, reason]] = await query(misread, "SELECT status, reason FROM srag_evidence WHERE table_name = 'guesthouses__rooms' AND attribute = 'price_per_night[1]' LIMIT 1") as [[string, string]];
+    expect(status).toBe('unsupported');
+    expect(reason).toMatch(/quote/);
+  }, 60_000);
+});
+
+// Last: a SQL session that ran srag_ask keeps the file locked after close() (as in many-tables.test.ts).
+describe('srag_ask over a parent and its child table', () => {
+  it('srag_ask(question) joins the guesthouses and their rooms and gives the gold rows', async () => {
+    const session = await openSqlSession(database, { environment: environment(), progress: false });
+    try {
+      for (const question of questions.filter((candidate) => ['parent-child', 'child'].includes(candidate.kind)).slice(1)) {
+        const [resultJson, tables] = (await session.run(`SELECT result, to_json(tables) FROM srag_ask('${question.question.replace(/'/g, "''")}')`)).rows[0]!;
+        expect((JSON.parse(String(tables)) as string[]).sort(), question.question).toEqual([...question.tables].sort());
+        const rows = (JSON.parse(String(resultJson)) as Array<Record<string, SqlValue>>).map((row) => Object.values(row));
+        expect(matchesGold(rows, question.gold), `${question.question}: ${JSON.stringify(rows)}`).toBe(true);
+      }
+    } finally {
+      await session.close();
+    }
+  }, 60_000);
+});
