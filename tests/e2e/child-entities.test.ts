@@ -28,7 +28,7 @@ const questions = readGoldQuestions('examples/guesthouses') as TableQuestion[];
 
 /** Whole rows for a gold of rows, else the first column as `rowsMatchGold` compares it. */
 function matchesGold(rows: SqlValue[][], gold: TableQuestion['gold']): boolean {
-  if (Array.isArray(gold) && gold.every(Array.isArray)) return JSON.stringify(rows) === JSON.stringify(gold);
+  if (Array.isArray(gold) && (gold as unknown[]).every((row) => Array.isArray(row))) return JSON.stringify(rows) === JSON.stringify(gold);
   return rowsMatchGold(rows, gold as SqlValue | SqlValue[]);
 }
 
