@@ -5,6 +5,8 @@ const plannedReplyTokens = 6_000;
 /** Reply tokens per property of one record: a value and its quote (up to 200 characters) with their keys; the value alone without evidence. */
 const tokensPerProperty = { withEvidence: 45, withoutEvidence: 12 };
 const mostDocumentsPerCall = 16;
+/** Items a child entity's list is planned at per record (a hotel's room types, a filing's segments); its brackets cost a few tokens more. */
+const plannedItemsPerList = { items: 10, tokensPerList: 4 };
 
 /**
  * How many documents share a model call by default: as many as keep the planned reply (one
@@ -18,9 +20,14 @@ export function automaticBatchSize(schema: RecordSchema, withEvidence: boolean):
   return Math.max(1, Math.min(mostDocumentsPerCall, Math.floor(plannedReplyTokens / plannedRecordTokens(schema, true))));
 }
 
-/** The completion tokens one record is planned at (what an estimate counts per document). */
+/**
+ * The completion tokens one record is planned at (what an estimate counts per document): its
+ * properties, and for each child entity a list of `plannedItemsPerList.items` items of its own.
+ */
 export function plannedRecordTokens(schema: RecordSchema, withEvidence: boolean): number {
-  return 10 + schema.attributes.length * (withEvidence ? tokensPerProperty.withEvidence : tokensPerProperty.withoutEvidence);
+  const perProperty = withEvidence ? tokensPerProperty.withEvidence : tokensPerProperty.withoutEvidence;
+  const lists = (schema.entities ?? []).reduce((sum, entity) => sum + plannedItemsPerList.tokensPerList + plannedItemsPerList.items * entity.attributes.length * perProperty, 0);
+  return 10 + schema.attributes.length * perProperty + lists;
 }
 
 /** A run's batch size as given (`'auto'` or absent: `automaticBatchSize`; a number: at least 1). */

@@ -14,7 +14,7 @@ export function renderBatchExtractionInstructions(prompts: PromptLibrary, schema
     entity: singularNoun(schema.title.toLowerCase()),
     id_key: batchIdKey(schema),
     evidence_rules: withEvidence ? evidenceRule : '',
-    entity_rules: renderEntityRules(schema),
+    entity_rules: renderEntityRules(schema, withEvidence),
     schema: renderSchemaForPrompt(schema),
     output_example: batchOutputExample(schema, withEvidence),
   });

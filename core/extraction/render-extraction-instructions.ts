@@ -14,7 +14,7 @@ export function renderExtractionInstructions(prompts: PromptLibrary, schema: Rec
     evidence_rules: withEvidence
       ? evidenceRule
       : '',
-    entity_rules: renderEntityRules(schema),
+    entity_rules: renderEntityRules(schema, withEvidence),
     schema: renderSchemaForPrompt(schema),
     output_example: recordOutputExample(schema, withEvidence),
   });

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chooseTables, parseRecordSchemaText, recordOutputSchema, recordSchemaToJsonSchema, renderExtractionInstructions, type CatalogTable, type RecordSchema, type TableCatalog } from '../../core/index.ts';
+import { automaticBatchSize, chooseTables, parseRecordSchemaText, recordOutputSchema, recordSchemaToJsonSchema, renderExtractionInstructions, type CatalogTable, type RecordSchema, type TableCatalog } from '../../core/index.ts';
 import { parseRecordSchema } from '../../core/schema/parse-record-schema.ts';
 import { readRecordReply } from '../../core/extraction/read-record-reply.ts';
+import { renderBatchExtractionInstructions } from '../../core/extraction/render-batch-extraction-instructions.ts';
 import { relateChildTables } from '../../core/table-choice/relate-child-tables.ts';
 import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
 import { repositoryRoot } from '../helpers/run-srag.ts';
@@ -55,11 +56,32 @@ describe('the "entities" section of a schema', () => {
 
   it('asks for the lists in the extraction prompt and output schema only when the schema declares them', () => {
     const prompts = loadPromptLibrary();
+    const rule = '- A list ("rooms") holds one object per item the document lists, in its order, with the item\'s properties; [] when it lists none.';
+    // One line per property, as for any schema; the list's items' properties indented under it.
+    const listed = [
+      '- "star_rating" (integer): The official star rating, 1 to 5. Examples: 3',
+      '- "rooms" (list): Every room type the guesthouse lists, each with its own price; one item per room type. Each item:',
+      '  - "room_type" (string): The room type\'s name as the list gives it (Double Room, Family Suite). Examples: "Double Room"',
+      '  - "price_per_night" (number in USD): The price of one night in the room, in US dollars. Examples: 95',
+      '  - "sleeps" (integer): How many guests the room sleeps. Examples: 2',
+    ].join('\n');
     const withEntities = renderExtractionInstructions(prompts, schema, true);
-    expect(withEntities).toContain('- Each entry of "entities" ("rooms") is a list in the reply: one object per item the document lists, in its order, each property as above; [] when it lists none.');
-    const flat = renderExtractionInstructions(prompts, { title: schema.title, attributes: schema.attributes }, true);
-    expect(flat).not.toContain('entities');
-    expect(flat).not.toContain('rooms');
+    expect(withEntities).toContain(`not paraphrased; null when the value is null.\n${rule}\n`);
+    expect(withEntities).toContain(listed);
+    expect(withEntities).toContain('"city":{"value":"Porto","quote":"…"}, …, "rooms": [{"room_type":{"value":"Double Room","quote":"…"},"price_per_night":{"value":95,"quote":"…"}, …}, …]}');
+    // Several documents per call: the same lines, and each record of the reply carries its own list.
+    const batch = renderBatchExtractionInstructions(prompts, schema, false);
+    expect(batch).toContain(`dates YYYY-MM-DD.\n${rule}\n`);
+    expect(batch).toContain(listed);
+    expect(batch).toContain('{"records": [{"id":"1","name":"Casa Azul Guesthouse","city":"Porto", …, "rooms": [{"room_type":"Double Room","price_per_night":95, …}, …]}, …]}');
+    const flat = { title: schema.title, attributes: schema.attributes };
+    // Fewer documents share a call when each record's reply carries a list of items.
+    expect(automaticBatchSize(schema, true)).toBe(4);
+    expect(automaticBatchSize(flat, true)).toBe(16);
+    for (const text of [renderExtractionInstructions(prompts, flat, true), renderBatchExtractionInstructions(prompts, flat, false)]) {
+      expect(text).not.toContain('list');
+      expect(text).not.toContain('rooms');
+    }
     const output = recordOutputSchema(schema, true).schema as { required: string[]; properties: Record<string, any> };
     expect(output.required).toEqual(['name', 'city', 'star_rating', 'rooms']);
     expect(output.properties.rooms.type).toBe('array');

@@ -76,8 +76,11 @@ afterAll(async () => {
 });
 
 describe('a schema with a child entity', () => {
-  it('fills the child table from the same calls: one row per listed room, keyed to its document and numbered in order', async () => {
-    expect(standIn.countByKind()['extract-record'] ?? 0).toBe(8);
+  it('fills the child table from the same calls, several documents to a call: one row per listed room, keyed to its document and numbered in order', async () => {
+    const documentsPerCall = standIn.requests.filter((request) => request.kind.startsWith('extract-record'))
+      .map((request) => (request.kind === 'extract-record-batch' ? String(request.body.messages[1].content).match(/^<document id="/gm)!.length : 1));
+    expect(documentsPerCall.reduce((sum, count) => sum + count, 0)).toBe(8);
+    expect(Math.max(...documentsPerCall)).toBeGreaterThan(1);
     const rooms = await query(database, `SELECT regexp_extract(_source, '[^/]+$'), _position, room_type, price_per_night, sleeps FROM guesthouses__rooms
       WHERE _source LIKE '%casa-azul%' ORDER BY _position`);
     expect(rooms).toEqual([
