@@ -58,16 +58,26 @@ export async function explainValue(store: SragStore, connection: DuckDBConnectio
     // An item of a child entity: `rooms[2].price_per_night` (from the parent table), or
     // `price_per_night[2]` with --table naming the child table; its evidence is kept as the latter.
     const item = /^(?:([A-Za-z_][A-Za-z0-9_]*)\[(\d+)\]\.)?([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?$/.exec(attribute);
-    let info = item?.[1] !== undefined && tableName === undefined ? await tableDeclaring(store, item[1]) : await store.tableInfo(tableName);
+    let info = tableName !== undefined ? await store.tableInfo(tableName)
+      : item?.[1] !== undefined ? await tableDeclaring(store, item[1]) : await tableHolding(store, item?.[3] ?? attribute);
     let name = attribute;
     let evidenceName = attribute;
+    // The list the table's rows are items of: known from the attribute, or looked up for a child table.
+    let list: string | undefined;
+    const plainEntity = item?.[1] === undefined && item?.[4] === undefined && tableName === undefined
+      && !info.schema.attributes.some((candidate) => candidate.name === attribute)
+      ? info.schema.entities?.find((entity) => entity.attributes.some((candidate) => candidate.name === attribute)) : undefined;
     if (item?.[1] !== undefined && item[4] === undefined) {
       const entity = info.schema.entities?.find((candidate) => candidate.name === item[1]);
       if (!entity) {
         throw new SragError({ code: 'INPUT_INVALID', message: `table ${info.table} declares no entity "${item[1]}"`, hint: info.schema.entities?.length ? `one of: ${info.schema.entities.map((candidate) => candidate.name).join(', ')}` : 'name an attribute of the table, e.g. srag why DOCUMENT ATTRIBUTE' });
       }
       info = await store.tableInfo(childTableName(info.table, entity.name));
-      [name, evidenceName] = [item[3]!, `${item[3]}[${item[2]}]`];
+      [name, evidenceName, list] = [item[3]!, `${item[3]}[${item[2]}]`, entity.name];
+    } else if (plainEntity) {
+      // A value of each item (`price_per_night` of the rooms), asked without naming the item: its table says which items there are.
+      info = await store.tableInfo(childTableName(info.table, plainEntity.name));
+      list = plainEntity.name;
     } else if (item?.[1] === undefined && item?.[4] !== undefined) {
       [name, evidenceName] = [item[3]!, attribute];
     }
@@ -81,15 +91,17 @@ export async function explainValue(store: SragStore, connection: DuckDBConnectio
        ORDER BY (source = $2) DESC, length(source), length(attribute), attribute`, [evidenceAttribute, document, info.table]);
     rows = (await read(evidenceName, 'attribute = $1')).getRows();
     if (rows.length === 0) {
-      // A child table keeps one value per item: say which items the document has.
+      // A child table keeps one value per item: say which items the document has, as `rooms[2].price_per_night`.
       const items = (await read(`${name}[%`, 'attribute LIKE $1')).getRows();
       if (items.length > 0) {
-        const listed = items.filter((row) => row[0] === items[0]![0]).map((row) => String(row[6]));
+        list ??= (await store.childTables()).get(info.table)?.entity;
+        const label = (itemAttribute: string) => (list ? itemAttribute.replace(/^(.*)\[(\d+)\]$/, `${list}[$2].$1`) : itemAttribute);
+        const listed = items.filter((row) => row[0] === items[0]![0]).map((row) => label(String(row[6])));
         throw new SragError({
           code: 'INPUT_INVALID',
           message: evidenceName === name
             ? `table ${info.table} holds one "${name}" per item of a document: name the item`
-            : `the document has ${listed.length === 1 ? 'one item' : `${listed.length} items`} in ${info.table}, not "${evidenceName}"`,
+            : `the document has ${listed.length === 1 ? 'one item' : `${listed.length} items`} in ${info.table}, not ${JSON.stringify(label(evidenceName))}`,
           hint: `one of: ${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ', …' : ''}`,
         });
       }
@@ -122,12 +134,24 @@ export async function explainValue(store: SragStore, connection: DuckDBConnectio
 
 /** The one table whose schema declares `entity`, or else what `tableInfo` says without a name (the only table, or which to pass). */
 async function tableDeclaring(store: SragStore, entity: string): ReturnType<SragStore['tableInfo']> {
-  const declaring = [];
+  const declaring = [...(await store.childTables()).values()].filter((child) => child.entity === entity);
+  return declaring.length === 1 ? store.tableInfo(declaring[0]!.parent) : store.tableInfo();
+}
+
+/**
+ * The one table of documents (child tables go with their parent) whose schema or entities hold
+ * `attribute`, or else what `tableInfo` says without a name (the only table, or which to pass).
+ */
+async function tableHolding(store: SragStore, attribute: string): ReturnType<SragStore['tableInfo']> {
+  const children = await store.childTables();
+  const holding = [];
   for (const table of await store.tables()) {
-    if (table.endsWith(`__${entity}`)) declaring.push(await store.tableInfo(table.slice(0, -entity.length - 2)).catch(() => undefined));
+    if (children.has(table)) continue;
+    const info = await store.tableInfo(table);
+    const attributes = [...info.schema.attributes, ...(info.schema.entities ?? []).flatMap((entity) => entity.attributes)];
+    if (attributes.some((candidate) => candidate.name === attribute)) holding.push(info);
   }
-  const found = declaring.filter((info) => info?.schema.entities?.some((candidate) => candidate.name === entity));
-  return found.length === 1 ? found[0]! : store.tableInfo();
+  return holding.length === 1 ? holding[0]! : store.tableInfo();
 }
 
 /** The columns of `table` when it has the shape `srag_extract` returns (filename, content_hash, …); undefined otherwise. */

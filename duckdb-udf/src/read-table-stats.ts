@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { ColumnStatistics, RecordSchema } from '../../core/index.ts';
+import { childTableName, type ColumnStatistics, type RecordSchema } from '../../core/index.ts';
 import { quoteIdentifier } from './quote-identifier.ts';
 import type { SragStore } from './store/srag-store.ts';
 
@@ -12,6 +12,10 @@ export interface TableStats {
   /** Ingestion log entries per status, in status order. */
   log: Record<string, number>;
   statistics: ColumnStatistics[];
+  /** For a child entity's table: the table of the documents that list its items, and the entity. */
+  parent?: { table: string; entity: string };
+  /** For a table whose schema declares child entities: each one's table and its rows. */
+  children?: Array<{ entity: string; table: string; rows: number }>;
 }
 
 /**
@@ -27,5 +31,14 @@ export async function readTableStats(store: SragStore, connection: DuckDBConnect
   const log = (await connection.runAndReadAll(
     'SELECT status, count(*) FROM srag_ingestion_log WHERE table_name = $1 GROUP BY status ORDER BY status', [info.table])).getRowsJS()
     .map(([status, count]) => [String(status), Number(count)]);
-  return { table: info.table, schema: info.schema, rows, rowsWithoutValues, log: Object.fromEntries(log), statistics: info.statistics };
+  const parent = (await store.childTables()).get(info.table);
+  const children = [];
+  for (const entity of info.schema.entities ?? []) {
+    const child = childTableName(info.table, entity.name);
+    children.push({ entity: entity.name, table: child, rows: Number((await connection.runAndReadAll(`SELECT count(*) FROM ${quoteIdentifier(child)}`)).getRowsJS()[0]![0]) });
+  }
+  return {
+    table: info.table, schema: info.schema, rows, rowsWithoutValues, log: Object.fromEntries(log), statistics: info.statistics,
+    ...(parent ? { parent: { table: parent.parent, entity: parent.entity } } : {}), ...(children.length ? { children } : {}),
+  };
 }

@@ -8,6 +8,7 @@ import { openSqlSession } from '../../duckdb-udf/src/harness/sql-session.ts';
 import { ingestDocuments } from '../../duckdb-udf/src/ingest-documents.ts';
 import { openSession } from '../../duckdb-udf/src/open-session.ts';
 import { explainValue } from '../../duckdb-udf/src/explain-value.ts';
+import { readTableStats } from '../../duckdb-udf/src/read-table-stats.ts';
 import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
 import { readGoldQuestions, rowsMatchGold, type GoldQuestion } from '../helpers/gold-questions.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
@@ -114,13 +115,32 @@ describe('a schema with a child entity', () => {
 
   it('srag why shows the quote behind one room\'s price, and names the items when none is named', async () => {
     const store = await SragStore.open(database);
+    const refusal = (attribute: string, table?: string) => explainValue(store, store.connection, { document: 'casa-azul', attribute, table, database })
+      .then(() => 'explained', (error: { message: string; hint?: string }) => `${error.message} — ${error.hint}`);
     try {
       const explained = await explainValue(store, store.connection, { document: 'casa-azul', attribute: 'rooms[2].price_per_night', database });
       expect(explained).toMatchObject({ table: 'guesthouses__rooms', value: '95', raw: 'USD 95', quote: 'Double Room: USD 95 per night, sleeps 2', status: 'supported' });
-      await expect(explainValue(store, store.connection, { document: 'casa-azul', attribute: 'price_per_night', table: 'guesthouses__rooms', database }))
-        .rejects.toThrow('table guesthouses__rooms holds one "price_per_night" per item of a document: name the item');
-      await expect(explainValue(store, store.connection, { document: 'casa-azul', attribute: 'rooms[7].sleeps', database }))
-        .rejects.toThrow('the document has 3 items in guesthouses__rooms, not "sleeps[7]"');
+      // No --table needed beside the cities table: only the guesthouses (with their rooms) hold these names.
+      expect(await explainValue(store, store.connection, { document: 'casa-azul', attribute: 'star_rating', database })).toMatchObject({ table: 'guesthouses', value: '3' });
+      expect(await refusal('city')).toMatch(/holds several tables \(cities, guesthouses, guesthouses__rooms\) — pass --table/);
+      const items = 'one of: rooms[1].price_per_night, rooms[2].price_per_night, rooms[3].price_per_night';
+      expect(await refusal('price_per_night')).toBe(`table guesthouses__rooms holds one "price_per_night" per item of a document: name the item — ${items}`);
+      expect(await refusal('price_per_night', 'guesthouses__rooms')).toBe(`table guesthouses__rooms holds one "price_per_night" per item of a document: name the item — ${items}`);
+      expect(await refusal('rooms[7].sleeps')).toBe('the document has 3 items in guesthouses__rooms, not "rooms[7].sleeps" — one of: rooms[1].sleeps, rooms[2].sleeps, rooms[3].sleeps');
+    } finally {
+      store.close();
+    }
+  });
+
+  it('srag stats shows the documents\' table with its rooms\' table, and says whose items a child table holds', async () => {
+    const store = await SragStore.open(database);
+    try {
+      const parent = await readTableStats(store, store.connection, 'guesthouses');
+      expect(parent).toMatchObject({ table: 'guesthouses', rows: 8, children: [{ entity: 'rooms', table: 'guesthouses__rooms', rows: 19 }] });
+      expect(parent.parent).toBeUndefined();
+      const child = await readTableStats(store, store.connection, 'guesthouses__rooms');
+      expect(child).toMatchObject({ table: 'guesthouses__rooms', rows: 19, parent: { table: 'guesthouses', entity: 'rooms' } });
+      expect(child.children).toBeUndefined();
     } finally {
       store.close();
     }
@@ -132,6 +152,13 @@ describe('a schema with a child entity', () => {
     const copyDatabase = join(workDirectory, 'copy.duckdb');
     const documents = ['casa-azul-guesthouse.md', 'ribeira-view-guesthouse.md', 'tejo-garden-guesthouse.txt'].map((name) => join(copy, name));
     expect((await ingest(copyDatabase, documents)).done).toBe(3);
+    // One corpus with its rooms: its documents' table is the one a command without --table means.
+    const copyStore = await SragStore.open(copyDatabase);
+    try {
+      expect((await copyStore.tableInfo()).table).toBe('guesthouses');
+    } finally {
+      copyStore.close();
+    }
     const casaAzul = documents[0]!;
     // The Double Room is no longer offered: the document now lists two rooms.
     writeFileSync(casaAzul, readFileSync(casaAzul, 'utf8').replace('- Double Room: USD 95 per night, sleeps 2\n', ''));

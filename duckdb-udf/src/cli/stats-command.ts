@@ -1,4 +1,5 @@
 import { countNoun, renderStatistics } from '../../../core/index.ts';
+import { sragCommandLine } from '../quote-shell-argument.ts';
 import { readTableStats } from '../read-table-stats.ts';
 import { SragStore } from '../store/srag-store.ts';
 
@@ -14,9 +15,12 @@ export async function statsCommand(options: { db: string; table?: string; json?:
     }
     const columns = stats.schema.attributes.map((attribute) => `  ${attribute.name} (${attribute.kind}${attribute.unit ? `, ${attribute.unit}` : ''})`);
     process.stdout.write([
-      `table ${stats.table} (${stats.schema.title}) in ${options.db}: ${countNoun(stats.rows, 'row')}${stats.rowsWithoutValues ? ` (${stats.rowsWithoutValues} with no values: the documents state none of the attributes, or the schema does not fit them)` : ''}; log: ${Object.entries(stats.log).map(([status, count]) => `${count} ${status}`).join(', ') || 'empty'}`,
+      `table ${stats.table} (${stats.schema.title}) in ${options.db}: ${countNoun(stats.rows, 'row')}${stats.rowsWithoutValues ? ` (${stats.rowsWithoutValues} with no values: the documents state none of the attributes, or the schema does not fit them)` : ''}; ${stats.parent
+        ? `items ("${stats.parent.entity}") of the documents of ${stats.parent.table}, joined on _source (the ingestion log is ${stats.parent.table}'s)`
+        : `log: ${Object.entries(stats.log).map(([status, count]) => `${count} ${status}`).join(', ') || 'empty'}`}`,
       'columns:',
       ...columns,
+      ...(stats.children?.length ? ['entities:', ...stats.children.map((child) => `  ${child.entity}: ${countNoun(child.rows, 'item')} in table ${child.table} (${sragCommandLine(['stats', '--table', child.table], options.db)})`)] : []),
       'statistics:',
       renderStatistics(stats.statistics),
       '',

@@ -142,10 +142,15 @@ export class SragStore {
     });
   }
 
-  /** The named table, or the only one when no name is given; errors list what exists. */
+  /**
+   * The named table, or the only one when no name is given — a corpus's child tables (its
+   * entities' items) do not count, they go with their parent; errors list what exists.
+   */
   async tableInfo(table?: string): Promise<TableInfo> {
     const names = await this.tables();
-    const chosen = table ?? (names.length === 1 ? names[0] : undefined);
+    const children = table === undefined && names.length > 1 ? await this.childTables() : undefined;
+    const documentTables = children ? names.filter((name) => !children.has(name)) : names;
+    const chosen = table ?? (documentTables.length === 1 ? documentTables[0] : undefined);
     if (!chosen || !names.includes(chosen)) {
       throw new SragError({
         code: 'TABLE_NOT_FOUND',
@@ -162,6 +167,15 @@ export class SragStore {
       schema: parseRecordSchema(JSON.parse(String(row[0])), `table "${chosen}"`),
       statistics: row[1] ? (JSON.parse(String(row[1])) as ColumnStatistics[]) : [],
     };
+  }
+
+  /** The child entities' tables their parents' schemas declare: child table → its parent and the entity. */
+  async childTables(): Promise<Map<string, { parent: string; entity: string }>> {
+    const rows = await this.exclusive(async (connection) => (await hasTable(connection, 'srag_tables'))
+      ? (await connection.runAndReadAll(`SELECT table_name, schema_json FROM srag_tables WHERE schema_json LIKE '%"entities"%'`)).getRowsJS()
+      : []);
+    return new Map(rows.flatMap(([parent, json]) => Object.keys((JSON.parse(String(json)) as { entities?: Record<string, unknown> }).entities ?? {})
+      .map((entity): [string, { parent: string; entity: string }] => [childTableName(String(parent), entity), { parent: String(parent), entity }])));
   }
 
   /**
