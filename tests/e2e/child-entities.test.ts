@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRecordSchemaText, type SqlValue } from '../../core/index.ts';
+import { parseRecordSchemaText, type RecordSchema, type SqlValue } from '../../core/index.ts';
 import { importTable } from '../../duckdb-udf/src/catalog/import-table.ts';
 import { openSqlSession } from '../../duckdb-udf/src/harness/sql-session.ts';
 import { ingestDocuments } from '../../duckdb-udf/src/ingest-documents.ts';
@@ -10,6 +10,7 @@ import { openSession } from '../../duckdb-udf/src/open-session.ts';
 import { explainValue } from '../../duckdb-udf/src/explain-value.ts';
 import { readTableStats } from '../../duckdb-udf/src/read-table-stats.ts';
 import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
+import { requestedAttributesPerDocument } from '../helpers/requested-attributes.ts';
 import { readGoldQuestions, rowsMatchGold, type GoldQuestion } from '../helpers/gold-questions.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
@@ -49,12 +50,12 @@ async function query(path: string, sql: string): Promise<SqlValue[][]> {
 }
 
 /** `srag ingest` in process (what the CLI runs), for the tests whose subject is not the CLI. */
-async function ingest(path: string, documents: string[]) {
+async function ingest(path: string, documents: string[], withSchema: RecordSchema = schema) {
   const session = await openSession(path, { environment: environment() });
   try {
     return (await ingestDocuments(session, {
       documents: documents.map((source) => ({ source, read: async () => readFileSync(source, 'utf8') })),
-      schema, table: 'guesthouses', retryHint: 'rerun', withEvidence: true,
+      schema: withSchema, table: 'guesthouses', retryHint: 'rerun', withEvidence: true,
     })).summary;
   } finally {
     session.close();
@@ -172,6 +173,40 @@ describe('a schema with a child entity', () => {
     expect(await query(copyDatabase, 'SELECT count(*) FROM guesthouses__rooms')).toEqual([[6]]);
     expect(await query(copyDatabase, `SELECT attribute FROM srag_evidence WHERE table_name = 'guesthouses__rooms' AND source = '${casaAzul}' AND attribute LIKE 'room_type%' ORDER BY attribute`))
       .toEqual([['room_type[1]'], ['room_type[2]']]);
+  }, 60_000);
+
+  it('a grown schema extracts only its new attribute and leaves every document\'s rooms and their evidence as they were; the table keeps its entity', async () => {
+    const grownDatabase = join(workDirectory, 'grown.duckdb');
+    const documents = ['casa-azul-guesthouse.md', 'ribeira-view-guesthouse.md'].map((name) => join(repositoryRoot, 'examples/guesthouses/docs', name));
+    await ingest(grownDatabase, documents);
+    const rooms = 'SELECT _source, _position, room_type, price_per_night FROM guesthouses__rooms ORDER BY _source, _position';
+    const roomEvidence = "SELECT source, attribute, quote FROM srag_evidence WHERE table_name = 'guesthouses__rooms' ORDER BY source, attribute";
+    const [roomsBefore, evidenceBefore] = [await query(grownDatabase, rooms), await query(grownDatabase, roomEvidence)];
+    expect(roomsBefore.length).toBeGreaterThan(0);
+    standIn.reset();
+    const grown: RecordSchema = { ...schema, attributes: [...schema.attributes, { name: 'has_breakfast', kind: 'boolean', description: 'Whether breakfast is included in the price.', examples: [true] }] };
+    expect((await ingest(grownDatabase, documents, grown)).done).toBe(2);
+    expect(requestedAttributesPerDocument(standIn.requests)).toEqual([['has_breakfast'], ['has_breakfast']]);
+    expect(await query(grownDatabase, rooms)).toEqual(roomsBefore);
+    expect(await query(grownDatabase, roomEvidence)).toEqual(evidenceBefore);
+    const store = await SragStore.open(grownDatabase);
+    try {
+      expect((await store.tableInfo('guesthouses')).schema.entities?.map((entity) => entity.name)).toEqual(['rooms']);
+    } finally {
+      store.close();
+    }
+  }, 60_000);
+
+  it('refuses to ingest into a table whose child entities the new schema changes, naming the fix', async () => {
+    const changedDatabase = join(workDirectory, 'changed-entity.duckdb');
+    const documents = [join(repositoryRoot, 'examples/guesthouses/docs', 'casa-azul-guesthouse.md')];
+    await ingest(changedDatabase, documents);
+    const roomsBefore = await query(changedDatabase, 'SELECT * FROM guesthouses__rooms ORDER BY _position');
+    const changed: RecordSchema = { ...schema, entities: schema.entities!.map((entity) => ({ ...entity, description: `${entity.description}, suites included` })) };
+    await expect(ingest(changedDatabase, documents, changed)).rejects.toMatchObject({
+      code: 'INPUT_INVALID', message: expect.stringMatching(/child entities the new schema changes \(rooms\)/), hint: expect.stringMatching(/--table NAME/),
+    });
+    expect(await query(changedDatabase, 'SELECT * FROM guesthouses__rooms ORDER BY _position')).toEqual(roomsBefore);
   }, 60_000);
 
   it('keeps a room\'s value whose quote a model re-typed, and refuses one it misread under a true quote', async () => {

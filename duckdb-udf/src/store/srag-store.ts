@@ -475,12 +475,13 @@ function createRecordTableSql(quotedTable: string, schema: RecordSchema, ifNotEx
  * replaced. Refuses a schema that shares no attribute with the table's.
  */
 async function changeTableSchema(connection: DuckDBConnection, table: string, stored: RecordSchema, storedJson: string, schema: RecordSchema, path: string): Promise<SchemaChange> {
-  if (JSON.stringify(stored.entities ?? []) !== JSON.stringify(schema.entities ?? [])) {
-    // Incremental extraction tracks attributes only: a changed entity would leave old items beside the new definition.
+  const changedEntities = changedEntityNames(stored, schema);
+  if (changedEntities.length) {
+    // Incremental extraction tracks a record's attributes only: items of the old definition would stay beside the new one.
     throw new SragError({
       code: 'INPUT_INVALID',
-      message: `table "${table}" in ${path} was ingested with other child entities (${describeEntities(stored)}) than the new schema's (${describeEntities(schema)})`,
-      hint: `re-extract every document with the new schema into a new table with --table NAME, or drop it first: ${sragCommandLine(['drop', table], path)}`,
+      message: `table "${table}" in ${path} was ingested with child entities the new schema changes (${changedEntities.join(', ')}); a table's entities cannot change`,
+      hint: `extract every document with the new schema into a new table with --table NAME, or drop it first: ${sragCommandLine(['drop', table], path)}`,
     });
   }
   const change = compareSchemas(stored, schema);
@@ -510,8 +511,11 @@ async function changeTableSchema(connection: DuckDBConnection, table: string, st
   return change;
 }
 
-function describeEntities(schema: RecordSchema): string {
-  return schema.entities?.length ? schema.entities.map((entity) => entity.name).join(', ') : 'none';
+/** The child entities added, removed or defined otherwise in `schema` than in `stored`. */
+function changedEntityNames(stored: RecordSchema, schema: RecordSchema): string[] {
+  const before = new Map((stored.entities ?? []).map((entity) => [entity.name, JSON.stringify(entity)]));
+  const after = new Map((schema.entities ?? []).map((entity) => [entity.name, JSON.stringify(entity)]));
+  return [...new Set([...before.keys(), ...after.keys()])].filter((name) => before.get(name) !== after.get(name));
 }
 
 async function createStoreTables(connection: DuckDBConnection): Promise<void> {
