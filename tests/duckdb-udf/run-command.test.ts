@@ -65,6 +65,14 @@ describe('srag run FILE.sql', () => {
     expect(run.stdout).not.toContain('never');
   });
 
+  it('names a failure inside an srag function once, as the function said it, with the exit status of its code', async () => {
+    const directory = jobDirectory();
+    const run = await runSrag(['run', 'examples/batch.sql', '--db', 'unconfigured.duckdb'], { cwd: directory, environment: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } });
+    expect(run.status).toBe(3);
+    expect(run.stderr).toMatch(/^srag: statement 1 of 8 \(examples\/batch\.sql:7\) failed: srag_extract: no LLM endpoint is configured — set OPENAI_API_KEY .*\n$/);
+    expect(run.stderr).not.toContain('Invalid Input Error');
+  });
+
   it('cancels cleanly on Ctrl-C: requests in flight are aborted, the job stops, the exit status is 130', async () => {
     const directory = jobDirectory();
     writeFileSync(join(directory, 'slow.sql'), "CREATE TABLE hotels AS SELECT * FROM srag_extract('examples/hotels/docs/*', schema := 'examples/hotels/schema.json');\nCOPY hotels TO 'hotels.parquet' (FORMAT parquet);\n");

@@ -202,7 +202,11 @@ export async function runStatement(session: SqlSession, sql: string, abortSignal
       throw new SragError({ code: 'CANCELLED', message: 'cancelled; what was extracted before is cached, so running the statement again resumes', cause: error });
     }
     const message = firstLine((error as Error).message);
-    throw new SragError({ code: sragErrorCodeInMessage(message) ?? 'SQL_FAILED', message, cause: error });
+    const code = sragErrorCodeInMessage(message);
+    // DuckDB puts its error class before a function's own message ("Invalid Input Error: srag_extract: …"):
+    // an srag failure is shown as the function said it.
+    const shown = code ? message.replace(/^[A-Za-z ]+ Error: (?=(?:srag_[a-z_]+|read_text): )/, '') : message;
+    throw new SragError({ code: code ?? 'SQL_FAILED', message: shown, cause: error });
   }
 }
 

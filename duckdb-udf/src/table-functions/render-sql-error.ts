@@ -28,7 +28,10 @@ const labelForCode: Record<SragErrorCode, string> = {
 export function renderSqlError(functionName: string, error: unknown): string {
   if (SragError.isInstance(error)) {
     const message = error.message.replace(new RegExp(`^${functionName}: `), '');
-    return redactSecrets(`${functionName}: ${labelForCode[error.code] ?? error.code}: ${message}${error.hint ? ` — ${error.hint}` : ''}`, secretSettings());
+    const label = labelForCode[error.code] ?? error.code;
+    // A message that already starts with the label says it once ("no LLM endpoint is configured").
+    const text = startsWithWords(message, label) ? message : `${label}: ${message}`;
+    return redactSecrets(`${functionName}: ${text}${error.hint ? ` — ${error.hint}` : ''}`, secretSettings());
   }
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
   return redactSecrets(`${functionName}: unexpected error: ${message}`, secretSettings());
@@ -40,7 +43,11 @@ export function renderSqlError(functionName: string, error: unknown): string {
  */
 export function sragErrorCodeInMessage(message: string): SragErrorCode | undefined {
   for (const [code, label] of Object.entries(labelForCode) as Array<[SragErrorCode, string]>) {
-    if (new RegExp(`\\bsrag_[a-z_]+: ${label}: `).test(message)) return code;
+    if (new RegExp(`\\b(?:srag_[a-z_]+|read_text): ${label}\\b`, 'i').test(message)) return code;
   }
   return undefined;
+}
+
+function startsWithWords(text: string, words: string): boolean {
+  return text.toLowerCase().startsWith(words.toLowerCase()) && !/\w/.test(text.charAt(words.length));
 }
