@@ -1,0 +1,105 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseRecordSchema, recordSchemaToJsonSchema, type StoredRecord } from '../../core/index.ts';
+import { extractRecordTable } from '../../duckdb-udf/src/store/extract-record-table.ts';
+import type { JournalEntry } from '../../duckdb-udf/src/store/journal-entry.ts';
+import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
+import { StoreJournal } from '../../duckdb-udf/src/store/store-journal.ts';
+
+const schema = parseRecordSchema({
+  title: 'Hotel',
+  properties: {
+    name: { type: 'string', description: 'The name.' },
+    price: { type: 'number', description: 'Price in EUR.' },
+    rooms: { type: 'integer', description: 'Rooms.' },
+    pets: { type: 'boolean', description: 'Pets allowed.' },
+    opened: { type: 'string', format: 'date', description: 'Opening date.' },
+  },
+});
+const schemaKey = 'srag_extract:Hotel:test';
+
+function record(source: string, values: StoredRecord['values'], quote = 'a quote'): StoredRecord {
+  return {
+    source, contentHash: `hash of ${source}`, values, issues: [],
+    evidence: Object.entries(values).map(([attribute, value]) => ({ attribute, value, raw: value, quote, status: 'supported' as const, reason: null })),
+  };
+}
+
+/** A store whose journal holds `entries` (after the schema's), applied as the next open would apply them. */
+async function applied(entries: JournalEntry[]): Promise<SragStore> {
+  const store = await SragStore.open(join(mkdtempSync(join(tmpdir(), 'srag-writes-')), 'writes.duckdb'));
+  const journal = await StoreJournal.open(store.instance);
+  journal.appendSync([{ kind: 'schema', schemaKey, title: 'Hotel', schemaJson: JSON.stringify(recordSchemaToJsonSchema(schema)) }, ...entries]);
+  journal.close();
+  await store.applyJournal();
+  return store;
+}
+
+async function rows(store: SragStore, sql: string): Promise<unknown[][]> {
+  return (await store.connection.runAndReadAll(sql)).getRowsJS();
+}
+
+describe('the store writes journaled records, evidence, log entries and replies', () => {
+  it('keeps every value as it was given: odd text, exact numbers, large integers, dates, booleans, nulls', async () => {
+    const oddText = 'line\nbreak, "quotes", tab\t, NUL \u0000 inside, emoji 😀, backslash \\';
+    const store = await applied([
+      { kind: 'record', logName: schemaKey, record: record('/docs/a.md', { name: oddText, price: 0.30000000000000004, rooms: 9_007_199_254_740_991, pets: true, opened: '2024-02-29' }, oddText) },
+      { kind: 'record', logName: schemaKey, record: record('/docs/b.md', { name: 'B', price: 0, rooms: 0, pets: false, opened: null }) },
+      { kind: 'record', logName: schemaKey, record: record('/docs/c.md', { name: null, price: 5e-324, rooms: -3, pets: null, opened: '1900-01-01' }) },
+      { kind: 'record', logName: schemaKey, record: record('/docs/d.md', { name: 'lone \ud800 surrogate', price: 1.7976931348623157e308, rooms: null, pets: null, opened: null }) },
+    ]);
+    try {
+      const { quotedTable } = await extractRecordTable(store.connection, schemaKey);
+      const table = await rows(store, `SELECT _source, name, price, rooms, pets, strftime(opened, '%Y-%m-%d') FROM ${quotedTable} ORDER BY _source`);
+      expect(table).toEqual([
+        ['/docs/a.md', oddText, 0.30000000000000004, 9_007_199_254_740_991n, true, '2024-02-29'],
+        ['/docs/b.md', 'B', 0, 0n, false, null],
+        ['/docs/c.md', null, 5e-324, -3n, null, '1900-01-01'],
+        // A lone surrogate cannot be stored in UTF-8: it becomes U+FFFD, as a bound parameter's does.
+        ['/docs/d.md', 'lone \ufffd surrogate', 1.7976931348623157e308, null, null, null],
+      ]);
+      const evidence = await rows(store, `SELECT quote, value FROM srag_evidence WHERE source = '/docs/a.md' AND attribute IN ('name', 'price') ORDER BY attribute`);
+      expect(evidence).toEqual([[oddText, oddText], [oddText, '0.30000000000000004']]);
+      expect(await rows(store, `SELECT count(*) FROM srag_ingestion_log WHERE table_name = '${schemaKey}' AND status = 'done'`)).toEqual([[4n]]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('refuses a value its column cannot hold rather than storing NULL in its place', async () => {
+    const bad = record('/docs/bad.md', { name: 'X', price: 'twelve' as unknown as number, rooms: 1, pets: true, opened: null });
+    await expect(applied([{ kind: 'record', logName: schemaKey, record: bad }])).rejects.toThrow(/twelve/);
+    const badDate = record('/docs/bad.md', { name: 'X', price: 1, rooms: 2, pets: true, opened: 'last spring' });
+    await expect(applied([{ kind: 'record', logName: schemaKey, record: badDate }])).rejects.toThrow(/last spring/);
+  });
+
+  it('applies interleaved replies, records and log entries as if one at a time: the later entry of a document wins, a reply key keeps its first reply', async () => {
+    const reply = (text: string) => ({ text, model: 'gpt-4o-mini', usage: { promptTokens: 120, completionTokens: 30 } });
+    const store = await applied([
+      { kind: 'cache', key: 'k1', response: reply('first reply'), purpose: 'extraction' },
+      { kind: 'record', logName: schemaKey, record: record('/docs/a.md', { name: 'A', price: 1, rooms: 1, pets: true, opened: null }) },
+      { kind: 'cache', key: 'k2', response: reply('second reply'), purpose: 'extraction' },
+      { kind: 'record', logName: schemaKey, record: record('/docs/b.md', { name: 'B', price: 2, rooms: 2, pets: false, opened: null }) },
+      { kind: 'cache', key: 'k1', response: reply('a later reply for the same key'), purpose: 'extraction' },
+      { kind: 'log', logName: schemaKey, entry: { source: '/docs/a.md', contentHash: 'changed', status: 'failed', error: 'the model refused' } },
+      { kind: 'record', logName: schemaKey, record: record('/docs/b.md', { name: 'B2', price: 3, rooms: 3, pets: true, opened: null }) },
+    ]);
+    try {
+      const { quotedTable } = await extractRecordTable(store.connection, schemaKey);
+      expect(await rows(store, `SELECT _source, name, price FROM ${quotedTable} ORDER BY _source`)).toEqual([['/docs/a.md', 'A', 1], ['/docs/b.md', 'B2', 3]]);
+      expect(await rows(store, `SELECT source, content_hash, status, error FROM srag_ingestion_log WHERE table_name = '${schemaKey}' ORDER BY source`)).toEqual([
+        ['/docs/a.md', 'changed', 'failed', 'the model refused'],
+        ['/docs/b.md', 'hash of /docs/b.md', 'done', null],
+      ]);
+      expect(await rows(store, 'SELECT key, response, prompt_tokens, completion_tokens FROM srag_cache ORDER BY key')).toEqual([
+        ['k1', 'first reply', 120n, 30n],
+        ['k2', 'second reply', 120n, 30n],
+      ]);
+      expect(await rows(store, 'SELECT count(*) FROM srag_journal')).toEqual([[0n]]);
+    } finally {
+      store.close();
+    }
+  });
+});
