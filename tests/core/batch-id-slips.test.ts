@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelClient, parseRecordSchema, runExtraction, type DocumentSource } from '../../core/index.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
-import { OpenAiLanguageModel } from '../../duckdb-udf/src/openai-language-model.ts';
+import { parseRecordSchema, type DocumentSource } from '../../core/index.ts';
 import { startLlmStandIn, type BatchSlip, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
-import { memoryExtractionStore } from '../helpers/memory-extraction-store.ts';
+import { runWithBatchSlips } from '../helpers/run-with-batch-slips.ts';
 
 /**
  * Short documents share a model call by default; a real model then sometimes leaves a document
@@ -19,7 +17,6 @@ const goldRecords = readFileSync(join(corpus, 'gold/records.jsonl'), 'utf8').tri
   .map((line) => JSON.parse(line) as { document: string; values: Record<string, { value: unknown }> });
 const gold = new Map(goldRecords.map((record) => [join(corpus, record.document), Object.fromEntries(Object.entries(record.values).map(([name, entry]) => [name, entry.value]))]));
 const documents: DocumentSource[] = [...gold.keys()].map((source) => ({ source, read: async () => readFileSync(source, 'utf8') }));
-const prompts = loadPromptLibrary();
 let standIn: LlmStandIn;
 
 beforeAll(async () => {
@@ -29,15 +26,8 @@ afterAll(async () => {
   await standIn?.close();
 });
 
-async function ingest(batchSlips: BatchSlip[]) {
-  standIn.reset();
-  standIn.setOptions({ batchSlips });
-  const languageModel = new OpenAiLanguageModel({ baseURL: standIn.url, model: 'stand-in', timeoutMilliseconds: 30_000 });
-  const client = new ModelClient({ languageModel, sleep: async () => {}, retry: { maxRetries: 0 } });
-  const { store, records } = memoryExtractionStore();
-  const summary = await runExtraction({ client, prompts, schema, documents, store, concurrency: 2 });
-  const documentsPerCall = standIn.requests.map((request) => (request.kind === 'extract-record-batch' ? request.body.messages[1].content.match(/^<document id="/gm).length : 1));
-  return { summary, records, documentsPerCall };
+function ingest(batchSlips: BatchSlip[]) {
+  return runWithBatchSlips({ standIn, schema, documents, batchSlips });
 }
 
 describe('batching by default, against a model that slips on ids', () => {

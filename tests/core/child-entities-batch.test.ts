@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelClient, parseRecordSchemaText, runExtraction, type DocumentSource } from '../../core/index.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
-import { OpenAiLanguageModel } from '../../duckdb-udf/src/openai-language-model.ts';
+import { parseRecordSchemaText, type DocumentSource } from '../../core/index.ts';
 import { startLlmStandIn, type BatchSlip, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
-import { memoryExtractionStore } from '../helpers/memory-extraction-store.ts';
+import { runWithBatchSlips } from '../helpers/run-with-batch-slips.ts';
 
 /**
  * Short documents share a model call by default: each record of a batch reply carries its own
@@ -31,13 +29,7 @@ afterAll(async () => {
 });
 
 async function ingest(batchSlips: BatchSlip[]) {
-  standIn.reset();
-  standIn.setOptions({ batchSlips });
-  const languageModel = new OpenAiLanguageModel({ baseURL: standIn.url, model: 'stand-in', timeoutMilliseconds: 30_000 });
-  const client = new ModelClient({ languageModel, sleep: async () => {}, retry: { maxRetries: 0 } });
-  const { store, records } = memoryExtractionStore();
-  const summary = await runExtraction({ client, prompts: loadPromptLibrary(), schema, documents, store, concurrency: 2 });
-  const documentsPerCall = standIn.requests.map((request) => (request.kind === 'extract-record-batch' ? request.body.messages[1].content.match(/^<document id="/gm).length : 1));
+  const { summary, records, documentsPerCall } = await runWithBatchSlips({ standIn, schema, documents, batchSlips });
   const rooms = new Map([...records].map(([source, record]) => [source, (record.children?.rooms ?? []).map((room) => ({ ...room.values }))]));
   return { summary, rooms, documentsPerCall };
 }

@@ -1,0 +1,28 @@
+import type { DocumentSource, RecordSchema } from '../../core/index.ts';
+import { ModelClient, runExtraction } from '../../core/index.ts';
+import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { OpenAiLanguageModel } from '../../duckdb-udf/src/openai-language-model.ts';
+import type { BatchSlip, LlmStandIn } from './llm-stand-in/index.ts';
+import { memoryExtractionStore } from './memory-extraction-store.ts';
+
+/**
+ * One extraction run at the default batching against the stand-in, which makes `batchSlips` in
+ * every reply that answers several documents; returns the run's summary, the records saved, and
+ * how many documents each model call carried (1 for a call with one document).
+ */
+export async function runWithBatchSlips({ standIn, schema, documents, batchSlips }: {
+  standIn: LlmStandIn;
+  schema: RecordSchema;
+  documents: DocumentSource[];
+  batchSlips: BatchSlip[];
+}) {
+  standIn.reset();
+  standIn.setOptions({ batchSlips });
+  const languageModel = new OpenAiLanguageModel({ baseURL: standIn.url, model: 'stand-in', timeoutMilliseconds: 30_000 });
+  const client = new ModelClient({ languageModel, sleep: async () => {}, retry: { maxRetries: 0 } });
+  const { store, records } = memoryExtractionStore();
+  const summary = await runExtraction({ client, prompts: loadPromptLibrary(), schema, documents, store, concurrency: 2 });
+  const documentsPerCall = standIn.requests.map((request) =>
+    (request.kind === 'extract-record-batch' ? (request.body as { messages: Array<{ content: string }> }).messages[1]!.content.match(/^<document id="/gm)!.length : 1));
+  return { summary, records, documentsPerCall };
+}
