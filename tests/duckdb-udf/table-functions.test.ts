@@ -235,6 +235,19 @@ describe('srag_extract concurrency', () => {
     expect(inFlight).toBeLessThanOrEqual(4);
   });
 
+  it('runs a statement that calls srag_extract with DuckDB on one thread, and gives the session its own setting back after it', async () => {
+    const directory = documentDirectory('one-thread', pages.slice(40, 42));
+    await session.run('SET threads = 3');
+    const during = await session.run(`SELECT current_setting('threads') AS threads, count(*) AS rows FROM srag_extract('${directory}/*', schema := '${schemaFile}')`);
+    expect(during.rows).toEqual([[1, 2]]);
+    expect((await session.run("SELECT current_setting('threads')")).rows).toEqual([[3]]);
+    // A failed statement gives it back too.
+    await expect(session.run("SELECT * FROM srag_extract('no/such/dir/*', schema := 'examples/hotels/schema.json')")).rejects.toThrow(/no\/such\/dir/);
+    expect((await session.run("SELECT current_setting('threads')")).rows).toEqual([[3]]);
+    // Other statements keep the session's setting, including a name that only contains the function's.
+    expect((await session.run("SELECT current_setting('threads') AS my_srag_extract_count")).rows).toEqual([[3]]);
+  });
+
   it('cancels a long scan at once: requests in flight are aborted and a rerun resumes from the cache', async () => {
     const directory = documentDirectory('cancel', pages.slice(16, 36));
     standIn.reset();
