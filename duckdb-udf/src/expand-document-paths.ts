@@ -1,5 +1,5 @@
 import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute, sep } from 'node:path';
+import { isAbsolute, join, sep } from 'node:path';
 import { globSync, isDynamicPattern } from 'tinyglobby';
 import { friendlyPath } from './friendly-path.ts';
 
@@ -33,7 +33,7 @@ export function expandDocumentPaths(patterns: readonly string[], { followLinks =
   for (const pattern of patterns) {
     const directory = !isDynamicPattern(pattern) && statSync(pattern, { throwIfNoEntry: false })?.isDirectory();
     const matches = isDynamicPattern(pattern)
-      ? globSync(pattern, { onlyFiles: true, expandDirectories: false })
+      ? globFrom(pattern)
       : directory ? globSync(`${pattern.replace(/[\\/]$/, '')}/**/*`, { onlyFiles: true }) : statSync(pattern, { throwIfNoEntry: false }) ? [pattern] : [];
     const root = followLinks ? undefined : linkRoot(pattern);
     for (const path of matches) {
@@ -71,12 +71,7 @@ function documentPath(path: string, pattern: string, root: string | undefined): 
 function linkRoot(pattern: string): string | undefined {
   let directory: string;
   if (isDynamicPattern(pattern)) {
-    const fixed: string[] = [];
-    for (const segment of pattern.split(/[\\/]/).slice(0, -1)) {
-      if (isDynamicPattern(segment)) break;
-      fixed.push(segment);
-    }
-    directory = fixed.length === 0 ? '.' : fixed.join('/') || '/';
+    directory = splitGlob(pattern).base;
   } else if (statSync(pattern, { throwIfNoEntry: false })?.isDirectory()) {
     directory = pattern;
   } else {
@@ -91,4 +86,25 @@ function linkRoot(pattern: string): string | undefined {
 
 function isInside(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
+}
+
+/**
+ * A glob's matches, searched from the directory its fixed leading segments name, in the form the
+ * glob gave them (`/abs/docs/a.md` for `/abs/docs/*`, `docs/a.md` for `docs/*`). Given an
+ * absolute pattern, tinyglobby searches from far above it: 38–83 ms for 512 files under a busy
+ * `/tmp`, against 1.7 ms from the directory, in every srag_extract statement and ingest.
+ */
+function globFrom(pattern: string): string[] {
+  const { base, rest } = splitGlob(pattern);
+  const matches = globSync(rest, { cwd: base, onlyFiles: true, expandDirectories: false });
+  return base === '.' ? matches : matches.map((path) => join(base, path));
+}
+
+/** A glob as the directory its fixed leading segments name ('.' when none, '/' for the root) and the pattern below it. */
+function splitGlob(pattern: string): { base: string; rest: string } {
+  const segments = pattern.split(/[\\/]/);
+  let fixed = 0;
+  while (fixed < segments.length - 1 && !isDynamicPattern(segments[fixed]!)) fixed += 1;
+  const base = segments.slice(0, fixed).join('/') || (fixed > 0 ? '/' : '.');
+  return { base, rest: segments.slice(fixed).join('/') };
 }

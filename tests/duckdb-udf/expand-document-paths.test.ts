@@ -1,0 +1,44 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expandDocumentPaths } from '../../duckdb-udf/src/expand-document-paths.ts';
+
+/** A small tree: docs/{a.md,b.txt,sub/c.md,[x]/d.md} and notes/e.md. */
+function tree(): string {
+  const root = mkdtempSync(join(tmpdir(), 'srag-globs-'));
+  for (const file of ['docs/a.md', 'docs/b.txt', 'docs/sub/c.md', 'docs/[x]/d.md', 'notes/e.md']) {
+    mkdirSync(join(root, file, '..'), { recursive: true });
+    writeFileSync(join(root, file), file);
+  }
+  return root;
+}
+
+const identities = (patterns: string[]) => expandDocumentPaths(patterns).map((path) => path.identity);
+
+describe('document globs', () => {
+  it('finds the same files for a glob written absolute or relative, whatever its shape', () => {
+    const root = tree();
+    const relativeRoot = relative(process.cwd(), root);
+    const cases: Array<[string, string[]]> = [
+      ['docs/*', ['docs/a.md', 'docs/b.txt']],
+      ['docs/**/*.md', ['docs/[x]/d.md', 'docs/a.md', 'docs/sub/c.md']],
+      ['{docs,notes}/*.md', ['docs/a.md', 'notes/e.md']],
+      ['docs/[ab]*', ['docs/a.md', 'docs/b.txt']],
+      ['*/a.md', ['docs/a.md']],
+      ['docs/nothing-*', []],
+    ];
+    for (const [pattern, expected] of cases) {
+      const wanted = expected.map((file) => join(root, file)).sort();
+      expect({ pattern, found: identities([join(root, pattern)]).sort() }).toEqual({ pattern, found: wanted });
+      expect({ pattern, found: identities([join(relativeRoot, pattern)]).sort() }).toEqual({ pattern, found: wanted });
+    }
+  });
+
+  it('labels matches as the glob named them: relative to the working directory when inside it, else absolute', () => {
+    const root = tree();
+    const labels = expandDocumentPaths([join(root, 'docs/*')]).map((path) => path.label);
+    const inside = !relative(process.cwd(), root).startsWith('..');
+    expect(labels).toEqual(['docs/a.md', 'docs/b.txt'].map((file) => (inside ? relative(process.cwd(), join(root, file)) : join(root, file))));
+  });
+});
