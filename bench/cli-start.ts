@@ -7,6 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { installPackedPackage } from '../tests/helpers/install-packed-package.ts';
 
 const runs = Number(process.argv[2] ?? 15);
+if (!Number.isInteger(runs) || runs < 1) {
+  console.error(`bench:cli-start takes one argument, the number of runs (a positive whole number, default 15), not ${JSON.stringify(process.argv[2])}: npm run bench:cli-start -- 15`);
+  process.exit(2);
+}
 const installed = await installPackedPackage();
 console.log(`installed ${installed.tarball} into ${installed.project}`);
 
