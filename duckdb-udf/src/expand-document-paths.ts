@@ -100,11 +100,15 @@ function globFrom(pattern: string): string[] {
   return base === '.' ? matches : matches.map((path) => join(base, path));
 }
 
-/** A glob as the directory its fixed leading segments name ('.' when none, '/' for the root) and the pattern below it. */
+/**
+ * A glob as the directory its fixed leading segments name ('.' when none, '/' for the root) and the
+ * pattern below it. Globs separate with '/' only: a backslash escapes (`docs/x\[1\].md`), so a
+ * segment holding one stays in the pattern, where the glob reads the escape.
+ */
 function splitGlob(pattern: string): { base: string; rest: string } {
-  const segments = pattern.split(/[\\/]/);
+  const segments = pattern.split('/');
   let fixed = 0;
-  while (fixed < segments.length - 1 && !isDynamicPattern(segments[fixed]!)) fixed += 1;
+  while (fixed < segments.length - 1 && !isDynamicPattern(segments[fixed]!) && !segments[fixed]!.includes('\\')) fixed += 1;
   const base = segments.slice(0, fixed).join('/') || (fixed > 0 ? '/' : '.');
   return { base, rest: segments.slice(fixed).join('/') };
 }

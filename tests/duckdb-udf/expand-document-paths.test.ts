@@ -35,6 +35,16 @@ describe('document globs', () => {
     }
   });
 
+  it('reads a backslash in a glob as an escape, in a file name and in a directory name', () => {
+    const root = mkdtempSync(join(tmpdir(), 'srag-globs-escaped-'));
+    for (const file of ['docs/x[1].md', 'docs/y.md', 'set[2]/z.md']) {
+      mkdirSync(join(root, file, '..'), { recursive: true });
+      writeFileSync(join(root, file), file);
+    }
+    expect(identities([join(root, 'docs/*\\[1\\].md')])).toEqual([join(root, 'docs/x[1].md')]);
+    expect(identities([join(root, 'set\\[2\\]/*.md')])).toEqual([join(root, 'set[2]/z.md')]);
+  });
+
   it('labels matches as the glob named them: relative to the working directory when inside it, else absolute', () => {
     const root = tree();
     const labels = expandDocumentPaths([join(root, 'docs/*')]).map((path) => path.label);
