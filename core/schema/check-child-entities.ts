@@ -1,8 +1,8 @@
 import type { ChildEntity } from './attribute-definition.ts';
 import type { CheckPropertyOptions } from './check-property-definition.ts';
 import { checkProperties, propertyNamePattern } from './check-properties.ts';
-import { closestWord } from './closest-word.ts';
 import type { SchemaProblem } from './schema-problem.ts';
+import { unknownKeys } from './unknown-keys.ts';
 
 /** The keys an entity may have. */
 const entityKeys = ['description', 'properties'];
@@ -40,16 +40,11 @@ export function checkChildEntities(input: unknown, propertyNames: string[], opti
       continue;
     }
     const entity = definition as Record<string, unknown>;
-    const meant = new Set<string>();
-    if (options.unknownKeys !== 'ignore') {
-      for (const key of Object.keys(entity)) {
-        if (entityKeys.includes(key)) continue;
-        const suggestion = closestWord(key, entityKeys.filter((known) => entity[known] === undefined));
-        if (suggestion) meant.add(suggestion);
-        report('unknown_key', key, 'is not a key of an entity', suggestion
-          ? `did you mean "${suggestion}"? rename it`
-          : key === 'entities' ? 'entities do not nest: declare the list at the top level, or flatten it into properties of this entity' : 'remove it; an entity has "description" and "properties"');
-      }
+    const { unknown, meant } = unknownKeys(options.unknownKeys === 'ignore' ? {} : entity, entityKeys);
+    for (const { key, suggestion } of unknown) {
+      report('unknown_key', key, 'is not a key of an entity', suggestion
+        ? `did you mean "${suggestion}"? rename it`
+        : key === 'entities' ? 'entities do not nest: declare the list at the top level, or flatten it into properties of this entity' : 'remove it; an entity has "description" and "properties"');
     }
     const description = typeof entity.description === 'string' ? entity.description.trim() : '';
     if (entity.description === undefined) {

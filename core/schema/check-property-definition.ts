@@ -7,6 +7,7 @@ import { scaleWords } from './scale-words.ts';
 import { singularNoun } from './singular-noun.ts';
 import { toSnakeCase } from './to-snake-case.ts';
 import { unitsWithoutConversion } from './units-without-conversion.ts';
+import { unknownKeys } from './unknown-keys.ts';
 
 /** The keys a property may have; anything else is a problem (or, for model output, ignored). */
 export const propertyKeys = ['type', 'format', 'description', 'examples', 'unit', 'scale'] as const;
@@ -50,17 +51,11 @@ export function checkPropertyDefinition(name: string, definition: unknown, optio
     return { problems };
   }
 
-  // A misspelt key is named once, as itself; the key it stands for is then not also reported missing.
-  const meant = new Set<string>();
-  if (options.unknownKeys !== 'ignore') {
-    for (const key of Object.keys(property)) {
-      if ((propertyKeys as readonly string[]).includes(key)) continue;
-      const suggestion = closestWord(key, propertyKeys.filter((known) => property[known] === undefined));
-      if (suggestion) meant.add(suggestion);
-      report('unknown_key', key, 'is not a key srag reads', suggestion
-        ? `did you mean "${suggestion}"? rename it`
-        : `remove it; a property has only ${propertyKeys.map((known) => `"${known}"`).join(', ')}`);
-    }
+  const { unknown, meant } = unknownKeys(options.unknownKeys === 'ignore' ? {} : property, propertyKeys);
+  for (const { key, suggestion } of unknown) {
+    report('unknown_key', key, 'is not a key srag reads', suggestion
+      ? `did you mean "${suggestion}"? rename it`
+      : `remove it; a property has only ${propertyKeys.map((known) => `"${known}"`).join(', ')}`);
   }
 
   const kind = readKind(property, meant, report);

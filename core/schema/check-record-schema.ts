@@ -2,8 +2,8 @@ import type { RecordSchema } from './attribute-definition.ts';
 import { checkChildEntities } from './check-child-entities.ts';
 import type { CheckPropertyOptions } from './check-property-definition.ts';
 import { checkProperties } from './check-properties.ts';
-import { closestWord } from './closest-word.ts';
 import type { SchemaProblem } from './schema-problem.ts';
+import { unknownKeys } from './unknown-keys.ts';
 
 /** The keys a schema document may have: srag's own and the JSON-Schema annotations it tolerates. */
 const documentKeys = ['title', 'description', 'type', 'properties', 'entities', 'required', 'additionalProperties', '$schema', '$id', '$comment'];
@@ -20,14 +20,9 @@ export function checkRecordSchema(input: unknown, options: CheckPropertyOptions 
   }
   const document = input as Record<string, unknown>;
   const problems: SchemaProblem[] = [];
-  const meant = new Set<string>();
-  if (options.unknownKeys !== 'ignore') {
-    for (const key of Object.keys(document)) {
-      if (documentKeys.includes(key)) continue;
-      const suggestion = closestWord(key, documentKeys.filter((known) => document[known] === undefined));
-      if (suggestion) meant.add(suggestion);
-      problems.push({ code: 'unknown_key', key, problem: 'is not a key of a schema', fix: suggestion ? `did you mean "${suggestion}"? rename it` : 'remove it; a schema has "title" and "properties"' });
-    }
+  const { unknown, meant } = unknownKeys(options.unknownKeys === 'ignore' ? {} : document, documentKeys);
+  for (const { key, suggestion } of unknown) {
+    problems.push({ code: 'unknown_key', key, problem: 'is not a key of a schema', fix: suggestion ? `did you mean "${suggestion}"? rename it` : 'remove it; a schema has "title" and "properties"' });
   }
   const title = typeof document.title === 'string' ? document.title.trim() : '';
   if (document.title === undefined) {
