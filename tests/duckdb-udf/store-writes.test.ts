@@ -68,6 +68,28 @@ describe('the store writes journaled records, evidence, log entries and replies'
     }
   });
 
+  it('updates only the attributes a partial record carries, exactly, and keeps the rest with its evidence', async () => {
+    const partial = { ...record('/docs/a.md', { price: 0.30000000000000004, opened: '2024-02-29' }, 'the new quote'), onlyAttributes: ['price', 'opened'] };
+    const store = await applied([
+      { kind: 'record', logName: schemaKey, record: record('/docs/a.md', { name: 'A', price: 1, rooms: 7, pets: true, opened: null }, 'the first quote') },
+      { kind: 'record', logName: schemaKey, record: partial },
+    ]);
+    try {
+      const { quotedTable } = await extractRecordTable(store.connection, schemaKey);
+      expect(await rows(store, `SELECT name, price, rooms, pets, strftime(opened, '%Y-%m-%d') FROM ${quotedTable}`)).toEqual([['A', 0.30000000000000004, 7n, true, '2024-02-29']]);
+      expect(await rows(store, `SELECT attribute, quote FROM srag_evidence WHERE source = '/docs/a.md' ORDER BY attribute`)).toEqual([
+        ['name', 'the first quote'], ['opened', 'the new quote'], ['pets', 'the first quote'], ['price', 'the new quote'], ['rooms', 'the first quote'],
+      ]);
+    } finally {
+      store.close();
+    }
+    const bad = { ...record('/docs/a.md', { rooms: 'seven' as unknown as number }), onlyAttributes: ['rooms'] };
+    await expect(applied([
+      { kind: 'record', logName: schemaKey, record: record('/docs/a.md', { name: 'A', price: 1, rooms: 7, pets: true, opened: null }) },
+      { kind: 'record', logName: schemaKey, record: bad },
+    ])).rejects.toThrow(/seven/);
+  });
+
   it('refuses a value its column cannot hold rather than storing NULL in its place', async () => {
     const bad = record('/docs/bad.md', { name: 'X', price: 'twelve' as unknown as number, rooms: 1, pets: true, opened: null });
     await expect(applied([{ kind: 'record', logName: schemaKey, record: bad }])).rejects.toThrow(/twelve/);

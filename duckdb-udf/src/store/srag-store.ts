@@ -184,11 +184,7 @@ export class SragStore {
    * millions of rows.
    */
   async refreshStatistics(table: string, schema: RecordSchema): Promise<ColumnStatistics[]> {
-    return this.exclusive(async (connection) => {
-      const statistics = await queryColumnStatistics(connection, table, schema);
-      await connection.run('UPDATE srag_tables SET statistics_json = $1, updated_at = current_timestamp WHERE table_name = $2', [JSON.stringify(statistics), table]);
-      return statistics;
-    });
+    return this.exclusive((connection) => writeStatistics(connection, table, schema));
   }
 
   /**
@@ -346,8 +342,7 @@ export class SragStore {
       for (const table of ingested) {
         const row = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [table])).getRowsJS()[0];
         if (!row) continue;
-        const statistics = await queryColumnStatistics(connection, table, parseRecordSchema(JSON.parse(String(row[0])), `table "${table}"`));
-        await connection.run('UPDATE srag_tables SET statistics_json = $1, updated_at = current_timestamp WHERE table_name = $2', [JSON.stringify(statistics), table]);
+        await writeStatistics(connection, table, parseRecordSchema(JSON.parse(String(row[0])), `table "${table}"`));
         await refreshTableProfile(connection, table);
       }
     });
@@ -460,6 +455,13 @@ export class SragStore {
   private refuseWrites(what: string): void {
     if (this.readOnly) throw new SragError({ code: 'INPUT_INVALID', message: `${this.path} can only be read (a read-only file), so srag cannot ${what}`, hint: 'pass a --db you may write to' });
   }
+}
+
+/** Computes the table's statistics in DuckDB and stores them with it (see `SragStore.refreshStatistics`). */
+async function writeStatistics(connection: DuckDBConnection, table: string, schema: RecordSchema): Promise<ColumnStatistics[]> {
+  const statistics = await queryColumnStatistics(connection, table, schema);
+  await connection.run('UPDATE srag_tables SET statistics_json = $1, updated_at = current_timestamp WHERE table_name = $2', [JSON.stringify(statistics), table]);
+  return statistics;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlTypeForKind, type AttributeDefinition, type AttributeEvidence, type CachedResponse, type ChildEntity, type RecordSchema, type StoredRecord } from '../../../core/index.ts';
 import { quoteIdentifier } from '../duckdb-sql-engine.ts';
 
@@ -49,8 +49,8 @@ export interface CacheWrite {
  * `onlyAttributes` updates just those columns and leaves its child items as they were.
  */
 export async function writeRecords(connection: DuckDBConnection, target: RecordTarget, batch: StoredRecord[]): Promise<void> {
-  // The last save of a document wins; one statement may not touch the same row twice.
-  const latest = [...new Map(batch.map((record) => [record.source, record])).values()];
+  // One record per document, as the saves one after another would leave it; one statement may not touch the same row twice.
+  const latest = [...batch.reduce((bySource, record) => bySource.set(record.source, laterSave(bySource.get(record.source), record)), new Map<string, StoredRecord>()).values()];
   const whole = latest.filter((record) => !record.onlyAttributes);
   const partial = new Map<string, StoredRecord[]>();
   for (const record of latest) {
@@ -66,6 +66,24 @@ export async function writeRecords(connection: DuckDBConnection, target: RecordT
 }
 
 /**
+ * What saving `later` after `earlier` leaves of a document: a whole record replaces; a partial one
+ * (`onlyAttributes`) overwrites just its attributes of what was saved before, values and evidence.
+ */
+function laterSave(earlier: StoredRecord | undefined, later: StoredRecord): StoredRecord {
+  if (!earlier || !later.onlyAttributes) return later;
+  const replaced = new Set(later.onlyAttributes);
+  return {
+    ...earlier,
+    contentHash: later.contentHash,
+    values: { ...earlier.values, ...later.values },
+    evidence: [...earlier.evidence.filter((entry) => !replaced.has(entry.attribute)), ...later.evidence],
+    issues: [...earlier.issues, ...later.issues],
+    ...(later.attributeHashes ? { attributeHashes: later.attributeHashes } : {}),
+    ...(earlier.onlyAttributes ? { onlyAttributes: [...new Set([...earlier.onlyAttributes, ...later.onlyAttributes])] } : {}),
+  };
+}
+
+/**
  * Records that got only some attributes (`onlyAttributes`, the same for every record given): those
  * columns of their existing rows and those attributes' evidence are replaced; the rest stays, and
  * so do the documents' child items (a partial extraction asks for no entity).
@@ -73,15 +91,14 @@ export async function writeRecords(connection: DuckDBConnection, target: RecordT
 async function writePartialRecords(connection: DuckDBConnection, target: RecordTarget, records: StoredRecord[]): Promise<void> {
   const names = records[0]!.onlyAttributes!;
   const attributes = names.map((name) => target.schema.attributes.find((attribute) => attribute.name === name)!);
-  const width = attributes.length + 1;
   const assignments = attributes.map((attribute) => `${quoteIdentifier(attribute.name)} = v.${quoteIdentifier(attribute.name)}`).join(', ');
-  const valueColumns = [...attributes.map((attribute) => quoteIdentifier(attribute.name)), '"_source"'].join(', ');
+  const valueColumns = [...attributes.map((attribute) => quoteIdentifier(attribute.name)), '"_source"'];
+  const named = castCells([...attributes.map((attribute) => sqlTypeForKind[attribute.kind]), 'VARCHAR'])
+    .map((cell, index) => `${cell} AS ${valueColumns[index]}`).join(', ');
   for (const slice of slices(records)) {
-    const rows = slice.map((_, row) => `(${[...attributes.map((attribute, index) => `$${row * width + index + 1}::${sqlTypeForKind[attribute.kind]}`), `$${row * width + width}`].join(', ')})`);
-    await connection.run(
-      `UPDATE ${target.quotedTable} AS t SET ${assignments} FROM (VALUES ${rows.join(', ')}) AS v(${valueColumns}) WHERE t."_source" = v."_source"`,
-      slice.flatMap((record): DuckDBValue[] => [...attributes.map((attribute) => record.values[attribute.name] ?? null), record.source]),
-    );
+    await writeJsonRows(connection,
+      slice.map((record) => [...attributes.map((attribute) => cellText(record.values[attribute.name])), record.source]),
+      (source) => `UPDATE ${target.quotedTable} AS t SET ${assignments} FROM (SELECT ${named} FROM ${source}) AS v WHERE t."_source" = v."_source"`);
     await replaceEvidence(connection, target.logName, slice.map((record) => record.source),
       slice.flatMap((record) => record.evidence.map((entry) => ({ source: record.source, attribute: entry.attribute, entry }))), names);
   }
@@ -99,10 +116,8 @@ async function writeWholeRecords(connection: DuckDBConnection, target: RecordTar
     for (const child of target.children ?? []) {
       await connection.run(`DELETE FROM ${child.quotedTable} WHERE "_source" IN (${sources.map((_, index) => `$${index + 1}`).join(', ')})`, sources);
       const items = slice.flatMap((record) => (record.children?.[child.entity.name] ?? []).map((item, index) => ({ record, item, position: index + 1 })));
-      for (const rows of slices(items)) {
-        await insertRows(connection, child.quotedTable, child.entity.attributes, [{ name: '"_source"', type: 'VARCHAR' }, { name: '"_position"', type: 'INTEGER' }, { name: '"_content_hash"', type: 'VARCHAR' }],
-          rows.map(({ record, item, position }) => ({ values: item.values, provenance: [record.source, position, record.contentHash] })));
-      }
+      await insertRows(connection, child.quotedTable, child.entity.attributes, [{ name: '"_source"', type: 'VARCHAR' }, { name: '"_position"', type: 'INTEGER' }, { name: '"_content_hash"', type: 'VARCHAR' }],
+        items.map(({ record, item, position }) => ({ values: item.values, provenance: [record.source, position, record.contentHash] })));
       // An item's evidence is named by its attribute and place: `price_per_night[2]`.
       await replaceEvidence(connection, child.logName, sources, items.flatMap(({ record, item, position }) =>
         item.evidence.map((entry) => ({ source: record.source, attribute: `${entry.attribute}[${position}]`, entry }))));
@@ -120,7 +135,7 @@ async function insertRows(
   const types = [...attributes.map((attribute) => sqlTypeForKind[attribute.kind]), ...extraColumns.map((column) => column.type)];
   await writeJsonRows(connection,
     rows.map((row) => [...attributes.map((attribute) => cellText(row.values[attribute.name])), ...row.provenance.map(cellText)]),
-    (source) => `INSERT INTO ${quotedTable} (${columnList}) SELECT ${castCells(types)} FROM ${source}`);
+    (source) => `INSERT INTO ${quotedTable} (${columnList}) SELECT ${castCells(types).join(', ')} FROM ${source}`);
 }
 
 /** Replaces the evidence of `sources` under `logName` (only that of `attributes` when given) with `entries`. */
@@ -133,7 +148,7 @@ async function replaceEvidence(
     entry.value === null ? null : String(entry.value),
     entry.raw === null || entry.raw === undefined ? null : typeof entry.raw === 'string' ? entry.raw : JSON.stringify(entry.raw),
     entry.quote, entry.status, entry.reason]);
-  await writeJsonRows(connection, evidence, (rows) => `INSERT INTO srag_evidence (table_name, source, attribute, value, raw, quote, status, reason) SELECT ${castCells(Array(8).fill('VARCHAR'))} FROM ${rows}`);
+  await writeJsonRows(connection, evidence, (rows) => `INSERT INTO srag_evidence (table_name, source, attribute, value, raw, quote, status, reason) SELECT ${castCells(Array(8).fill('VARCHAR')).join(', ')} FROM ${rows}`);
 }
 
 /** Rows per statement of `writeJsonRows`: one JSON text each, a few MB at most for ordinary records. */
@@ -159,11 +174,12 @@ function cellText(value: string | number | boolean | null | undefined): string |
   return value === null || value === undefined ? null : String(value);
 }
 
-/** `r[1], r[2]::DOUBLE, …`: the cells of a `writeJsonRows` row, each cast to its column's type. */
-function castCells(types: readonly string[], offset = 0): string {
-  return types.map((type, index) => (type === 'VARCHAR' ? `r[${offset + index + 1}]` : `r[${offset + index + 1}]::${type}`)).join(', ');
+/** `r[1]`, `r[2]::DOUBLE`, …: the cells of a `writeJsonRows` row, each cast to its column's type. */
+function castCells(types: readonly string[]): string[] {
+  return types.map((type, index) => (type === 'VARCHAR' ? `r[${index + 1}]` : `r[${index + 1}]::${type}`));
 }
 
+/** A lone surrogate becomes U+FFFD, as a bound parameter's would: DuckDB's JSON reader refuses the escape JSON.stringify gives it. */
 function wellFormed(_key: string, value: unknown): unknown {
   return typeof value === 'string' ? value.replace(/\p{Surrogate}/gu, '\uFFFD') : value;
 }
@@ -174,7 +190,7 @@ export async function writeLogEntries(connection: DuckDBConnection, logName: str
   await writeJsonRows(connection,
     latest.map((entry) => [logName, entry.source, entry.contentHash, entry.status, entry.error, entry.attributeHashes ? JSON.stringify(entry.attributeHashes) : null]),
     (source) => `INSERT INTO srag_ingestion_log (table_name, source, content_hash, status, error, attribute_hashes, attempts, updated_at)
-       SELECT ${castCells(Array(6).fill('VARCHAR'))}, 1, current_timestamp FROM ${source}
+       SELECT ${castCells(Array(6).fill('VARCHAR')).join(', ')}, 1, current_timestamp FROM ${source}
        ON CONFLICT (table_name, source) DO UPDATE SET content_hash = excluded.content_hash, status = excluded.status,
          error = excluded.error, attribute_hashes = excluded.attribute_hashes, attempts = srag_ingestion_log.attempts + 1, updated_at = excluded.updated_at`);
 }
@@ -186,7 +202,7 @@ export async function writeCacheEntries(connection: DuckDBConnection, entries: C
   for (const entry of entries) if (!first.has(entry.key)) first.set(entry.key, entry);
   await writeJsonRows(connection,
     [...first.values()].map(({ key, response, purpose }) => [key, response.model, response.text, cellText(response.usage.promptTokens), cellText(response.usage.completionTokens), purpose]),
-    (source) => `INSERT OR IGNORE INTO srag_cache (key, model, response, prompt_tokens, completion_tokens, purpose) SELECT ${castCells(['VARCHAR', 'VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT', 'VARCHAR'])} FROM ${source}`);
+    (source) => `INSERT OR IGNORE INTO srag_cache (key, model, response, prompt_tokens, completion_tokens, purpose) SELECT ${castCells(['VARCHAR', 'VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT', 'VARCHAR']).join(', ')} FROM ${source}`);
 }
 
 function slices<T>(items: T[]): T[][] {
