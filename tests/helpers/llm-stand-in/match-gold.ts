@@ -22,13 +22,22 @@ export function findBestRecord(corpora: GoldCorpus[], normalizedText: string): G
   let best: GoldRecord | undefined;
   let bestCount = 0;
   for (const corpus of corpora) {
-    const counts = new Map<number, number>();
+    // A count per record in a typed array, and the records touched: a quote many records share ("Paris") costs increments, not map entries.
+    const counts = new Uint32Array(corpus.records.length);
+    const touched: number[] = [];
     const holders = recordsByQuote(corpus);
     for (const quote of quotesInText(corpus, normalizedText)) {
-      for (const [recordIndex, times] of holders.get(quote) ?? []) counts.set(recordIndex, (counts.get(recordIndex) ?? 0) + times);
+      const holding = holders.get(quote);
+      if (!holding) continue;
+      for (let at = 0; at < holding.records.length; at += 1) {
+        const recordIndex = holding.records[at]!;
+        if (counts[recordIndex] === 0) touched.push(recordIndex);
+        counts[recordIndex]! += holding.times[at]!;
+      }
     }
     let corpusBest: number | undefined;
-    for (const [recordIndex, count] of counts) {
+    for (const recordIndex of touched) {
+      const count = counts[recordIndex]!;
       if (count > bestCount || (count === bestCount && corpusBest !== undefined && recordIndex < corpusBest)) {
         bestCount = count;
         corpusBest = recordIndex;
@@ -39,29 +48,37 @@ export function findBestRecord(corpora: GoldCorpus[], normalizedText: string): G
   return best;
 }
 
-/** Per corpus: for each quote, the records that cite it and how many of their values do. */
-const recordIndexes = new WeakMap<GoldCorpus, Map<string, Map<number, number>>>();
+/** The records that cite a quote, in record order, and how many of each one's values do (parallel arrays). */
+interface QuoteHolders {
+  records: Uint32Array;
+  times: Uint32Array;
+}
 
-function recordsByQuote(corpus: GoldCorpus): Map<string, Map<number, number>> {
+/** Per corpus: for each quote, the records that cite it. */
+const recordIndexes = new WeakMap<GoldCorpus, Map<string, QuoteHolders>>();
+
+function recordsByQuote(corpus: GoldCorpus): Map<string, QuoteHolders> {
   let index = recordIndexes.get(corpus);
   if (!index) {
-    index = new Map();
+    const byQuote = new Map<string, Map<number, number>>();
     corpus.records.forEach((record, recordIndex) => {
       for (const goldValue of Object.values(record.values)) {
         if (typeof goldValue?.quote !== 'string') continue;
-        const holders = index!.get(goldValue.quote) ?? new Map<number, number>();
+        const holders = byQuote.get(goldValue.quote) ?? new Map<number, number>();
         holders.set(recordIndex, (holders.get(recordIndex) ?? 0) + 1);
-        index!.set(goldValue.quote, holders);
+        byQuote.set(goldValue.quote, holders);
       }
     });
+    index = new Map([...byQuote].map(([quote, holders]) => [quote, { records: Uint32Array.from(holders.keys()), times: Uint32Array.from(holders.values()) }]));
     recordIndexes.set(corpus, index);
   }
   return index;
 }
 
-/** A node of the quote automaton: next states by character, the failure link, the quotes that end here. */
+/** A node of the quote automaton: next states by UTF-16 code unit, the failure link, the quotes that end here. */
 interface QuoteNode {
-  next: Map<string, QuoteNode>;
+  /** By UTF-16 code unit: a surrogate pair is two steps, in the quotes as in the text. */
+  next: Map<number, QuoteNode>;
   fail: QuoteNode | undefined;
   quotes: string[];
 }
@@ -80,9 +97,10 @@ function quoteAutomaton(corpus: GoldCorpus): QuoteNode {
       const needle = normalizeWhitespace(quote);
       if (needle.length === 0) continue;
       let node = root;
-      for (const character of needle) {
-        let child = node.next.get(character);
-        if (!child) node.next.set(character, child = { next: new Map(), fail: undefined, quotes: [] });
+      for (let at = 0; at < needle.length; at += 1) {
+        const unit = needle.charCodeAt(at);
+        let child = node.next.get(unit);
+        if (!child) node.next.set(unit, child = { next: new Map(), fail: undefined, quotes: [] });
         node = child;
       }
       node.quotes.push(quote);
@@ -95,10 +113,10 @@ function quoteAutomaton(corpus: GoldCorpus): QuoteNode {
   }
   for (let index = 0; index < queue.length; index += 1) {
     const node = queue[index]!;
-    for (const [character, child] of node.next) {
+    for (const [unit, child] of node.next) {
       let fail = node.fail;
-      while (fail && !fail.next.has(character)) fail = fail.fail;
-      child.fail = fail?.next.get(character) ?? root;
+      while (fail && !fail.next.has(unit)) fail = fail.fail;
+      child.fail = fail?.next.get(unit) ?? root;
       child.quotes.push(...child.fail.quotes);
       queue.push(child);
     }
@@ -112,9 +130,10 @@ function quotesInText(corpus: GoldCorpus, normalizedText: string): Set<string> {
   const root = quoteAutomaton(corpus);
   const found = new Set<string>();
   let node = root;
-  for (const character of normalizedText) {
-    while (node !== root && !node.next.has(character)) node = node.fail!;
-    node = node.next.get(character) ?? root;
+  for (let at = 0; at < normalizedText.length; at += 1) {
+    const unit = normalizedText.charCodeAt(at);
+    while (node !== root && !node.next.has(unit)) node = node.fail!;
+    node = node.next.get(unit) ?? root;
     for (const quote of node.quotes) found.add(quote);
   }
   return found;

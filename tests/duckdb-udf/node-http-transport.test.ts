@@ -1,0 +1,124 @@
+import http from 'node:http';
+import zlib from 'node:zlib';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LanguageModelError, ModelClient } from '../../core/index.ts';
+import { TransportFailure, type HttpRequest } from '../../openai-wire/index.ts';
+import { createNodeHttpTransport as createTransport } from '../../duckdb-udf/src/node-http-transport.ts';
+import { OpenAiLanguageModel } from '../../duckdb-udf/src/openai-language-model.ts';
+import { caught } from '../helpers/caught.ts';
+
+let server: http.Server;
+let base: string;
+const seen: Array<{ url: string; authorization: string | undefined; socket: unknown }> = [];
+
+beforeAll(async () => {
+  server = http.createServer((request, response) => {
+    seen.push({ url: String(request.url), authorization: request.headers.authorization, socket: request.socket });
+    request.resume();
+    if (request.url?.startsWith('/hang')) return; // never answers
+    if (request.url?.startsWith('/gzip')) {
+      response.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'application/json' });
+      return response.end(zlib.gzipSync('{"packed":true}'));
+    }
+    if (request.url?.startsWith('/cut')) {
+      // Promises 100 bytes, sends 10, and closes: the reply breaks midway.
+      response.writeHead(200, { 'content-length': '100' });
+      response.write('{"partial"');
+      return setTimeout(() => response.socket?.destroy(), 20);
+    }
+    response.writeHead(201, { 'X-Answer': 'Yes', 'content-type': 'application/json' });
+    response.end('{"ok":true}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** A port nothing listens on: one the system just gave out and took back. */
+async function closedPort(): Promise<number> {
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+const post = (url: string, extra: Partial<HttpRequest> = {}): HttpRequest => ({ url, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}', ...extra });
+
+describe('the node:http transport', () => {
+  it('answers with the status, lower-cased headers and the body of any response', async () => {
+    const response = await createTransport({ timeoutMilliseconds: 5_000 })(post(`${base}/v1/chat/completions`));
+    expect(response).toMatchObject({ status: 201, body: '{"ok":true}' });
+    expect(response.headers['x-answer']).toBe('Yes');
+  });
+
+  it('fails a refused connection as unreachable', async () => {
+    const error = await caught(createTransport({ timeoutMilliseconds: 5_000 })(post(`http://127.0.0.1:${await closedPort()}/v1/chat/completions`)));
+    expect(TransportFailure.isInstance(error) && error.kind).toBe('unreachable');
+  });
+
+  it('makes one attempt at a refused connection, however many retries are allowed, so that the run ends at once', async () => {
+    let attempts = 0;
+    const model = new OpenAiLanguageModel({ baseURL: `http://127.0.0.1:${await closedPort()}/v1`, model: 'm', timeoutMilliseconds: 5_000 });
+    const counted = { modelId: 'm', doGenerate: (request: Parameters<typeof model.doGenerate>[0]) => { attempts += 1; return model.doGenerate(request); } };
+    const client = new ModelClient({ languageModel: counted, sleep: async () => {}, retry: { maxRetries: 6 } });
+    const error = await caught(client.generate({ messages: [{ role: 'user', content: 'hi' }] }, (response) => response));
+    expect(LanguageModelError.isInstance(error) && error.unreachable).toBe(true);
+    expect(attempts).toBe(1);
+  });
+
+  it('ends a request the server never answers as a timeout', async () => {
+    const error = await caught(createTransport({ timeoutMilliseconds: 300 })(post(`${base}/hang`)));
+    expect(TransportFailure.isInstance(error) && { kind: error.kind, message: error.message }).toEqual({ kind: 'timeout', message: 'no complete reply within 0.3 s' });
+  });
+
+  it('ends a request when the caller cancels, as cancelled', async () => {
+    const controller = new AbortController();
+    const pending = createTransport({ timeoutMilliseconds: 10_000 })(post(`${base}/hang`, { signal: controller.signal }));
+    setTimeout(() => controller.abort(), 100);
+    const error = await caught(pending);
+    expect(TransportFailure.isInstance(error) && error.kind).toBe('cancelled');
+  });
+
+  it('sends one request after another over the same connection', async () => {
+    const transport = createTransport({ timeoutMilliseconds: 5_000 });
+    await transport(post(`${base}/v1/first`));
+    await transport(post(`${base}/v1/second`));
+    const [first, second] = ['/v1/first', '/v1/second'].map((url) => seen.find((request) => request.url === url)!.socket);
+    expect(first).toBeDefined();
+    expect(second).toBe(first);
+  });
+
+  it('decodes a gzip body a server sends although none was asked for', async () => {
+    const response = await createTransport({ timeoutMilliseconds: 5_000 })(post(`${base}/gzip`));
+    expect(response.body).toBe('{"packed":true}');
+  });
+
+  it('fails a reply whose connection closes before its body is complete as interrupted, never as a shorter body', async () => {
+    const error = await caught(createTransport({ timeoutMilliseconds: 5_000 })(post(`${base}/cut`)));
+    expect(TransportFailure.isInstance(error) && error.kind).toBe('interrupted');
+  });
+
+  it('fails a URL it cannot send to as unreachable, naming the scheme', async () => {
+    const error = await caught(createTransport({ timeoutMilliseconds: 5_000 })(post('ftp://127.0.0.1/v1/chat/completions')));
+    expect(TransportFailure.isInstance(error) && { kind: error.kind, message: error.message }).toEqual({ kind: 'unreachable', message: 'ERR_INVALID_PROTOCOL: cannot send to a ftp: URL, only http: and https:' });
+  });
+
+  it('sends credentials in the base URL as Basic authorization', async () => {
+    const url = base.replace('http://', 'http://proxy%20user:p%40ss@');
+    await createTransport({ timeoutMilliseconds: 5_000 })(post(`${url}/v1/credentials`));
+    const request = seen.find((candidate) => candidate.url === '/v1/credentials')!;
+    expect(request.authorization).toBe(`Basic ${Buffer.from('proxy user:p@ss').toString('base64')}`);
+  });
+
+  it('keeps the key\'s Authorization header when the base URL carries credentials too', async () => {
+    const url = base.replace('http://', 'http://user:pass@');
+    await createTransport({ timeoutMilliseconds: 5_000 })(post(`${url}/v1/both`, { headers: { Authorization: 'Bearer the-key' } }));
+    expect(seen.find((request) => request.url === '/v1/both')!.authorization).toBe('Bearer the-key');
+  });
+});
