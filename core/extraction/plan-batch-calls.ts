@@ -42,11 +42,15 @@ export function planBatchCalls(options: PlanBatchCallsOptions): BatchCallPlan {
   const { system, tokens: systemTokens } = extractionPrefix(schema, prompts, `batch:${withEvidence}`, countTokens,
     () => renderBatchExtractionInstructions(prompts, schema, withEvidence));
   const budgetTokens = (options.maxInputTokens ?? defaultMaxInputTokens) - framingTokens;
+  const maxDocuments = options.maxDocumentsPerCall ?? options.texts.length;
+  // Each document alone (one per call, or only one): nothing to pack, and no document's tokens to
+  // count — counting every page of a one-document-per-call scan cost more than reading its reply.
+  if (maxDocuments <= 1 || options.texts.length <= 1) return { system, systemTokens, budgetTokens, calls: options.texts.map((_, position) => [position]) };
   const calls = packBatches({
     documentTokens: options.texts.map((text) => countTokens(text) + entryTokens),
     instructionTokens: systemTokens,
     budgetTokens,
-    maxDocuments: options.maxDocumentsPerCall ?? options.texts.length,
+    maxDocuments,
   });
   return { system, systemTokens, budgetTokens, calls };
 }

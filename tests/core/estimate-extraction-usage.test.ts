@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { approximateTokenCount, estimateExtractionUsage, extractRecordBatch, findModelPrice, defaultModelPrices, ModelClient, parseRecordSchema, readModelPrices, SragError, usageCost, type LanguageModelRequest } from '../../core/index.ts';
+import { planBatchCalls } from '../../core/extraction/plan-batch-calls.ts';
 import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
 import { caught } from '../helpers/caught.ts';
 import { createRecordingLanguageModel } from '../helpers/recording-language-model.ts';
@@ -43,6 +44,23 @@ describe('estimateExtractionUsage', () => {
     expect(estimate.calls).toBeGreaterThan(3);
     const sent = requests.reduce((sum, request) => sum + request.messages.reduce((tokens, message) => tokens + approximateTokenCount(message.content), 0), 0);
     expect(estimate.promptTokens).toBe(sent);
+  });
+});
+
+describe('planBatchCalls', () => {
+  it('plans documents sent one per call without counting their tokens (only the instructions), and the estimate still matches what is sent', () => {
+    const texts = ['Alpha', 'Bravo', 'Charlie'].map((name, index) => `The ${name} Hotel has ${index + 1} stars.`);
+    const counted: string[] = [];
+    const countTokens = (text: string) => {
+      counted.push(text);
+      return approximateTokenCount(text);
+    };
+    const plan = planBatchCalls({ prompts, schema, texts, withEvidence: true, maxDocumentsPerCall: 1, countTokens });
+    expect(plan.calls).toEqual([[0], [1], [2]]);
+    expect(counted.filter((text) => texts.some((document) => text.includes(document)))).toEqual([]);
+    // Sharing calls, each document is counted to pack them.
+    expect(planBatchCalls({ prompts, schema, texts, withEvidence: true, maxDocumentsPerCall: 3, countTokens }).calls).toEqual([[0, 1, 2]]);
+    expect(counted.filter((text) => texts.includes(text))).toEqual(texts);
   });
 });
 
