@@ -6,7 +6,7 @@ import { TransportFailure } from './transport-failure.ts';
 
 export interface OpenAiWireOptions {
   endpoint: OpenAiEndpoint;
-  /** How requests travel: Node's fetch, the Sheets request loop, a test's function. */
+  /** How requests travel: node:http, the Sheets request loop, a test's function. */
   transport: HttpTransport;
 }
 

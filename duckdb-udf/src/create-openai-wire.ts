@@ -1,5 +1,5 @@
 import { OpenAiWire, type EndpointHints } from '../../openai-wire/index.ts';
-import { createFetchTransport } from './fetch-transport.ts';
+import { createNodeHttpTransport } from './node-http-transport.ts';
 
 /** OpenAI's own API, when OPENAI_BASE_URL names no other. */
 export const defaultBaseUrl = 'https://api.openai.com/v1';
@@ -19,10 +19,10 @@ export interface OpenAiWireSettings {
   timeoutMilliseconds: number;
 }
 
-/** The OpenAI-compatible wire under Node: Node's fetch as its transport. */
+/** The OpenAI-compatible wire under Node: node:http and node:https as its transport. */
 export function createOpenAiWire({ apiKey, baseURL, timeoutMilliseconds }: OpenAiWireSettings): OpenAiWire {
   return new OpenAiWire({
     endpoint: { baseUrl: baseURL ?? defaultBaseUrl, apiKey, hints: environmentHints },
-    transport: createFetchTransport({ timeoutMilliseconds }),
+    transport: createNodeHttpTransport({ timeoutMilliseconds }),
   });
 }

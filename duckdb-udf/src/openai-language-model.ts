@@ -6,7 +6,7 @@ export interface OpenAiLanguageModelSettings extends OpenAiWireSettings {
 }
 
 /**
- * The language-model port under Node: the OpenAI-compatible wire over Node's fetch. OpenAI,
+ * The language-model port under Node: the OpenAI-compatible wire over node:http. OpenAI,
  * Ollama, vLLM, llama.cpp server and LM Studio all speak it.
  */
 export class OpenAiLanguageModel extends OpenAiChatModel {
