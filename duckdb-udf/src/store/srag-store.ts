@@ -31,8 +31,11 @@ export interface ExtractMirror {
   cache: Array<[key: string, response: CachedResponse]>;
 }
 
-/** Journal entries applied per transaction. */
-const journalEntriesPerTransaction = 1_000;
+/**
+ * Journal entries applied per transaction: a scan of ~1,600 documents (a reply, a record and a
+ * log entry each) in one, with one commit (~30 ms) — a few MB of entries at hand, not the journal.
+ */
+const journalEntriesPerTransaction = 5_000;
 
 /**
  * One DuckDB file holding record tables, their schemas and statistics, the ingestion log, the

@@ -2,8 +2,11 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlTypeForKind, type AttributeDefinition, type AttributeEvidence, type CachedResponse, type ChildEntity, type RecordSchema, type StoredRecord } from '../../../core/index.ts';
 import { quoteIdentifier } from '../duckdb-sql-engine.ts';
 
-/** Rows per statement: enough to amortize the statement, few enough to keep parameter lists short. */
-const rowsPerStatement = 200;
+/**
+ * Records per slice of statements (each statement takes its rows as one JSON text): a 512-document
+ * scan's journal is one slice, not three of 200, and each statement's cost is paid once.
+ */
+const recordsPerSlice = 5_000;
 
 /** Where one table's records go: the record table itself and the name its log and evidence rows carry. */
 export interface RecordTarget {
@@ -109,12 +112,12 @@ async function writeWholeRecords(connection: DuckDBConnection, target: RecordTar
   const { schema, quotedTable, logName } = target;
   for (const slice of slices(records)) {
     const sources = slice.map((record) => record.source);
-    await connection.run(`DELETE FROM ${quotedTable} WHERE "_source" IN (${sources.map((_, index) => `$${index + 1}`).join(', ')})`, sources);
+    await connection.run(`DELETE FROM ${quotedTable} WHERE "_source" IN ${textList('$1')}`, [jsonText(sources)]);
     await insertRows(connection, quotedTable, schema.attributes, [{ name: '"_source"', type: 'VARCHAR' }, { name: '"_content_hash"', type: 'VARCHAR' }],
       slice.map((record) => ({ values: record.values, provenance: [record.source, record.contentHash] })));
     await replaceEvidence(connection, logName, sources, slice.flatMap((record) => record.evidence.map((entry) => ({ source: record.source, attribute: entry.attribute, entry }))));
     for (const child of target.children ?? []) {
-      await connection.run(`DELETE FROM ${child.quotedTable} WHERE "_source" IN (${sources.map((_, index) => `$${index + 1}`).join(', ')})`, sources);
+      await connection.run(`DELETE FROM ${child.quotedTable} WHERE "_source" IN ${textList('$1')}`, [jsonText(sources)]);
       const items = slice.flatMap((record) => (record.children?.[child.entity.name] ?? []).map((item, index) => ({ record, item, position: index + 1 })));
       await insertRows(connection, child.quotedTable, child.entity.attributes, [{ name: '"_source"', type: 'VARCHAR' }, { name: '"_position"', type: 'INTEGER' }, { name: '"_content_hash"', type: 'VARCHAR' }],
         items.map(({ record, item, position }) => ({ values: item.values, provenance: [record.source, position, record.contentHash] })));
@@ -142,8 +145,8 @@ async function insertRows(
 async function replaceEvidence(
   connection: DuckDBConnection, logName: string, sources: string[], entries: Array<{ source: string; attribute: string; entry: AttributeEvidence }>, attributes?: string[],
 ): Promise<void> {
-  const onlyThose = attributes ? ` AND attribute IN (${attributes.map((_, index) => `$${sources.length + index + 2}`).join(', ')})` : '';
-  await connection.run(`DELETE FROM srag_evidence WHERE table_name = $1 AND source IN (${sources.map((_, index) => `$${index + 2}`).join(', ')})${onlyThose}`, [logName, ...sources, ...attributes ?? []]);
+  const onlyThose = attributes ? ` AND attribute IN ${textList('$3')}` : '';
+  await connection.run(`DELETE FROM srag_evidence WHERE table_name = $1 AND source IN ${textList('$2')}${onlyThose}`, [logName, jsonText(sources), ...attributes ? [jsonText(attributes)] : []]);
   const evidence = entries.map(({ source, attribute, entry }): Array<string | null> => [logName, source, attribute,
     entry.value === null ? null : String(entry.value),
     entry.raw === null || entry.raw === undefined ? null : typeof entry.raw === 'string' ? entry.raw : JSON.stringify(entry.raw),
@@ -207,6 +210,21 @@ export async function writeCacheEntries(connection: DuckDBConnection, entries: C
 
 function slices<T>(items: T[]): T[][] {
   const result: T[][] = [];
-  for (let start = 0; start < items.length; start += rowsPerStatement) result.push(items.slice(start, start + rowsPerStatement));
+  for (let start = 0; start < items.length; start += recordsPerSlice) result.push(items.slice(start, start + recordsPerSlice));
   return result;
+}
+
+/**
+ * `(SELECT …)`: the texts of a JSON array bound as `parameter`, for `x IN …`. One parameter rather
+ * than one per text: a parameter costs ~0.2 ms to bind, and DuckDB deletes by a semi-join against
+ * the list ~2× faster than by an IN-list of constants (512 documents among 1 M evidence rows:
+ * 95–112 ms against 138–173 ms).
+ */
+function textList(parameter: string): string {
+  return `(SELECT unnest(from_json(${parameter}::JSON, '["VARCHAR"]')))`;
+}
+
+/** Texts as the JSON array `textList` reads. */
+function jsonText(texts: readonly string[]): string {
+  return JSON.stringify(texts, wellFormed);
 }
