@@ -5,7 +5,9 @@ import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.
 
 let standIn: LlmStandIn;
 beforeAll(async () => {
-  standIn = await startLlmStandIn({ corpora: ['examples/hotels'] });
+  // Replies take 100 ms, as a model's do: the failed write reaches the run long before the calls
+  // started meanwhile return. Answered at once, those returned first and freed their slots for more.
+  standIn = await startLlmStandIn({ corpora: ['examples/hotels'], latencyMs: 100 });
 });
 afterAll(async () => {
   await standIn.close();
