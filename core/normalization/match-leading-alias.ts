@@ -1,21 +1,43 @@
+/** Aliases by their first character (case as written), longest first: what `matchLeadingAlias` looks through. */
+type AliasIndex = Map<string, string[]>;
+
+/** Each list of aliases is indexed once: a quote's numbers are read many times per record, and looking through every unit and currency spelling for each was most of the reading. */
+const indexes = new WeakMap<readonly string[], AliasIndex>();
+
+function aliasIndex(aliases: readonly string[]): AliasIndex {
+  let index = indexes.get(aliases);
+  if (!index) {
+    index = new Map();
+    for (const alias of aliases) {
+      const first = alias.charAt(0);
+      const list = index.get(first) ?? [];
+      list.push(alias);
+      index.set(first, list);
+    }
+    for (const list of index.values()) list.sort((left, right) => right.length - left.length);
+    indexes.set(aliases, index);
+  }
+  return index;
+}
+
 /**
  * The longest of `aliases` that starts `text` and does not run on into a letter, so "km" is not read
  * as "k" then "m" and "stars" is not read as "s". An alias ending in a digit ("m2") must not run on
  * into another digit either. Leading spaces of `text` are skipped; `rest` is what follows the alias.
+ * `aliases` is a list the caller keeps (it is indexed once, by identity).
  */
 export function matchLeadingAlias(
   text: string,
-  aliases: Iterable<string>,
+  aliases: readonly string[],
 ): { alias: string; rest: string } | undefined {
   const trimmed = text.trimStart();
-  let best: string | undefined;
-  for (const alias of aliases) {
-    if (best !== undefined && alias.length <= best.length) continue;
+  // Longest first: the first that fits is the longest; among equally long ones, the earliest listed.
+  for (const alias of aliasIndex(aliases).get(trimmed.charAt(0)) ?? []) {
     if (!trimmed.startsWith(alias)) continue;
     const following = trimmed.charAt(alias.length);
     if (/\p{L}$/u.test(alias) && /\p{L}/u.test(following)) continue;
     if (/\d$/.test(alias) && /[\p{L}\d]/u.test(following)) continue;
-    best = alias;
+    return { alias, rest: trimmed.slice(alias.length) };
   }
-  return best === undefined ? undefined : { alias: best, rest: trimmed.slice(best.length) };
+  return undefined;
 }

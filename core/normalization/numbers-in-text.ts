@@ -1,7 +1,7 @@
 import type { AttributeDefinition } from '../schema/attribute-definition.ts';
 import { normalizeNumber } from './normalize-number.ts';
 import { decimalLiteralPattern } from './read-decimal-literal.ts';
-import { replaceNumberWords } from './replace-number-words.ts';
+import { mayStartNumberWords, replaceNumberWords } from './replace-number-words.ts';
 
 /** A number a text states, normalized for a column, and the words it was read from. */
 export interface NumberInText {
@@ -53,7 +53,8 @@ export function numbersInText(text: string, attribute: AttributeDefinition): { n
 function* numberStarts(lower: string): Generator<number> {
   for (const match of lower.matchAll(/(?<![\d.,'’/])\d|\b[a-z]+\b/g)) {
     const index = match.index;
-    if (/\d/.test(match[0]) || replaceNumberWords(lower.slice(index, index + 60)) !== lower.slice(index, index + 60)) yield index;
+    if (/\d/.test(match[0])) yield index;
+    else if (mayStartNumberWords(match[0]) && replaceNumberWords(lower.slice(index, index + 60)) !== lower.slice(index, index + 60)) yield index;
   }
 }
 

@@ -49,7 +49,7 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
     if (sign) [negative, text] = [negative !== (sign[1] === '-'), text.slice(sign[0].length)];
   };
   readSign();
-  const prefix = matchLeadingAlias(text, currencyMentions.keys());
+  const prefix = matchLeadingAlias(text, currencyAliases);
   const currencies: CurrencyMention[] = [];
   if (prefix) {
     currencies.push(currencyMentions.get(prefix.alias) as CurrencyMention);
@@ -105,7 +105,9 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
 }
 
 /** Every unit and currency spelling, listed once (quotes are read many times per record). */
-const unitAndCurrencyAliases = [...measurementUnits.keys(), ...currencyMentions.keys()];
+const currencyAliases = [...currencyMentions.keys()];
+const unitAliases = [...measurementUnits.keys()];
+const unitAndCurrencyAliases = [...unitAliases, ...currencyAliases];
 const magnitudeAliasesByDimension = new Map<string | undefined, string[]>();
 
 /** The magnitude words of a column of this dimension: all but those that are units here. */
@@ -137,7 +139,7 @@ function compoundPart(rest: string, unit: MeasurementUnit | undefined, dimension
   const start = /^\s*(?:,|and)?\s*/.exec(rest)?.[0] ?? '';
   const literal = /^\d+(?:\.\d+)?/.exec(rest.slice(start.length))?.[0];
   if (!literal) return undefined;
-  const word = matchLeadingAlias(rest.slice(start.length + literal.length), measurementUnits.keys());
+  const word = matchLeadingAlias(rest.slice(start.length + literal.length), unitAliases);
   const partUnit = word ? unitHere(word.alias, dimension ?? unit.dimension) : undefined;
   if (!word || !partUnit || partUnit.dimension !== unit.dimension) return undefined;
   return { amount: Number(literal), unit: partUnit, rest: word.rest };

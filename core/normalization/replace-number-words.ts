@@ -12,6 +12,11 @@ const countedByA = new Set(['dozen', 'hundred', 'thousand', 'million', 'billion'
 
 type Previous = 'start' | 'one' | 'ten' | 'hundred' | 'and';
 
+/** Whether a number phrase `replaceNumberWords` reads can start with `word` (lower case): most words cannot, and are passed over without trying. */
+export function mayStartNumberWords(word: string): boolean {
+  return ones.has(word) || tens.has(word) || word === 'a';
+}
+
 /**
  * Replace a leading English number phrase below a thousand ("twelve", "twenty-five", "a dozen",
  * "two hundred and five") with its digits, so "twelve km" reads as "12 km". "thousand", "million"

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AttributeDefinition } from '../../core/schema/attribute-definition.ts';
 import { isMissingValue, normalizeValue, type NormalizedValue, type ValueIssueCode } from '../../core/normalization/index.ts';
+import { matchLeadingAlias } from '../../core/normalization/match-leading-alias.ts';
 
 /** A column fixture: a plain `number` column unless a row overrides one thing. */
 function column(overrides: Partial<AttributeDefinition> = {}): AttributeDefinition {
@@ -317,4 +318,28 @@ describe('isMissingValue', () => {
   it.each([0, false, '0', 'no', 'nothing to report', [], {}, Number.NaN])('does not treat %j as missing', (raw) =>
     expect(isMissingValue(raw)).toBe(false),
   );
+});
+
+describe('matchLeadingAlias', () => {
+  const aliases = ['k', 'km', 'kmh', 'm', 'mi', 'm2', 'ms', 'mm'];
+  it.each([
+    ['5 km away', 'km', ' away'],
+    ['kmh', 'kmh', ''],
+    // "kms" runs on into a letter as every alias that starts it does: none is read.
+    ['kms', undefined, undefined],
+    // "m2" may not run on into a digit, but "m" may: a shorter alias is tried after a longer one fails.
+    ['m23', 'm', '23'],
+    ['  mi.', 'mi', '.'],
+    ['x', undefined, undefined],
+  ])('reads the longest alias that starts %j and does not run on: %s', (text, alias, rest) => {
+    const match = matchLeadingAlias(text.replace(/^5 /, ''), aliases);
+    expect(match?.alias).toBe(alias);
+    expect(match?.rest).toBe(rest);
+  });
+
+  it('gives the same reading from a list whatever the order it lists its aliases in', () => {
+    for (const text of ['km/h', 'mm', 'm', 'mi', 'ms', 'kmh']) {
+      expect(matchLeadingAlias(text, [...aliases].reverse())).toEqual(matchLeadingAlias(text, aliases));
+    }
+  });
 });
