@@ -8,12 +8,20 @@ import type { OutputSchema } from '../ports/language-model.ts';
  * is a list of flat records of its own attributes (see `ChildEntity`).
  */
 export function recordOutputSchema(schema: RecordSchema, withEvidence: boolean): OutputSchema {
+  // One per schema object and mode: a run asks with the same schema for every document, and the
+  // model client writes each output schema as text once (see `ModelClient.cacheKey`).
+  const made = madeFor.get(schema) ?? {};
+  madeFor.set(schema, made);
+  const key = withEvidence ? 'withEvidence' : 'withoutEvidence';
   const entities = schema.entities ?? [];
-  return {
+  return made[key] ??= {
     name: 'record',
     schema: objectSchema(schema.attributes, withEvidence, entities.map((entity) => [entity.name, { type: 'array', items: objectSchema(entity.attributes, withEvidence) }])),
   };
 }
+
+/** The output schemas made for a record schema (both are read-only once made). */
+const madeFor = new WeakMap<RecordSchema, { withEvidence?: OutputSchema; withoutEvidence?: OutputSchema }>();
 
 function objectSchema(attributes: AttributeDefinition[], withEvidence: boolean, lists: Array<[string, unknown]> = []): Record<string, unknown> {
   return {

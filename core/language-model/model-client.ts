@@ -76,10 +76,15 @@ export class ModelClient {
     this.hashText = options.hashText ?? contentHash;
   }
 
-  /** The cache key: model + messages + output schema, nothing else (no keys, no timestamps). */
+  /**
+   * The cache key: model + messages + output schema, nothing else (no keys, no timestamps) — the
+   * hash of `JSON.stringify([model, messages, outputSchema])`. The output schema is written once
+   * per schema object (a run sends the same one with every document) and spliced in.
+   */
   cacheKey(request: LanguageModelRequest): string {
     const model = request.model ?? this.languageModel.modelId;
-    return this.hashText(JSON.stringify([model, request.messages, request.outputSchema ?? null]));
+    const outputSchema = request.outputSchema ? outputSchemaText(request.outputSchema) : 'null';
+    return this.hashText(`[${JSON.stringify(model)},${JSON.stringify(request.messages)},${outputSchema}]`);
   }
 
   /**
@@ -177,4 +182,16 @@ export class ModelClient {
       throw new SragError({ code: 'CANCELLED', message: 'cancelled before the model call finished' });
     }
   }
+}
+
+/** Output schemas as JSON text, by object: one is treated as immutable once a request carries it. */
+const outputSchemaTexts = new WeakMap<object, string>();
+
+function outputSchemaText(outputSchema: object): string {
+  let text = outputSchemaTexts.get(outputSchema);
+  if (text === undefined) {
+    text = JSON.stringify(outputSchema);
+    outputSchemaTexts.set(outputSchema, text);
+  }
+  return text;
 }

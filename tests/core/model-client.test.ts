@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   LanguageModelError,
+  contentHash,
   ModelClient,
   SragError,
   type CachedResponse,
@@ -256,6 +257,18 @@ describe('ModelClient cache', () => {
     expect(client.cacheKey({ ...base, messages: [{ role: 'user', content: 'rules' }, { role: 'user', content: 'doc' }] })).not.toBe(key);
     expect(client.cacheKey({ ...base, outputSchema: { name: 'record', schema: { type: 'object', required: [] } } })).not.toBe(key);
     expect(client.cacheKey({ ...base, outputSchema: undefined })).not.toBe(key);
+  });
+
+  it('keeps the cache key the hash of [model, messages, output schema] as JSON, so replies cached by earlier versions still match', () => {
+    const { languageModel } = createRecordingLanguageModel('x', 'default-model');
+    const client = new ModelClient({ languageModel, sleep: noWait });
+    const outputSchema = { name: 'record', schema: { type: 'object', properties: { ['__proto__']: { type: 'string' }, note: { type: ['string', 'null'] } } } };
+    const messages = [{ role: 'system' as const, content: 'rules "quoted"\n' }, { role: 'user' as const, content: 'doc \u2028 é' }];
+    const expected = contentHash(JSON.stringify(['default-model', messages, outputSchema]));
+    expect(client.cacheKey({ messages, outputSchema })).toBe(expected);
+    // The schema's text is kept per object: asking again with the same object gives the same key.
+    expect(client.cacheKey({ messages, outputSchema })).toBe(expected);
+    expect(client.cacheKey({ messages })).toBe(contentHash(JSON.stringify(['default-model', messages, null])));
   });
 
   it('keeps the cache key independent of anything but model, messages and output schema', () => {
