@@ -55,7 +55,9 @@ export function documentPathOf(path: string, pattern: string, { followLinks = fa
 function documentPath(path: string, pattern: string, root: string | undefined): DocumentPath | undefined {
   let identity: string;
   try {
-    identity = realpathSync(path);
+    // The C library's realpath: one call, where Node's own walks and lstats every component of
+    // every path (512 files: 4–8 ms against 22–27 ms, on the way to a scan's first model call).
+    identity = realpathSync.native(path);
   } catch {
     return undefined; // A dangling link names no document.
   }
@@ -78,7 +80,7 @@ function linkRoot(pattern: string): string | undefined {
     return undefined;
   }
   try {
-    return realpathSync(directory);
+    return realpathSync.native(directory);
   } catch {
     return undefined;
   }

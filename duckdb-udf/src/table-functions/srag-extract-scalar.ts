@@ -67,7 +67,7 @@ function identityOf(filename: string | null | undefined): { source: string; labe
   if (!filename) return { source: '', label: 'document' };
   let source = resolve(filename);
   try {
-    source = realpathSync(source);
+    source = realpathSync.native(source);
   } catch {
     // Not a file here: the name still identifies the text.
   }
