@@ -18,7 +18,8 @@ const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new htt
  * server becomes a retryable timeout rather than a frozen run. A refused connection, an unknown
  * host or a URL that cannot be sent to is `unreachable`; a connection that breaks midway is
  * `interrupted`. Credentials in a URL (`http://user:password@host/v1`) are sent as Basic
- * authorization when no key is. A gzip, deflate or brotli body is decoded.
+ * authorization when no key is. A gzip, deflate or brotli body is decoded; redirects are followed
+ * as fetch follows them (Authorization dropped when one leaves the origin).
  *
  * Not the global `fetch`: undici's fetch cost twice the CPU per request (WHATWG streams and
  * headers), which at 64 requests in flight made srag's own thread, not the model, the limit.
@@ -28,14 +29,11 @@ export function createNodeHttpTransport({ timeoutMilliseconds }: { timeoutMillis
     if (request.signal?.aborted) return reject(new TransportFailure('cancelled', 'cancelled before it was sent'));
     let url: URL;
     try {
-      url = new URL(request.url);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw Object.assign(new Error(`cannot send to a ${url.protocol} URL, only http: and https:`), { code: 'ERR_INVALID_PROTOCOL' });
+      url = sendableUrl(request.url);
     } catch (error) {
       return reject(failure(error));
     }
-    const headers = withUrlCredentials(url, request.headers);
-    const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
-    if (body) headers['Content-Length'] = String(body.length);
+    let outgoing: http.ClientRequest | undefined;
     let settled = false;
     const settle = (outcome: () => void) => {
       if (settled) return;
@@ -46,34 +44,82 @@ export function createNodeHttpTransport({ timeoutMilliseconds }: { timeoutMillis
     };
     const fail = (error: TransportFailure) => {
       settle(() => reject(error));
-      outgoing.destroy();
+      outgoing?.destroy();
     };
     const cancel = () => fail(new TransportFailure('cancelled', 'cancelled'));
+    // One bound for the whole exchange, redirects included.
     const timer = setTimeout(() => fail(new TransportFailure('timeout', `no complete reply within ${timeoutMilliseconds / 1000} s`)), timeoutMilliseconds);
-    const outgoing = (url.protocol === 'https:' ? https : http).request(url, { method: request.method, headers, agent: agents[url.protocol as 'http:' | 'https:'] }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', (error) => fail(failure(error)));
-      response.on('aborted', () => fail(new TransportFailure('interrupted', 'the connection closed before the reply was complete')));
-      response.on('end', () => {
-        if (!response.complete) return fail(new TransportFailure('interrupted', 'the connection closed before the reply was complete'));
-        let text: string;
-        try {
-          text = decode(Buffer.concat(chunks), response.headers['content-encoding']);
-        } catch (error) {
-          return fail(new TransportFailure('interrupted', `the reply's body could not be decoded: ${(error as Error).message}`, { cause: error }));
-        }
-        const responseHeaders: Record<string, string> = {};
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
-        }
-        settle(() => resolve({ status: response.statusCode ?? 0, headers: responseHeaders, body: text }));
-      });
-    });
-    outgoing.on('error', (error) => fail(failure(error)));
     request.signal?.addEventListener('abort', cancel, { once: true });
-    outgoing.end(body);
+
+    const send = (target: URL, method: string, headers: Record<string, string>, body: Buffer | undefined, redirects: number) => {
+      const sent = { ...headers, ...(body ? { 'Content-Length': String(body.length) } : {}) };
+      outgoing = (target.protocol === 'https:' ? https : http).request(target, { method, headers: sent, agent: agents[target.protocol as 'http:' | 'https:'] }, (response) => {
+        const next = redirectOf(target, method, response, redirects);
+        if (next) {
+          response.resume();
+          try {
+            const location = sendableUrl(next.location);
+            // Credentials a Location carries are not sent: only those the user configured are.
+            location.username = '';
+            location.password = '';
+            // As fetch does: credentials go to the origin they were meant for, not to where it points.
+            const kept = location.origin === target.origin ? headers : withoutAuthorization(headers);
+            return send(location, next.method, kept, next.method === method ? body : undefined, redirects + 1);
+          } catch (error) {
+            return fail(failure(error));
+          }
+        }
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', (error) => fail(failure(error)));
+        response.on('aborted', () => fail(new TransportFailure('interrupted', 'the connection closed before the reply was complete')));
+        response.on('end', () => {
+          if (!response.complete) return fail(new TransportFailure('interrupted', 'the connection closed before the reply was complete'));
+          let text: string;
+          try {
+            text = decode(Buffer.concat(chunks), response.headers['content-encoding']);
+          } catch (error) {
+            return fail(new TransportFailure('interrupted', `the reply's body could not be decoded: ${(error as Error).message}`, { cause: error }));
+          }
+          const responseHeaders: Record<string, string> = {};
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
+          }
+          settle(() => resolve({ status: response.statusCode ?? 0, headers: responseHeaders, body: text }));
+        });
+      });
+      outgoing.on('error', (error) => fail(failure(error)));
+      outgoing.end(body);
+    };
+    send(url, request.method, withUrlCredentials(url, { 'User-Agent': 'srag', Accept: 'application/json', ...request.headers }), request.body === undefined ? undefined : Buffer.from(request.body, 'utf8'), 0);
   });
+}
+
+/** Redirects followed before the last one's status is returned as the response, as fetch's limit. */
+const mostRedirects = 20;
+
+/**
+ * Where a redirect points and with which method, as fetch follows it: 307 and 308 keep the method
+ * and body; 303, and 301 or 302 after a POST, continue as GET without the body. Undefined for any
+ * other response, one without a Location, or past `mostRedirects`.
+ */
+function redirectOf(from: URL, method: string, response: http.IncomingMessage, redirects: number): { location: string; method: string } | undefined {
+  const status = response.statusCode ?? 0;
+  const location = response.headers.location;
+  if (![301, 302, 303, 307, 308].includes(status) || !location || redirects >= mostRedirects) return undefined;
+  const asGet = status === 303 ? method !== 'HEAD' : (status === 301 || status === 302) && method === 'POST';
+  return { location: new URL(location, from).href, method: asGet ? 'GET' : method };
+}
+
+/** `address` as a URL this transport can send to; throws (ERR_INVALID_URL, ERR_INVALID_PROTOCOL) otherwise. */
+function sendableUrl(address: string): URL {
+  const url = new URL(address);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw Object.assign(new Error(`cannot send to a ${url.protocol} URL, only http: and https:`), { code: 'ERR_INVALID_PROTOCOL' });
+  return url;
+}
+
+function withoutAuthorization(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
 }
 
 /** A request's error as the wire knows it: `unreachable` when no connection could be made, else `interrupted`. */

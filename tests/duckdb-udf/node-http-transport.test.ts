@@ -10,12 +10,18 @@ import { caught } from '../helpers/caught.ts';
 
 let server: http.Server;
 let base: string;
-const seen: Array<{ url: string; authorization: string | undefined; socket: unknown }> = [];
+const seen: Array<{ url: string; method: string; authorization: string | undefined; socket: unknown; body: string }> = [];
 
 beforeAll(async () => {
-  server = http.createServer((request, response) => {
-    seen.push({ url: String(request.url), authorization: request.headers.authorization, socket: request.socket });
-    request.resume();
+  server = http.createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    seen.push({ url: String(request.url), method: String(request.method), authorization: request.headers.authorization, socket: request.socket, body: Buffer.concat(chunks).toString() });
+    const redirect = /^\/redirect\/(\d+)\/(.*)$/.exec(String(request.url));
+    if (redirect) {
+      response.writeHead(Number(redirect[1]), { location: decodeURIComponent(redirect[2]!) });
+      return response.end('moved');
+    }
     if (request.url?.startsWith('/hang')) return; // never answers
     if (request.url?.startsWith('/gzip')) {
       response.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'application/json' });
@@ -107,6 +113,23 @@ describe('the node:http transport', () => {
   it('fails a URL it cannot send to as unreachable, naming the scheme', async () => {
     const error = await caught(createTransport({ timeoutMilliseconds: 5_000 })(post('ftp://127.0.0.1/v1/chat/completions')));
     expect(TransportFailure.isInstance(error) && { kind: error.kind, message: error.message }).toEqual({ kind: 'unreachable', message: 'ERR_INVALID_PROTOCOL: cannot send to a ftp: URL, only http: and https:' });
+  });
+
+  it('follows a 307 within its origin with the same method, body and key', async () => {
+    const response = await createTransport({ timeoutMilliseconds: 5_000 })(post(`${base}/redirect/307/${encodeURIComponent('/v1/moved-307')}`, { body: '{"n":1}', headers: { Authorization: 'Bearer the-key' } }));
+    expect(response.status).toBe(201);
+    expect(seen.find((request) => request.url === '/v1/moved-307')).toMatchObject({ method: 'POST', body: '{"n":1}', authorization: 'Bearer the-key' });
+  });
+
+  it('drops the key when a redirect leaves the origin, as fetch does, and never sends credentials a Location carries', async () => {
+    const other = base.replace('127.0.0.1', 'localhost').replace('http://', 'http://intruder:secret@');
+    await createTransport({ timeoutMilliseconds: 5_000 })(post(`${base}/redirect/308/${encodeURIComponent(`${other}/v1/elsewhere`)}`, { headers: { Authorization: 'Bearer the-key' } }));
+    expect(seen.find((request) => request.url === '/v1/elsewhere')).toMatchObject({ method: 'POST', authorization: undefined });
+  });
+
+  it('continues a POST redirected by 302 as a GET without its body', async () => {
+    await createTransport({ timeoutMilliseconds: 5_000 })(post(`${base}/redirect/302/${encodeURIComponent('/v1/moved-302')}`, { body: '{"n":2}' }));
+    expect(seen.find((request) => request.url === '/v1/moved-302')).toMatchObject({ method: 'GET', body: '' });
   });
 
   it('sends credentials in the base URL as Basic authorization', async () => {
