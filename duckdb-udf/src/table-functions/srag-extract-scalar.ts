@@ -1,7 +1,7 @@
 import { DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
-import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RecordSchema } from '../../../core/index.ts';
+import { canonicalPath } from '../canonical-path.ts';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';
 import { extractedRecordJson } from './extracted-columns.ts';
 import { readSchemaArgument } from './read-schema-argument.ts';
@@ -67,7 +67,7 @@ function identityOf(filename: string | null | undefined): { source: string; labe
   if (!filename) return { source: '', label: 'document' };
   let source = resolve(filename);
   try {
-    source = realpathSync.native(source);
+    source = canonicalPath(source);
   } catch {
     // Not a file here: the name still identifies the text.
   }
