@@ -10,8 +10,8 @@ import type { OutputSchema } from '../ports/language-model.ts';
 export function recordOutputSchema(schema: RecordSchema, withEvidence: boolean): OutputSchema {
   // One per schema object and mode: a run asks with the same schema for every document, and the
   // model client writes each output schema as text once (see `ModelClient.cacheKey`).
-  const made = madeFor.get(schema) ?? {};
-  madeFor.set(schema, made);
+  let made = madeFor.get(schema);
+  if (!made) madeFor.set(schema, made = {});
   const key = withEvidence ? 'withEvidence' : 'withoutEvidence';
   const entities = schema.entities ?? [];
   return made[key] ??= {

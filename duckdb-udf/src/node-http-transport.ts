@@ -91,7 +91,7 @@ export function createNodeHttpTransport({ timeoutMilliseconds }: { timeoutMillis
       outgoing.on('error', (error) => fail(failure(error)));
       outgoing.end(body);
     };
-    send(url, request.method, withUrlCredentials(url, { 'User-Agent': 'srag', Accept: 'application/json', ...request.headers }), request.body === undefined ? undefined : Buffer.from(request.body, 'utf8'), 0);
+    send(url, request.method, withUrlCredentials(url, { 'User-Agent': 'srag', Accept: '*/*', ...request.headers }), request.body === undefined ? undefined : Buffer.from(request.body, 'utf8'), 0);
   });
 }
 

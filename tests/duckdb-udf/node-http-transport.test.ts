@@ -10,13 +10,13 @@ import { caught } from '../helpers/caught.ts';
 
 let server: http.Server;
 let base: string;
-const seen: Array<{ url: string; method: string; authorization: string | undefined; socket: unknown; body: string }> = [];
+const seen: Array<{ url: string; method: string; authorization: string | undefined; accept: string | undefined; socket: unknown; body: string }> = [];
 
 beforeAll(async () => {
   server = http.createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    seen.push({ url: String(request.url), method: String(request.method), authorization: request.headers.authorization, socket: request.socket, body: Buffer.concat(chunks).toString() });
+    seen.push({ url: String(request.url), method: String(request.method), authorization: request.headers.authorization, accept: request.headers.accept, socket: request.socket, body: Buffer.concat(chunks).toString() });
     const redirect = /^\/redirect\/(\d+)\/(.*)$/.exec(String(request.url));
     if (redirect) {
       response.writeHead(Number(redirect[1]), { location: decodeURIComponent(redirect[2]!) });
@@ -61,6 +61,8 @@ describe('the node:http transport', () => {
     const response = await createTransport({ timeoutMilliseconds: 5_000 })(post(`${base}/v1/chat/completions`));
     expect(response).toMatchObject({ status: 201, body: '{"ok":true}' });
     expect(response.headers['x-answer']).toBe('Yes');
+    // As fetch asked: any type (a batch's results file is JSON Lines, not JSON).
+    expect(seen.find((request) => request.url === '/v1/chat/completions')!.accept).toBe('*/*');
   });
 
   it('fails a refused connection as unreachable', async () => {
