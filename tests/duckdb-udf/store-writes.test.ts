@@ -124,4 +124,33 @@ describe('the store writes journaled records, evidence, log entries and replies'
       store.close();
     }
   });
+
+  it('applies a slice early only when it writes srag_extract tables alone; one that grows or back-fills a table srag ingest made is left whole for the apply after the statement', async () => {
+    const store = await SragStore.open(join(mkdtempSync(join(tmpdir(), 'srag-writes-')), 'early.duckdb'));
+    const journal = await StoreJournal.open(store.instance);
+    try {
+      const extracted = record('/docs/a.md', { name: 'A', price: 1, rooms: 1, pets: true, opened: null });
+      journal.appendSync([{ kind: 'schema', schemaKey, title: 'Hotel', schemaJson: JSON.stringify(recordSchemaToJsonSchema(schema)) }, { kind: 'record', logName: schemaKey, record: extracted }]);
+      expect(await store.applyJournalSliceEarly()).toBe('applied');
+      const { quotedTable } = await extractRecordTable(store.connection, schemaKey);
+      expect(await rows(store, `SELECT _source, name FROM ${quotedTable}`)).toEqual([['/docs/a.md', 'A']]);
+      expect(await rows(store, 'SELECT count(*) FROM srag_journal')).toEqual([[0n]]);
+      expect(await store.applyJournalSliceEarly()).toBe('empty');
+
+      // A record for a table that is not srag_extract's (here one the database does not know): rolled back, every entry kept.
+      journal.appendSync([{ kind: 'record', logName: schemaKey, record: record('/docs/b.md', { name: 'B', price: 2, rooms: 2, pets: false, opened: null }) }, { kind: 'record', logName: 'hotels', record: extracted }]);
+      expect(await store.applyJournalSliceEarly()).toBe('declined');
+      expect(await rows(store, 'SELECT count(*) FROM srag_journal')).toEqual([[2n]]);
+      expect(await rows(store, `SELECT count(*) FROM ${quotedTable}`)).toEqual([[1n]]);
+      // So is a grown table's schema.
+      journal.appendSync([{ kind: 'grow-table', table: 'hotels', schemaJson: '{}' }]);
+      expect(await store.applyJournalSliceEarly()).toBe('declined');
+      expect(await rows(store, 'SELECT count(*) FROM srag_journal')).toEqual([[3n]]);
+      // The apply after the statement meets them, and says what it cannot apply.
+      await expect(store.applyJournal()).rejects.toThrow(/does not know \(hotels\)/);
+    } finally {
+      journal.close();
+      store.close();
+    }
+  });
 });

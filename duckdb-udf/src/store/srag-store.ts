@@ -331,15 +331,7 @@ export class SragStore {
     return this.exclusive(async (connection) => {
       // Tables `srag ingest` made that the journal wrote to (a back-fill of `srag_ask(…, extend := true)`): their statistics follow.
       const ingested = new Set<string>();
-      for (;;) {
-        const rows = (await connection.runAndReadAll(`SELECT sequence, entry FROM srag_journal ORDER BY sequence LIMIT ${journalEntriesPerTransaction}`)).getRowsJS();
-        if (rows.length === 0) break;
-        const entries = rows.map((row) => JSON.parse(String(row[1])) as JournalEntry);
-        await transaction(connection, async () => {
-          await this.applyEntries(connection, entries, ingested);
-          await connection.run('DELETE FROM srag_journal WHERE sequence <= $1', [rows.at(-1)![0] as bigint]);
-        });
-      }
+      while ((await this.applyJournalSlice(connection, ingested, false)) === 'applied');
       // No CHECKPOINT after a grown table's ALTER, unlike `registerTable`: the journal's own connection
       // holds a write transaction open, and a record table has no DEFAULT, the case DuckDB cannot replay.
       for (const table of ingested) {
@@ -349,6 +341,35 @@ export class SragStore {
         await refreshTableProfile(connection, table);
       }
     });
+  }
+
+  /**
+   * The journal's oldest slice applied while the statement that journals it still runs (see
+   * `openSragDatabase`), so that the statement's end leaves little to apply: a 4,096-document scan
+   * left 1.6 s of it. Only a slice that writes nothing but `srag_extract`'s own tables, replies and
+   * log entries: one that grows or back-fills a table `srag ingest` made is left to `applyJournal`,
+   * whose statistics of that table follow it. What it returns: whether it applied a slice, found
+   * the journal empty, or left the slice (`declined`).
+   */
+  applyJournalSliceEarly(): Promise<'applied' | 'empty' | 'declined'> {
+    return this.exclusive((connection) => this.applyJournalSlice(connection, new Set(), true));
+  }
+
+  private async applyJournalSlice(connection: DuckDBConnection, ingested: Set<string>, onlyExtractTables: boolean): Promise<'applied' | 'empty' | 'declined'> {
+    const rows = (await connection.runAndReadAll(`SELECT sequence, entry FROM srag_journal ORDER BY sequence LIMIT ${journalEntriesPerTransaction}`)).getRowsJS();
+    if (rows.length === 0) return 'empty';
+    const entries = rows.map((row) => JSON.parse(String(row[1])) as JournalEntry);
+    if (onlyExtractTables && entries.some((entry) => entry.kind === 'grow-table')) return 'declined';
+    try {
+      await transaction(connection, async () => {
+        await this.applyEntries(connection, entries, ingested, onlyExtractTables);
+        await connection.run('DELETE FROM srag_journal WHERE sequence <= $1', [rows.at(-1)![0] as bigint]);
+      });
+    } catch (error) {
+      if (error instanceof DeclinedSlice) return 'declined';
+      throw error;
+    }
+    return 'applied';
   }
 
   /** What the SQL functions keep at hand (see `ExtractMirror`); read when the database opens. */
@@ -384,7 +405,7 @@ export class SragStore {
     });
   }
 
-  private async applyEntries(connection: DuckDBConnection, entries: JournalEntry[], ingested: Set<string>): Promise<void> {
+  private async applyEntries(connection: DuckDBConnection, entries: JournalEntry[], ingested: Set<string>, onlyExtractTables = false): Promise<void> {
     const targets = new Map<string, RecordTarget>();
     const target = async (logName: string): Promise<RecordTarget> => {
       let found = targets.get(logName);
@@ -395,6 +416,7 @@ export class SragStore {
           found = { quotedTable: (await extractRecordTable(connection, logName)).quotedTable, logName, schema };
         } else {
           // A table `srag ingest` made, back-filled by `srag_ask(…, extend := true)`.
+          if (onlyExtractTables) throw new DeclinedSlice('a table srag ingest made: left to applyJournal');
           const table = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [logName])).getRowsJS()[0];
           if (!table) throw new SragError({ code: 'STORE_FAILED', message: `the journal names a schema the database does not know (${logName})` });
           found = { quotedTable: quoteIdentifier(logName), logName, schema: parseRecordSchema(JSON.parse(String(table[0])), `table "${logName}"`) };
@@ -541,6 +563,9 @@ async function createStoreTables(connection: DuckDBConnection): Promise<void> {
     await connection.run('CHECKPOINT');
   }
 }
+
+/** Thrown inside `applyJournalSliceEarly`'s transaction to roll it back: the slice is left to `applyJournal`. */
+class DeclinedSlice extends Error {}
 
 export async function transaction(connection: DuckDBConnection, statements: () => Promise<void>): Promise<void> {
   await connection.run('BEGIN TRANSACTION');

@@ -7,9 +7,10 @@ import type { JournalEntry } from './journal-entry.ts';
  * owns DuckDB is blocked in the statement's callback and cannot await a query — but a DuckDB
  * appender writes and commits synchronously. So each write the LLM bridge hands over (a reply, a
  * record, a log entry) is appended here at once, as JSON, and is durable before the bridge hears
- * back: a process killed mid-scan loses nothing it paid for. When the thread is free again (after
- * the statement, or when the database is next opened), `SragStore.applyJournal` moves the entries
- * into the ordinary tables through the same writes `srag ingest` uses, and deletes them.
+ * back: a process killed mid-scan loses nothing it paid for. `SragStore` moves the entries into
+ * the ordinary tables through the same writes `srag ingest` uses, and deletes them: slices while
+ * the statement runs (`applyJournalSliceEarly`), the rest after it or when the database is next
+ * opened (`applyJournal`).
  */
 export class StoreJournal {
   private constructor(private readonly connection: DuckDBConnection, private readonly appender: DuckDBAppender, private sequence: number) {}
