@@ -482,6 +482,18 @@ describe('the LLM stand-in', () => {
     }
   });
 
+  it('serve.ts --help says what it is and lists every option; an unknown option is one line that points to --help', async () => {
+    const help = await runProcess(process.execPath, ['--import', 'tsx', 'tests/helpers/llm-stand-in/serve.ts', '--help'], { cwd: repositoryRoot });
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toContain('It is a test double, not a model.');
+    for (const option of ['--corpus', '--port', '--latency-ms', '--fault-rate', '--seed', '--quiet', '--background', '--idle-minutes', '--batch-polls', '--batch-failed-lines', '--batch-create-delay-ms']) {
+      expect(help.stdout).toContain(`  ${option} `);
+    }
+    const unknown = await runProcess(process.execPath, ['--import', 'tsx', 'tests/helpers/llm-stand-in/serve.ts', '--latency', '200'], { cwd: repositoryRoot });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toBe("llm stand-in: Unknown option '--latency'; see --help\n");
+  });
+
   it('serve.ts --background prints the shell lines that point srag at a server which outlives it', async () => {
     const printed = await runProcess('npx', ['tsx', 'tests/helpers/llm-stand-in/serve.ts', '--corpus', fixtureCorpus, '--background'], { cwd: repositoryRoot });
     expect(printed.status, printed.stderr).toBe(0);

@@ -21,22 +21,55 @@ import { parseArgs } from 'node:util';
 import { startLlmStandIn } from './index.ts';
 import { repositoryRoot } from './repository-root.ts';
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '0' },
-    'latency-ms': { type: 'string', default: '0' },
-    'fault-rate': { type: 'string', default: '0' },
-    seed: { type: 'string', default: '1' },
-    corpus: { type: 'string', multiple: true },
-    quiet: { type: 'boolean', default: false },
-    background: { type: 'boolean', default: false },
-    'idle-minutes': { type: 'string' },
-    // The Batch API: retrieves a batch answers in_progress before it completes; lines of each batch that fail; how long a create takes.
-    'batch-polls': { type: 'string', default: '1' },
-    'batch-failed-lines': { type: 'string', default: '0' },
-    'batch-create-delay-ms': { type: 'string', default: '0' },
-  },
-});
+const usage = `Runs the LLM stand-in: a local OpenAI-compatible server that answers srag's prompts from gold
+data, for tests, benchmarks and the labelled offline demo. It is a test double, not a model.
+
+Usage: npx tsx tests/helpers/llm-stand-in/serve.ts [options]
+  --corpus DIR                 a gold corpus to answer from (repeatable; default: the examples with gold data)
+  --port N                     port to listen on (default 0: any free port)
+  --latency-ms N               milliseconds before each response (default 0)
+  --fault-rate R               0..1, the share of requests answered with a random fault (default 0)
+  --seed N                     seed of the fault draws (default 1)
+  --quiet                      no line per request on stderr
+  --background                 start detached, print shell lines that point srag at it, exit
+  --idle-minutes N             stop after N minutes without a request (default 30 with --background)
+  --batch-polls N              Batch API: polls answered in_progress before a batch completes (default 1)
+  --batch-failed-lines N       Batch API: lines of each batch that fail (default 0)
+  --batch-create-delay-ms N    Batch API: how long creating a batch takes (default 0)
+  --help                       this text
+
+Prints OPENAI_BASE_URL=http://127.0.0.1:<port>/v1 on stdout once listening. One line sets up a shell:
+  eval "$(npx tsx tests/helpers/llm-stand-in/serve.ts --corpus examples/hotels --background)"
+`;
+
+const options = {
+  help: { type: 'boolean', default: false },
+  port: { type: 'string', default: '0' },
+  'latency-ms': { type: 'string', default: '0' },
+  'fault-rate': { type: 'string', default: '0' },
+  seed: { type: 'string', default: '1' },
+  corpus: { type: 'string', multiple: true },
+  quiet: { type: 'boolean', default: false },
+  background: { type: 'boolean', default: false },
+  'idle-minutes': { type: 'string' },
+  // The Batch API: retrieves a batch answers in_progress before it completes; lines of each batch that fail; how long a create takes.
+  'batch-polls': { type: 'string', default: '1' },
+  'batch-failed-lines': { type: 'string', default: '0' },
+  'batch-create-delay-ms': { type: 'string', default: '0' },
+} as const;
+
+let parsed: ReturnType<typeof parseArgs<{ options: typeof options }>>;
+try {
+  parsed = parseArgs({ options });
+} catch (error) {
+  process.stderr.write(`llm stand-in: ${(error as Error).message}; see --help\n`);
+  process.exit(2);
+}
+const { values } = parsed;
+if (values.help) {
+  process.stdout.write(usage);
+  process.exit(0);
+}
 
 function numberOption(name: string, text: string): number {
   const value = Number(text);
