@@ -18,8 +18,9 @@ const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new htt
  * server becomes a retryable timeout rather than a frozen run. A refused connection, an unknown
  * host or a URL that cannot be sent to is `unreachable`; a connection that breaks midway is
  * `interrupted`. Credentials in a URL (`http://user:password@host/v1`) are sent as Basic
- * authorization when no key is. A gzip, deflate or brotli body is decoded; redirects are followed
- * as fetch follows them (Authorization dropped when one leaves the origin).
+ * authorization when no key is. A gzip, deflate (zlib-wrapped or bare) or brotli body is decoded,
+ * up to 512 MiB; redirects are followed as fetch follows them (Authorization dropped when one
+ * leaves the origin).
  *
  * Not the global `fetch`: undici's fetch cost twice the CPU per request (WHATWG streams and
  * headers), which at 64 requests in flight made srag's own thread, not the model, the limit.
@@ -141,16 +142,26 @@ function withUrlCredentials(url: URL, headers: Record<string, string>): Record<s
   return sent;
 }
 
+/** The most a compressed body may grow to when decoded: a few kilobytes that expand to gigabytes fail as undecodable, not by taking the memory. */
+const maxDecodedBytes = 512 * 1024 * 1024;
+
 /** The body as text, decoded from the encoding a server chose (srag asks for none; a proxy may still compress). */
 function decode(body: Buffer, encoding: string | undefined): string {
+  const limit = { maxOutputLength: maxDecodedBytes };
   switch (encoding?.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
-      return zlib.gunzipSync(body).toString('utf8');
+      return zlib.gunzipSync(body, limit).toString('utf8');
     case 'deflate':
-      return zlib.inflateSync(body).toString('utf8');
+      // zlib-wrapped by the standard, bare by some servers: read both, as browsers and fetch do.
+      try {
+        return zlib.inflateSync(body, limit).toString('utf8');
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw error;
+        return zlib.inflateRawSync(body, limit).toString('utf8');
+      }
     case 'br':
-      return zlib.brotliDecompressSync(body).toString('utf8');
+      return zlib.brotliDecompressSync(body, limit).toString('utf8');
     default:
       return body.toString('utf8');
   }

@@ -27,6 +27,11 @@ beforeAll(async () => {
       response.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'application/json' });
       return response.end(zlib.gzipSync('{"packed":true}'));
     }
+    if (request.url?.startsWith('/deflate')) {
+      // Deflate as the standard has it (zlib-wrapped), or bare, as some servers send it.
+      response.writeHead(200, { 'content-encoding': 'deflate', 'content-type': 'application/json' });
+      return response.end(request.url.includes('bare') ? zlib.deflateRawSync('{"bare":true}') : zlib.deflateSync('{"wrapped":true}'));
+    }
     if (request.url?.startsWith('/cut')) {
       // Promises 100 bytes, sends 10, and closes: the reply breaks midway.
       response.writeHead(200, { 'content-length': '100' });
@@ -105,6 +110,12 @@ describe('the node:http transport', () => {
   it('decodes a gzip body a server sends although none was asked for', async () => {
     const response = await createTransport({ timeoutMilliseconds: 5_000 })(post(`${base}/gzip`));
     expect(response.body).toBe('{"packed":true}');
+  });
+
+  it('decodes a deflate body whether it is zlib-wrapped or bare, as fetch does', async () => {
+    const transport = createTransport({ timeoutMilliseconds: 5_000 });
+    expect((await transport(post(`${base}/deflate`))).body).toBe('{"wrapped":true}');
+    expect((await transport(post(`${base}/deflate-bare`))).body).toBe('{"bare":true}');
   });
 
   it('fails a reply whose connection closes before its body is complete as interrupted, never as a shorter body', async () => {
