@@ -84,6 +84,46 @@ describe('every answer says what it rests on', () => {
     expect(json.coverage).toEqual([expect.objectContaining({ column: 'city', rows: 50, present: 50, missing: 0, dropped: 0, unknown: 0 })]);
   });
 
+  it('srag_ask counts a copy of srag_extract\'s rows (CREATE TABLE … AS SELECT *) against the evidence of its documents, wherever the copy was made from', async () => {
+    // Two pages' prices misread first (kept as they are: unchanged pages are not extracted again), then the copy of every page,
+    // made from the corpus directory with relative paths: the copy's filename column says docs/…, not the documents' identities.
+    standIn.setOptions({ slips: ['misread-values'], slipProperties: ['price_per_night'] });
+    const pages = pagesWithMisreadPrice.map((page) => `'docs/${page}'`).join(', ');
+    const slipped = await runSrag(['sql', '--db', database, '-c', `SELECT count(*) FROM srag_extract([${pages}], schema := 'schema.json')`], { environment: environment(), cwd: corpus.directory });
+    standIn.setOptions({ slips: [], slipProperties: [] });
+    expect(slipped.status, slipped.stderr).toBe(0);
+    const made = await runSrag(['sql', '--db', database, '-c', "CREATE TABLE copied AS SELECT * FROM srag_extract('docs/*', schema := 'schema.json')"], { environment: environment(), cwd: corpus.directory });
+    expect(made.status, made.stderr).toBe(0);
+    const run = await runSrag(['sql', '--db', database, '--json', '-c', `SELECT coverage FROM srag_ask('${averageParisPrice}', 'copied')`], { environment: environment() });
+    expect(run.status, run.stderr).toBe(0);
+    const cell = (JSON.parse(run.stdout) as { rows: unknown[][] }).rows[0]![0];
+    const price = (JSON.parse(String(cell)) as Coverage[]).find((column) => column.column === 'price_per_night')!;
+    // The same counts, taken here from srag_extract's own record table and the evidence under its schema key.
+    const instance = await DuckDBInstance.create(database, { access_mode: 'READ_ONLY' });
+    let expected: Record<string, number>;
+    try {
+      const connection = await instance.connect();
+      const [[key, table]] = (await connection.runAndReadAll(
+        "SELECT s.schema_key, t.schema_name || '.\"' || t.table_name || '\"' FROM srag_extract_schemas s, duckdb_tables() t WHERE t.schema_name = 'srag_extract'")).getRowsJS() as [[string, string]];
+      const rows = (await connection.runAndReadAll(`
+        SELECT e.status, count(*) FROM ${table} r JOIN srag_evidence e ON e.source = r._source AND e.table_name = $1
+        WHERE r.city = 'Paris' AND e.attribute = 'price_per_night' GROUP BY e.status`, [key])).getRowsJS();
+      expected = Object.fromEntries(rows.map(([status, count]) => [String(status), Number(count)]));
+      connection.closeSync();
+    } finally {
+      instance.closeSync();
+    }
+    expect(expected.unsupported ?? 0).toBeGreaterThan(0);
+    expect(expected.supported ?? 0).toBeGreaterThan(0);
+    expect(price).toMatchObject({
+      rows: Object.values(expected).reduce((sum, count) => sum + count, 0),
+      present: (expected.supported ?? 0) + (expected.conflict ?? 0),
+      missing: expected.missing ?? 0,
+      dropped: (expected.unsupported ?? 0) + (expected.invalid ?? 0),
+      unknown: 0,
+    });
+  });
+
   it('srag_ask returns the same coverage as srag ask, as a JSON column', async () => {
     const cli = (JSON.parse((await ask([averageParisPrice, '--json'])).stdout) as { coverage: Coverage[] }).coverage;
     const run = await runSrag(['sql', '--db', database, '--json', '-c', `SELECT coverage FROM srag_ask('${averageParisPrice}')`], { environment: environment() });

@@ -13,8 +13,8 @@ export interface AskOverTableOptions {
   model: string;
   /** Has the thread that owns the database write `columns` of `table` to a Parquet file at `file`. */
   exportTable: (table: string, columns: string[], file: string) => Promise<void>;
-  /** The same for the evidence kept under `table`'s name in `srag_evidence`, for coverage. */
-  exportEvidence: (table: string, attributes: string[], file: string) => Promise<void>;
+  /** The same for the evidence kept under `table`'s name in `srag_evidence`, for coverage; keyed to the rows of `copy` when given. */
+  exportEvidence: (table: string, attributes: string[], file: string, copy?: string) => Promise<void>;
   /** For `request.extend`: grows the table first (`extendAskTable`, with the bridge's extraction client and journal). */
   extend: (table: AskTable) => Promise<AskTableExtension>;
 }
@@ -49,7 +49,10 @@ export async function askOverTable({ client, prompts, request, model, exportTabl
       return { columns: table.columns, aliases: table.aliases };
     },
     exportTable,
-    exportEvidence: (table, attributes, file) => exportEvidence(byName.get(table.toLowerCase())?.evidenceName ?? table, attributes, file),
+    exportEvidence: (table, attributes, file) => {
+      const asked = byName.get(table.toLowerCase());
+      return exportEvidence(asked?.evidenceName ?? table, attributes, file, asked?.evidenceCopy);
+    },
   });
   const catalogTables = relateChildTables(candidates.map((table) => catalogTable(request, table)), parentSchemas(request));
   const choice = catalogTables.length === 1

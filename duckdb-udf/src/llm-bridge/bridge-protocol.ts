@@ -101,8 +101,8 @@ export interface AskReply {
  */
 export type CallerRequest =
   | { type: 'export-table'; table: string; columns: string[]; file: string }
-  /** The evidence behind coverage; `table` is the record table's name in `srag_evidence`. */
-  | { type: 'export-evidence'; table: string; attributes: string[]; file: string };
+  /** The evidence behind coverage; `table` is the record table's name in `srag_evidence`, `copy` a copy whose rows it is keyed to. */
+  | { type: 'export-evidence'; table: string; attributes: string[]; file: string; copy?: string };
 
 /** The waiting thread's answer to a caller request (posted to the worker): done, or why not. */
 export interface CallerReply {

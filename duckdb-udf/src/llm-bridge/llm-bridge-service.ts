@@ -109,7 +109,7 @@ export class LlmBridgeService {
         // Loaded on the first question: it brings DuckDB (the sandbox) into this worker, which extraction never needs.
         const { askOverTable } = await import('./ask-over-table.ts');
         const exportTable = (table: string, columns: string[], file: string) => this.askCaller({ type: 'export-table', table, columns, file });
-        const exportEvidence = (table: string, attributes: string[], file: string) => this.askCaller({ type: 'export-evidence', table, attributes, file });
+        const exportEvidence = (table: string, attributes: string[], file: string, copy?: string) => this.askCaller({ type: 'export-evidence', table, attributes, file, copy });
         const client = this.client(this.settings.concurrency, 'ask');
         return askOverTable({
           client, prompts: this.prompts, request: { ...request.request, knownSchemas }, model: this.settings.model, exportTable, exportEvidence,

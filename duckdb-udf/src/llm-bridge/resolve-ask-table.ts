@@ -12,6 +12,12 @@ export interface AskTable {
   aliases: Array<{ name: string; of: string }>;
   /** `table_name` of its rows in `srag_evidence`: the table's own name (srag ingest) or the schema key (srag_extract). */
   evidenceName: string;
+  /**
+   * This table's name when it is a copy of `srag_extract`'s rows (`CREATE TABLE … AS SELECT * FROM
+   * srag_extract(…)`): its `filename` is not a document's identity, so the evidence is keyed to its
+   * rows through `content_hash` (see `copyEvidenceExportSql`).
+   */
+  evidenceCopy?: string;
 }
 
 /**
@@ -68,7 +74,8 @@ export function askCandidates(request: AskRequest): AskTable[] {
 
 function askTable(table: AskRequest['tables'][number], found: NonNullable<ReturnType<typeof explain>>): AskTable {
   const aliases = !hasColumn(table, '_source') && hasColumn(table, 'filename') ? [{ name: '_source', of: 'filename' }] : [];
-  return { name: table.name, columns: table.columns, schema: found.schema, statistics: found.statistics, aliases, evidenceName: found.evidenceName };
+  const copy = aliases.length > 0 && hasColumn(table, 'content_hash') && found.evidenceName !== table.name;
+  return { name: table.name, columns: table.columns, schema: found.schema, statistics: found.statistics, aliases, evidenceName: found.evidenceName, ...(copy ? { evidenceCopy: table.name } : {}) };
 }
 
 const makeOneHint = "make one with CREATE TABLE hotels AS SELECT * FROM srag_extract('docs/*', schema := 'schema.json'), or with srag ingest";

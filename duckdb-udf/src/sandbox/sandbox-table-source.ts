@@ -7,6 +7,18 @@ export const sandboxExportOptions = 'FORMAT parquet, COMPRESSION uncompressed';
 /** The evidence `exportEvidence` writes: `$1` the table's name in `srag_evidence`, `$2` the attributes (VARCHAR[]). */
 export const evidenceExportSql = 'SELECT source, attribute, status FROM srag_evidence WHERE table_name = $1::VARCHAR AND list_contains($2::VARCHAR[], attribute)';
 
+/**
+ * The same evidence keyed to the rows of a copy (`$4`, a table made with `CREATE TABLE … AS SELECT *
+ * FROM srag_extract(…)`), whose `filename` shows each document as the statement named it, not by
+ * its identity: a row finds its document's evidence through its `content_hash` in the log, as long
+ * as the document was not extracted again since. Documents with the same text are one document here.
+ */
+export const copyEvidenceExportSql = `SELECT t.filename AS source, e.attribute, min(e.status) AS status
+  FROM (SELECT DISTINCT filename, content_hash FROM query_table($4::VARCHAR)) t
+  JOIN srag_ingestion_log l ON l.table_name = $1::VARCHAR AND l.content_hash = t.content_hash
+  JOIN srag_evidence e ON e.table_name = $1::VARCHAR AND e.source = l.source AND list_contains($2::VARCHAR[], e.attribute)
+  GROUP BY t.filename, e.attribute`;
+
 /** A column as the sandbox recreates it: its name and DuckDB type, as the source table has them. */
 export interface SandboxColumn {
   name: string;

@@ -58,7 +58,7 @@ export function createSragAskJsonFunction(bridge: LlmBridge, tableExport: Synchr
           const request: AskRequest = { question, table: tables![index] ?? null, tables: parseList(catalogs![index]), knownSchemas, catalog, extend: extendFlags[index] === true };
           const reply = bridge.callSync({ type: 'ask', request }, (callerRequest) => (callerRequest.type === 'export-table'
             ? tableExport.exportTable(callerRequest.table, callerRequest.columns, callerRequest.file)
-            : tableExport.exportEvidence(callerRequest.table, callerRequest.attributes, callerRequest.file)));
+            : tableExport.exportEvidence(callerRequest.table, callerRequest.attributes, callerRequest.file, callerRequest.copy)));
           output.setItem(index, JSON.stringify({
             answer: reply.answer, sql: reply.sql, result: JSON.parse(reply.resultJson), result_cut: reply.resultCut, coverage: reply.coverage,
             prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, tables: reply.tables,

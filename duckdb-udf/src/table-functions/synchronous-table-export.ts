@@ -1,12 +1,15 @@
 import { DuckDBPendingResultState, LIST, listValue, VARCHAR, type DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import { firstLine, SragError } from '../../../core/index.ts';
-import { evidenceExportSql, sandboxExportOptions } from '../sandbox/sandbox-table-source.ts';
+import { copyEvidenceExportSql, evidenceExportSql, sandboxExportOptions } from '../sandbox/sandbox-table-source.ts';
 
 /** Writes columns of a table to Parquet and returns only when the file is complete: usable inside a DuckDB callback. */
 export interface SynchronousTableExport {
   exportTable(table: string, columns: string[], file: string): void;
-  /** The evidence behind coverage (`SandboxTableSource.exportEvidence`); `table` is its name in `srag_evidence`. */
-  exportEvidence(table: string, attributes: string[], file: string): void;
+  /**
+   * The evidence behind coverage (`SandboxTableSource.exportEvidence`); `table` is its name in
+   * `srag_evidence`, `copy` a table copied from `srag_extract` whose rows it is keyed to (see `copyEvidenceExportSql`).
+   */
+  exportEvidence(table: string, attributes: string[], file: string, copy?: string): void;
   close(): void;
 }
 
@@ -27,29 +30,33 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
   const connection = await instance.connect();
   let statement: DuckDBPreparedStatement;
   let evidenceStatement: DuckDBPreparedStatement;
+  let copyEvidenceStatement: DuckDBPreparedStatement;
   try {
     statement = await connection.prepare(
       `COPY (SELECT COLUMNS(lambda srag_column: list_contains($2::VARCHAR[], srag_column)) FROM query_table($1::VARCHAR)) TO $3 (${sandboxExportOptions})`,
     );
     evidenceStatement = await connection.prepare(`COPY (${evidenceExportSql}) TO $3 (${sandboxExportOptions})`);
+    copyEvidenceStatement = await connection.prepare(`COPY (${copyEvidenceExportSql}) TO $3 (${sandboxExportOptions})`);
   } catch (error) {
     connection.closeSync();
     throw error;
   }
   const pause = new Int32Array(new SharedArrayBuffer(4));
-  const run = (prepared: DuckDBPreparedStatement, name: string, names: string[], file: string) => {
+  const run = (prepared: DuckDBPreparedStatement, name: string, names: string[], file: string, copy?: string) => {
     prepared.bindVarchar(1, name);
     prepared.bindList(2, listValue(names), LIST(VARCHAR));
     prepared.bindVarchar(3, file);
+    if (copy !== undefined) prepared.bindVarchar(4, copy);
     const pending = prepared.start();
     for (let state = pending.runTask(); state !== DuckDBPendingResultState.RESULT_READY; state = pending.runTask()) {
       if (state === DuckDBPendingResultState.NO_TASKS_AVAILABLE) Atomics.wait(pause, 0, 0, idleWaitMilliseconds);
     }
   };
   return {
-    exportEvidence(table, attributes, file) {
+    exportEvidence(table, attributes, file, copy) {
       try {
-        run(evidenceStatement, table, attributes, file);
+        if (copy === undefined) run(evidenceStatement, table, attributes, file);
+        else run(copyEvidenceStatement, table, attributes, file, copy);
       } catch (error) {
         throw new SragError({ code: 'SQL_FAILED', message: `srag_ask could not read the evidence of "${table}": ${firstLine(error instanceof Error ? error.message : String(error))}`, cause: error });
       }
@@ -70,6 +77,7 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
     close() {
       statement.destroySync();
       evidenceStatement.destroySync();
+      copyEvidenceStatement.destroySync();
       connection.closeSync();
     },
   };
