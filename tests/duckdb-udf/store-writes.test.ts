@@ -6,6 +6,7 @@ import { parseRecordSchema, recordSchemaToJsonSchema, type StoredRecord } from '
 import { extractRecordTable } from '../../duckdb-udf/src/store/extract-record-table.ts';
 import type { JournalEntry } from '../../duckdb-udf/src/store/journal-entry.ts';
 import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
+import { withLiterals } from '../../duckdb-udf/src/store/store-writes.ts';
 import { StoreJournal } from '../../duckdb-udf/src/store/store-journal.ts';
 
 const schema = parseRecordSchema({
@@ -150,6 +151,20 @@ describe('the store writes journaled records, evidence, log entries and replies'
       await expect(store.applyJournal()).rejects.toThrow(/does not know \(hotels\)/);
     } finally {
       journal.close();
+      store.close();
+    }
+  });
+
+  it('writes a batched statement\'s parameters as literals only where they stand: not inside quoted text or names', async () => {
+    expect(withLiterals(`SELECT $1, '$1 stays', "col$2", $2 || 'it''s $1', $10`, ["it's", null, '', '', '', '', '', '', '', 'ten']))
+      .toBe(`SELECT 'it''s', '$1 stays', "col$2", NULL || 'it''s $1', 'ten'`);
+    expect(() => withLiterals('SELECT $3', ['a'])).toThrow(/no value for \$3/);
+    // What DuckDB reads back is the text given, whatever it holds.
+    const store = await SragStore.open(join(mkdtempSync(join(tmpdir(), 'srag-writes-')), 'literals.duckdb'));
+    try {
+      const odd = `quote ' double '' backslash \\ dollar $1 newline \n tab \t emoji 😀`;
+      expect(await rows(store, withLiterals('SELECT $1', [odd]))).toEqual([[odd]]);
+    } finally {
       store.close();
     }
   });

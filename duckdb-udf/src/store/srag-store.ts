@@ -16,7 +16,7 @@ import { queryColumnStatistics } from './query-column-statistics.ts';
 import { hashText } from '../hash-text.ts';
 import { compareSchemas, type SchemaChange } from './compare-schemas.ts';
 import { addedColumns, storeTablesSql } from './store-tables.ts';
-import { writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget } from './store-writes.ts';
+import { StatementBatch, writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget, type StatementRunner } from './store-writes.ts';
 
 export interface TableInfo {
   table: string;
@@ -359,12 +359,28 @@ export class SragStore {
     const rows = (await connection.runAndReadAll(`SELECT sequence, entry FROM srag_journal ORDER BY sequence LIMIT ${journalEntriesPerTransaction}`)).getRowsJS();
     if (rows.length === 0) return 'empty';
     const entries = rows.map((row) => JSON.parse(String(row[1])) as JournalEntry);
-    if (onlyExtractTables && entries.some((entry) => entry.kind === 'grow-table')) return 'declined';
+    const growing = entries.some((entry) => entry.kind === 'grow-table');
+    if (onlyExtractTables && growing) return 'declined';
+    const last = rows.at(-1)![0] as bigint;
     try {
-      await transaction(connection, async () => {
-        await this.applyEntries(connection, entries, ingested, onlyExtractTables);
-        await connection.run('DELETE FROM srag_journal WHERE sequence <= $1', [rows.at(-1)![0] as bigint]);
-      });
+      if (growing) {
+        // A grown table's ALTER reads what it changes: statement by statement.
+        await transaction(connection, async () => {
+          await this.applyEntries(connection, connection, entries, ingested, onlyExtractTables);
+          await connection.run('DELETE FROM srag_journal WHERE sequence <= $1', [last]);
+        });
+      } else {
+        // The slice's writes as one query (see `StatementBatch`); what they need to know is read first.
+        const batch = new StatementBatch();
+        await this.applyEntries(connection, batch, entries, ingested, onlyExtractTables);
+        await batch.run(`DELETE FROM srag_journal WHERE sequence <= ${last}`);
+        try {
+          await connection.run(`BEGIN TRANSACTION;\n${batch.text()};\nCOMMIT`);
+        } catch (error) {
+          await connection.run('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      }
     } catch (error) {
       if (error instanceof DeclinedSlice) return 'declined';
       throw error;
@@ -405,7 +421,8 @@ export class SragStore {
     });
   }
 
-  private async applyEntries(connection: DuckDBConnection, entries: JournalEntry[], ingested: Set<string>, onlyExtractTables = false): Promise<void> {
+  /** Writes `entries` through `writer` (`connection` itself, or a batch of it), reading what they need through `connection`. */
+  private async applyEntries(connection: DuckDBConnection, writer: StatementRunner, entries: JournalEntry[], ingested: Set<string>, onlyExtractTables = false): Promise<void> {
     const targets = new Map<string, RecordTarget>();
     const target = async (logName: string): Promise<RecordTarget> => {
       let found = targets.get(logName);
@@ -432,7 +449,7 @@ export class SragStore {
     // statement made the apply of a 512-document scan take longer than the scan's model calls.
     const replies = entries.filter((entry): entry is Extract<JournalEntry, { kind: 'cache' }> => entry.kind === 'cache');
     if (replies.length > 0) {
-      await writeCacheEntries(connection, replies.map((entry): CacheWrite => ({ key: entry.key, response: entry.response, purpose: entry.purpose })));
+      await writeCacheEntries(writer, replies.map((entry): CacheWrite => ({ key: entry.key, response: entry.response, purpose: entry.purpose })));
       entries = entries.filter((entry) => entry.kind !== 'cache');
     }
     // Consecutive entries of one kind and table are written together; order between runs is kept.
@@ -446,9 +463,12 @@ export class SragStore {
       switch (first.kind) {
         case 'schema':
           for (const entry of run as Array<Extract<JournalEntry, { kind: 'schema' }>>) {
-            await connection.run('INSERT OR IGNORE INTO srag_extract_schemas (schema_key, title, schema_json) VALUES ($1, $2, $3)', [entry.schemaKey, entry.title, entry.schemaJson]);
+            await writer.run('INSERT OR IGNORE INTO srag_extract_schemas (schema_key, title, schema_json) VALUES ($1, $2, $3)', [entry.schemaKey, entry.title, entry.schemaJson]);
             const schema = parseRecordSchema(JSON.parse(entry.schemaJson), `schema ${entry.schemaKey}`);
-            await connection.run(createRecordTableSql((await extractRecordTable(connection, entry.schemaKey)).quotedTable, schema, true));
+            const { quotedTable } = await extractRecordTable(connection, entry.schemaKey);
+            await writer.run(createRecordTableSql(quotedTable, schema, true));
+            // Known from here on, before a batch has written it: the records after it go to this table.
+            targets.set(entry.schemaKey, { quotedTable, logName: entry.schemaKey, schema });
           }
           break;
         case 'grow-table':
@@ -465,10 +485,10 @@ export class SragStore {
           }
           break;
         case 'record':
-          await writeRecords(connection, await target(first.logName), (run as Array<Extract<JournalEntry, { kind: 'record' }>>).map((entry) => entry.record));
+          await writeRecords(writer, await target(first.logName), (run as Array<Extract<JournalEntry, { kind: 'record' }>>).map((entry) => entry.record));
           break;
         case 'log':
-          await writeLogEntries(connection, first.logName, (run as Array<Extract<JournalEntry, { kind: 'log' }>>).map((entry) => entry.entry));
+          await writeLogEntries(writer, first.logName, (run as Array<Extract<JournalEntry, { kind: 'log' }>>).map((entry) => entry.entry));
           break;
         case 'cache':
           // Written above, before the loop.

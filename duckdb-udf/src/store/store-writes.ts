@@ -1,4 +1,3 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlTypeForKind, type AttributeDefinition, type AttributeEvidence, type CachedResponse, type ChildEntity, type RecordSchema, type StoredRecord } from '../../../core/index.ts';
 import { quoteIdentifier } from '../duckdb-sql-engine.ts';
 
@@ -7,6 +6,43 @@ import { quoteIdentifier } from '../duckdb-sql-engine.ts';
  * scan's journal is one slice, not three of 200, and each statement's cost is paid once.
  */
 const recordsPerSlice = 5_000;
+
+/**
+ * What the writes need of a connection: statements with their texts bound as parameters. A
+ * `DuckDBConnection` runs each at once; a `StatementBatch` collects them to run as one query.
+ */
+export interface StatementRunner {
+  run(sql: string, values?: Array<string | null>): Promise<unknown>;
+}
+
+/**
+ * Statements collected to run as one query, each parameter written into its text as a literal:
+ * one round trip to DuckDB instead of three a statement (extract, prepare, execute). The journal's
+ * apply runs a slice this way while a statement's callbacks leave its thread only short turns
+ * between them, where each round trip waited for a turn.
+ */
+export class StatementBatch implements StatementRunner {
+  private readonly statements: string[] = [];
+
+  async run(sql: string, values: Array<string | null> = []): Promise<void> {
+    this.statements.push(withLiterals(sql, values));
+  }
+
+  /** The statements as one text, in the order they were run. */
+  text(): string {
+    return this.statements.join(';\n');
+  }
+}
+
+/** `sql` with each `$n` outside quotes replaced by `values[n - 1]` as an SQL literal. */
+export function withLiterals(sql: string, values: ReadonlyArray<string | null>): string {
+  return sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\$(\d+)/g, (token, index: string | undefined) => {
+    if (index === undefined) return token;
+    const value = values[Number(index) - 1];
+    if (value === undefined) throw new Error(`no value for $${index} in ${sql.slice(0, 80)}`);
+    return value === null ? 'NULL' : `'${value.replace(/'/g, "''")}'`;
+  });
+}
 
 /** Where one table's records go: the record table itself and the name its log and evidence rows carry. */
 export interface RecordTarget {
@@ -51,7 +87,7 @@ export interface CacheWrite {
  * replaced (no duplicates, no orphans), in the same transaction as its row. A record with
  * `onlyAttributes` updates just those columns and leaves its child items as they were.
  */
-export async function writeRecords(connection: DuckDBConnection, target: RecordTarget, batch: StoredRecord[]): Promise<void> {
+export async function writeRecords(connection: StatementRunner, target: RecordTarget, batch: StoredRecord[]): Promise<void> {
   // One record per document, as the saves one after another would leave it; one statement may not touch the same row twice.
   const latest = [...batch.reduce((bySource, record) => bySource.set(record.source, laterSave(bySource.get(record.source), record)), new Map<string, StoredRecord>()).values()];
   const whole = latest.filter((record) => !record.onlyAttributes);
@@ -91,7 +127,7 @@ function laterSave(earlier: StoredRecord | undefined, later: StoredRecord): Stor
  * columns of their existing rows and those attributes' evidence are replaced; the rest stays, and
  * so do the documents' child items (a partial extraction asks for no entity).
  */
-async function writePartialRecords(connection: DuckDBConnection, target: RecordTarget, records: StoredRecord[]): Promise<void> {
+async function writePartialRecords(connection: StatementRunner, target: RecordTarget, records: StoredRecord[]): Promise<void> {
   const names = records[0]!.onlyAttributes!;
   const attributes = names.map((name) => target.schema.attributes.find((attribute) => attribute.name === name)!);
   const assignments = attributes.map((attribute) => `${quoteIdentifier(attribute.name)} = v.${quoteIdentifier(attribute.name)}`).join(', ');
@@ -108,7 +144,7 @@ async function writePartialRecords(connection: DuckDBConnection, target: RecordT
 }
 
 /** Whole records: each replaces any earlier row of its document, with all of its evidence. */
-async function writeWholeRecords(connection: DuckDBConnection, target: RecordTarget, records: StoredRecord[]): Promise<void> {
+async function writeWholeRecords(connection: StatementRunner, target: RecordTarget, records: StoredRecord[]): Promise<void> {
   const { schema, quotedTable, logName } = target;
   for (const slice of slices(records)) {
     const sources = slice.map((record) => record.source);
@@ -130,7 +166,7 @@ async function writeWholeRecords(connection: DuckDBConnection, target: RecordTar
 
 /** Inserts rows of typed attribute values followed by srag's own columns (`provenance`, in `extraColumns` order). */
 async function insertRows(
-  connection: DuckDBConnection, quotedTable: string, attributes: AttributeDefinition[], extraColumns: Array<{ name: string; type: string }>,
+  connection: StatementRunner, quotedTable: string, attributes: AttributeDefinition[], extraColumns: Array<{ name: string; type: string }>,
   rows: Array<{ values: StoredRecord['values']; provenance: Array<string | number> }>,
 ): Promise<void> {
   if (rows.length === 0) return;
@@ -143,7 +179,7 @@ async function insertRows(
 
 /** Replaces the evidence of `sources` under `logName` (only that of `attributes` when given) with `entries`. */
 async function replaceEvidence(
-  connection: DuckDBConnection, logName: string, sources: string[], entries: Array<{ source: string; attribute: string; entry: AttributeEvidence }>, attributes?: string[],
+  connection: StatementRunner, logName: string, sources: string[], entries: Array<{ source: string; attribute: string; entry: AttributeEvidence }>, attributes?: string[],
 ): Promise<void> {
   const onlyThose = attributes ? ` AND attribute IN ${textList('$3')}` : '';
   await connection.run(`DELETE FROM srag_evidence WHERE table_name = $1 AND source IN ${textList('$2')}${onlyThose}`, [logName, jsonText(sources), ...attributes ? [jsonText(attributes)] : []]);
@@ -165,7 +201,7 @@ const jsonRowsPerStatement = 5_000;
  * cell cost ~0.2 ms each: the journal of a 512-document scan took longer to apply than a quarter
  * of its model calls (1.9 s, most of it the evidence); one JSON text per statement takes a fraction.
  */
-async function writeJsonRows(connection: DuckDBConnection, rows: Array<Array<string | null>>, statement: (source: string) => string): Promise<void> {
+async function writeJsonRows(connection: StatementRunner, rows: Array<Array<string | null>>, statement: (source: string) => string): Promise<void> {
   const source = `(SELECT unnest(from_json($1::JSON, '[["VARCHAR"]]')) AS r)`;
   for (let start = 0; start < rows.length; start += jsonRowsPerStatement) {
     await connection.run(statement(source), [jsonWithoutLoneSurrogates(rows.slice(start, start + jsonRowsPerStatement))]);
@@ -199,7 +235,7 @@ function wellFormed(_key: string, value: unknown): unknown {
 }
 
 /** Upserts ingestion-log entries: the latest entry per document, with the number of attempts. */
-export async function writeLogEntries(connection: DuckDBConnection, logName: string, entries: LogWrite[]): Promise<void> {
+export async function writeLogEntries(connection: StatementRunner, logName: string, entries: LogWrite[]): Promise<void> {
   const latest = [...new Map(entries.map((entry) => [entry.source, entry])).values()];
   await writeJsonRows(connection,
     latest.map((entry) => [logName, entry.source, entry.contentHash, entry.status, entry.error, entry.attributeHashes ? JSON.stringify(entry.attributeHashes) : null]),
@@ -210,7 +246,7 @@ export async function writeLogEntries(connection: DuckDBConnection, logName: str
 }
 
 /** Inserts validated model replies; a key already there keeps its reply. */
-export async function writeCacheEntries(connection: DuckDBConnection, entries: CacheWrite[]): Promise<void> {
+export async function writeCacheEntries(connection: StatementRunner, entries: CacheWrite[]): Promise<void> {
   // As one at a time would: the first reply of a key is kept (one statement may not insert a key twice).
   const first = new Map<string, CacheWrite>();
   for (const entry of entries) if (!first.has(entry.key)) first.set(entry.key, entry);
