@@ -82,6 +82,8 @@ export async function openSragDatabase(path: string, options: OpenSragDatabaseOp
 
   const flush = async () => {
     if (bridge.started) await bridge.callAsync({ type: 'drain' });
+    // No early slice runs on during the apply, nor after it, when close() closes the connection.
+    await early.pause();
     if (journal) await store.applyJournal();
     early.reset();
   };
@@ -125,7 +127,7 @@ const entriesPerEarlyApply = 128;
  * which reports what failed; no early slice starts again before then.
  */
 class EarlyJournalApply {
-  private running = false;
+  private running: Promise<void> | undefined;
   private stopped = false;
   private unapplied = 0;
 
@@ -136,6 +138,12 @@ class EarlyJournalApply {
     this.startIfDue();
   }
 
+  /** Starts no slice until `reset`, and resolves once the one running (if any) has ended. */
+  async pause(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+  }
+
   /** After the statement's own apply: the next statement's entries may be applied early again. */
   reset(): void {
     this.stopped = false;
@@ -144,9 +152,8 @@ class EarlyJournalApply {
 
   private startIfDue(): void {
     if (this.running || this.stopped || this.unapplied < entriesPerEarlyApply) return;
-    this.running = true;
     this.unapplied = 0;
-    this.store.applyJournalSliceEarly().then(
+    this.running = this.store.applyJournalSliceEarly().then(
       (outcome) => {
         if (outcome === 'declined') this.stopped = true;
       },
@@ -154,7 +161,7 @@ class EarlyJournalApply {
         this.stopped = true;
       },
     ).finally(() => {
-      this.running = false;
+      this.running = undefined;
       this.startIfDue();
     });
   }
