@@ -28,13 +28,17 @@ function record(source: string, values: StoredRecord['values'], quote = 'a quote
   };
 }
 
-/** A store whose journal holds `entries` (after the schema's), applied as the next open would apply them. */
-async function applied(entries: JournalEntry[]): Promise<SragStore> {
+/**
+ * A store whose journal holds `entries` (after the schema's), applied as the next open would apply
+ * them, or `early`, as one query while a statement runs (`applyJournalSliceEarly`).
+ */
+async function applied(entries: JournalEntry[], early = false): Promise<SragStore> {
   const store = await SragStore.open(join(mkdtempSync(join(tmpdir(), 'srag-writes-')), 'writes.duckdb'));
   const journal = await StoreJournal.open(store.instance);
   journal.appendSync([{ kind: 'schema', schemaKey, title: 'Hotel', schemaJson: JSON.stringify(recordSchemaToJsonSchema(schema)) }, ...entries]);
   journal.close();
-  await store.applyJournal();
+  if (early) expect(await store.applyJournalSliceEarly()).toBe('applied');
+  else await store.applyJournal();
   return store;
 }
 
@@ -43,14 +47,14 @@ async function rows(store: SragStore, sql: string): Promise<unknown[][]> {
 }
 
 describe('the store writes journaled records, evidence, log entries and replies', () => {
-  it('keeps every value as it was given: odd text, exact numbers, large integers, dates, booleans, nulls', async () => {
-    const oddText = 'line\nbreak, "quotes", tab\t, NUL \u0000 inside, emoji 😀, backslash \\';
+  it.each([['after the statement', false], ['early, as one query', true]])('keeps every value as it was given, applied %s: odd text, exact numbers, large integers, dates, booleans, nulls', async (_when, early) => {
+    const oddText = "line\nbreak, \"quotes\", 'single' and '' quotes, $1, tab\t, NUL \u0000 inside, emoji 😀, backslash \\";
     const store = await applied([
       { kind: 'record', logName: schemaKey, record: record('/docs/a.md', { name: oddText, price: 0.30000000000000004, rooms: 9_007_199_254_740_991, pets: true, opened: '2024-02-29' }, oddText) },
       { kind: 'record', logName: schemaKey, record: record('/docs/b.md', { name: 'B', price: 0, rooms: 0, pets: false, opened: null }) },
       { kind: 'record', logName: schemaKey, record: record('/docs/c.md', { name: null, price: 5e-324, rooms: -3, pets: null, opened: '1900-01-01' }) },
       { kind: 'record', logName: schemaKey, record: record('/docs/d.md', { name: 'lone \ud800 surrogate', price: 1.7976931348623157e308, rooms: null, pets: null, opened: null }) },
-    ]);
+    ], early);
     try {
       const { quotedTable } = await extractRecordTable(store.connection, schemaKey);
       const table = await rows(store, `SELECT _source, name, price, rooms, pets, strftime(opened, '%Y-%m-%d') FROM ${quotedTable} ORDER BY _source`);
