@@ -11,9 +11,11 @@ export const evidenceExportSql = 'SELECT source, attribute, status FROM srag_evi
  * The same evidence keyed to the rows of a copy (`$4`, a table made with `CREATE TABLE … AS SELECT *
  * FROM srag_extract(…)`), whose `filename` shows each document as the statement named it, not by
  * its identity: a row finds its document's evidence through its `content_hash` in the log, as long
- * as the document was not extracted again since. Documents with the same text are one document here.
+ * as the document was not extracted again since. Documents with the same text are one
+ * document here; where their evidence disagrees (or a name has rows of two versions), the status is
+ * NULL, which coverage counts as unknown rather than pick one.
  */
-export const copyEvidenceExportSql = `SELECT t.filename AS source, e.attribute, min(e.status) AS status
+export const copyEvidenceExportSql = `SELECT t.filename AS source, e.attribute, CASE WHEN min(e.status) = max(e.status) THEN min(e.status) END AS status
   FROM (SELECT DISTINCT filename, content_hash FROM query_table($4::VARCHAR)) t
   JOIN srag_ingestion_log l ON l.table_name = $1::VARCHAR AND l.content_hash = t.content_hash
   JOIN srag_evidence e ON e.table_name = $1::VARCHAR AND e.source = l.source AND list_contains($2::VARCHAR[], e.attribute)
