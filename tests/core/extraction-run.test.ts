@@ -248,6 +248,30 @@ describe('startExtractionRun', () => {
     expect(mostAtModel).toBe(2);
   });
 
+  it('sends the first request after reading a few documents, not the whole lookahead', async () => {
+    // Reading is the slow part for PDFs (parsed on the thread that sends): 128 documents read
+    // before the first call took a second at concurrency 64.
+    const texts = Object.fromEntries(Array.from({ length: 200 }, (_, index) => [`hotel-${index}.txt`, `The H${index} Hotel has ${(index % 5) + 1} stars.`]));
+    let reads = 0;
+    let readsBeforeFirstCall: number | undefined;
+    const languageModel = {
+      modelId: 'stand-in',
+      doGenerate: async (request: LanguageModelRequest) => {
+        readsBeforeFirstCall ??= reads;
+        return { text: answer(request), usage: { promptTokens: 1, completionTokens: 1 }, model: 'stand-in' };
+      },
+    };
+    const counted = documents(texts).map((document) => ({ ...document, read: () => { reads += 1; return document.read(); } }));
+    const summary = await runExtraction({
+      client: new ModelClient({ languageModel, maxConcurrency: 64, sleep: async () => {} }),
+      prompts, schema, documents: counted, store: memoryStore().store, concurrency: 64, batchSize: 1,
+    });
+    expect(summary.done).toBe(200);
+    expect(reads).toBe(200);
+    // Twice the concurrency (128) were read before the first call when they were all prepared at once.
+    expect(readsBeforeFirstCall).toBeLessThanOrEqual(24);
+  });
+
   it('starts no more than the lookahead past what was taken, so a consumer that stops early pays for little', async () => {
     const texts = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`hotel-${index}.txt`, `The H${index} Hotel has ${(index % 5) + 1} stars.`]));
     const { client: model, requests } = client();
