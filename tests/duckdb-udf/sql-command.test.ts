@@ -50,6 +50,18 @@ describe('srag sql with -c or statements on stdin', () => {
     expect(run.stderr).toBe('srag: no table or view named "nothing" — .tables lists them\n');
   });
 
+  it('runs SQL given as the argument, as the DuckDB CLI does, and refuses SQL given twice', async () => {
+    const run = await sql(['SELECT price FROM hotels; SELECT 2 AS b']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe('price\n─────\n470\n(1 row)\n\nb\n─\n2\n(1 row)\n');
+    const dot = await sql(['.tables ch%']);
+    expect(dot.stdout).toBe('cheap\n');
+    const twice = await sql(['SELECT 1', '-c', 'SELECT 2']);
+    expect(twice.status).toBe(2);
+    expect(twice.stdout).toBe('');
+    expect(twice.stderr).toBe('srag: srag sql: SQL given twice, as an argument and with -c — pass it one way: srag sql "SELECT 1" or srag sql -c "SELECT 1"\n');
+  });
+
   it('names an unknown dot command and where the list is', async () => {
     const run = await sql(['-c', '.tabels']);
     expect(run.status).toBe(2);

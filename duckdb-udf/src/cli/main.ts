@@ -113,11 +113,12 @@ ${environmentHelp}`);
     .action(async (file: string, options) => { exitStatus = await (await import('./import-command.ts')).importCommand(file, options); });
 
   program.command('sql')
-    .description('run your own SQL on the database, as the DuckDB CLI does: -c runs statements or a dot command, statements piped on stdin run as a script, a terminal gets a shell (.tables, .schema, .help, .quit); every result is printed, DDL prints nothing')
+    .description('run your own SQL on the database, as the DuckDB CLI does: SQL given as an argument or with -c runs (statements or a dot command), statements piped on stdin run as a script, a terminal gets a shell (.tables, .schema, .help, .quit); every result is printed, DDL prints nothing')
+    .argument('[sql]', 'SQL statements or one dot command, as -c takes them: srag sql "SELECT * FROM srag_usage()"')
     .option('-c, --command <sql>', 'SQL statements (each result is printed) or one dot command, e.g. ".tables"')
     .addOption(database())
     .option('--json', 'print one {columns, rows} line per result')
-    .action(async (options) => { exitStatus = await (await import('./sql-command.ts')).sqlCommand(options, abort.signal); });
+    .action(async (sql: string | undefined, options) => { exitStatus = await (await import('./sql-command.ts')).sqlCommand({ ...options, sql }, abort.signal); });
 
   program.command('run')
     .description('run a SQL file statement by statement, with the srag functions (a dbt-style batch job)')

@@ -11,6 +11,8 @@ import { ShellInput, type ShellEntry } from './shell-input.ts';
 
 export interface SqlCommandOptions {
   db: string;
+  /** SQL given as the argument (`srag sql "SELECT 1"`); the same as `command`. */
+  sql?: string;
   command?: string;
   json?: boolean;
 }
@@ -52,14 +54,18 @@ type Outcome = { ok: true } | { ok: false; error: SragError };
  * the first failure stops with its error; the shell prints it and goes on.
  */
 export async function sqlCommand(options: SqlCommandOptions, abortSignal?: AbortSignal): Promise<number> {
+  if (options.sql !== undefined && options.command !== undefined) {
+    throw new SragError({ code: 'INPUT_INVALID', message: 'srag sql: SQL given twice, as an argument and with -c', hint: 'pass it one way: srag sql "SELECT 1" or srag sql -c "SELECT 1"' });
+  }
+  const command = options.sql ?? options.command;
   const session = await openSqlSession(options.db);
   const onAbort = () => session.cancel();
   abortSignal?.addEventListener('abort', onAbort);
   const runner = new EntryRunner(session, options, abortSignal);
   try {
-    if (options.command !== undefined) {
-      const command = options.command.trim();
-      const entries: ShellEntry[] = command.startsWith('.') ? [ShellInput.dotCommand(command)] : [{ type: 'sql', statements: splitSqlScript(command).map((statement) => statement.sql), text: command }];
+    if (command !== undefined) {
+      const text = command.trim();
+      const entries: ShellEntry[] = text.startsWith('.') ? [ShellInput.dotCommand(text)] : [{ type: 'sql', statements: splitSqlScript(text).map((statement) => statement.sql), text }];
       await runner.runAll(entries);
       return 0;
     }
