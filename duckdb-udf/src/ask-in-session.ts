@@ -3,6 +3,7 @@ import { duckDbTableCatalog } from './catalog/duckdb-table-catalog.ts';
 import { extendTableForQuestion, type ExtendTableOptions, type TableExtension } from './extend-table-for-question.ts';
 import { hashText } from './hash-text.ts';
 import type { Session } from './open-session.ts';
+import { sragCommandLine } from './quote-shell-argument.ts';
 import { storeDocumentReader } from './store/store-document-reader.ts';
 
 export interface AskInSessionOptions {
@@ -42,7 +43,8 @@ export interface AskInSessionResult {
 export async function askInSession(session: Session, question: string, options: AskInSessionOptions): Promise<AskInSessionResult> {
   const { table, hybrid, loadEmbedder } = options;
   const catalog = duckDbTableCatalog((work) => session.store.exclusive(work));
-  const chooseFor = () => (table ? namedTable(session, catalog, table) : chooseTables({ question, catalog }));
+  const chooseFor = () => (table ? namedTable(session, catalog, table) : chooseTables({ question, catalog }))
+    .catch((error: unknown) => pointToSqlForExtractTables(session, question, error));
   let choice = await chooseFor();
   let extension: TableExtension | undefined;
   // The table of documents the question is asked of grows first (an imported table has no documents to extract from).
@@ -83,6 +85,27 @@ export async function askInSession(session: Session, question: string, options: 
 }
 
 /** The table `table` names, checked as before (the error lists what exists), as a choice of one. */
+/**
+ * `srag ask` answers from the tables `srag ingest` and `srag import` keep a catalog of; a table made
+ * with `CREATE TABLE … AS SELECT * FROM srag_extract(…)` is asked through `srag_ask` in SQL. When
+ * no table was found and such tables exist, the error says so and gives the SQL, rather than
+ * telling the user to ingest what they already extracted.
+ */
+async function pointToSqlForExtractTables(session: Session, question: string, error: unknown): Promise<never> {
+  if (!SragError.isInstance(error) || error.code !== 'TABLE_NOT_FOUND') throw error;
+  const extracted = await session.store.exclusive(async (connection) => {
+    const known = await connection.runAndReadAll("SELECT 1 FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = 'srag_extract_schemas'");
+    return known.getRowsJS().length > 0 && (await connection.runAndReadAll('SELECT 1 FROM srag_extract_schemas LIMIT 1')).getRowsJS().length > 0;
+  });
+  if (!extracted) throw error;
+  throw new SragError({
+    code: 'TABLE_NOT_FOUND',
+    message: `${error.message}; srag ask answers over tables srag ingest or srag import made, and this database's were made by srag_extract`,
+    hint: `ask them in SQL: ${sragCommandLine(['sql', `SELECT * FROM srag_ask('${question.replace(/'/g, "''")}')`], session.store.path)}`,
+    cause: error,
+  });
+}
+
 async function namedTable(session: Session, catalog: TableCatalog, name: string): Promise<TableChoice> {
   const info = await session.store.tableInfo(name);
   const table = (await catalog.tables()).find((candidate) => candidate.name === info.table)

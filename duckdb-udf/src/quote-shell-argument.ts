@@ -2,12 +2,15 @@
 const plainWord = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /**
- * One argument as a POSIX shell (bash, zsh, sh) reads it back unchanged: plain words as they are,
- * anything else in single quotes, each embedded single quote written as '\''. Hints print
- * commands with these, so that a hint pasted into a terminal does what it says.
+ * One argument as a POSIX shell (bash, zsh, sh) reads it back unchanged: plain words as they are;
+ * a text with single quotes (SQL) in double quotes when nothing in it is special there (`"`, `$`,
+ * a backtick, `\`, `!`); anything else in single quotes, each embedded one written as '\''. Hints
+ * print commands with these, so that a hint pasted into a terminal does what it says.
  */
 export function quoteShellArgument(argument: string): string {
   if (plainWord.test(argument)) return argument;
+  // Double quotes read the same where nothing in them is special, and SQL's own quotes stay legible.
+  if (argument.includes("'") && !/["$`\\!]/.test(argument)) return `"${argument}"`;
   return `'${argument.replace(/'/g, `'\\''`)}'`;
 }
 

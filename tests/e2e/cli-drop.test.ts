@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,7 +73,10 @@ describe('srag drop', () => {
     const run = await runSrag(['drop', 'hotels', '--db', path]);
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toContain(`— srag drop hotels --yes --db '${path.replace(/'/g, `'\\''`)}'`);
+    // The command as a shell reads it back, the path's quote and space included.
+    const command = /— (srag drop .*)$/.exec(run.stderr.trim())![1]!;
+    expect(spawnSync('bash', ['-c', `set -- ${command}; printf '%s\\0' "$@"`], { encoding: 'utf8' }).stdout.split('\0').slice(0, -1))
+      .toEqual(['srag', 'drop', 'hotels', '--yes', '--db', path]);
     expect(await catalogCounts(path, 'hotels')).toEqual([1, 1, 3, 2]);
   });
 

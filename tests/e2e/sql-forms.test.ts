@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +49,27 @@ describe('srag_extract in srag sql', () => {
     expect(why.stdout).toMatch(/^examples\/hotels\/docs\/amber-arch-hotel\.md · star_rating = 4 \(supported\)\nmodel returned: .*\nquote: “[^”]*4[^”]*”\n$/);
     const unknown = await runSrag(['why', 'amber-arch-hotel.md', 'no_such_column', '--db', database, '--table', 'hotels']);
     expect(unknown.stderr).toMatch(/^srag: table hotels has no column "no_such_column" — one of: hotel_name, /);
+  });
+
+  it('points srag ask at srag_ask in SQL for a table srag_extract made, with a command that runs as printed', async () => {
+    const asked = join(workDirectory, 'ask.duckdb');
+    await sql(asked, `CREATE TABLE hotels AS SELECT * FROM srag_extract(read_text('examples/hotels/docs/*'), schema := '${schema}')`);
+    const question = "How many hotels are in Spain? (the guide's count)";
+    for (const table of [[], ['--table', 'hotels']]) {
+      const run = await runSrag(['ask', question, '--db', asked, ...table], { environment: environment() });
+      expect(run.status).toBe(2);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toContain('srag ask answers over tables srag ingest or srag import made, and this database\'s were made by srag_extract — ask them in SQL: srag sql ');
+    }
+    const run = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked], { environment: environment() });
+    const command = /ask them in SQL: srag (.*)$/.exec(run.stderr.trim())![1]!;
+    // The words as a shell reads the printed command back.
+    const words = spawnSync('bash', ['-c', `set -- ${command}; printf '%s\\0' "$@"`], { encoding: 'utf8' }).stdout.split('\0').slice(0, -1);
+    expect(words).toEqual(['sql', "SELECT * FROM srag_ask('How many hotels are in Spain?')", '--db', asked]);
+    const answered = await runSrag([...words, '--json'], { environment: environment() });
+    expect(answered.status, answered.stderr).toBe(0);
+    const { columns, rows } = JSON.parse(answered.stdout) as { columns: string[]; rows: unknown[][] };
+    expect(String(rows[0]![columns.indexOf('answer')])).toContain('11');
   });
 
   it('gives a link out of the glob its own row and error, and reads it with follow_links := true', async () => {
