@@ -15,32 +15,36 @@ export function countQuotesFound(record: GoldRecord, normalizedText: string): nu
 
 /**
  * The gold record whose quotes occur most often in the text (ties: the first), or undefined when none occurs.
- * Which quotes occur is found in one pass over the text (see `quotesInText`), and only the records
- * holding one of them are counted, rather than searching the text once per quote of every record.
+ * Which quotes occur is found in one pass over the text (see `quotesInText`); the records holding
+ * them are then met rarest quote first, each counted whole, until no record not yet met could
+ * reach the best count — a page's name and address single out its record long before "Paris" or
+ * "Swimming pool: Yes", which thousands of records of a large corpus cite, would be walked.
  */
 export function findBestRecord(corpora: GoldCorpus[], normalizedText: string): GoldRecord | undefined {
   let best: GoldRecord | undefined;
   let bestCount = 0;
   for (const corpus of corpora) {
-    // A count per record in a typed array, and the records touched: a quote many records share ("Paris") costs increments, not map entries.
-    const counts = new Uint32Array(corpus.records.length);
-    const touched: number[] = [];
     const holders = recordsByQuote(corpus);
+    const found: QuoteHolders[] = [];
     for (const quote of quotesInText(corpus, normalizedText)) {
       const holding = holders.get(quote);
-      if (!holding) continue;
-      for (let at = 0; at < holding.records.length; at += 1) {
-        const recordIndex = holding.records[at]!;
-        if (counts[recordIndex] === 0) touched.push(recordIndex);
-        counts[recordIndex]! += holding.times[at]!;
-      }
+      if (holding) found.push(holding);
     }
+    found.sort((left, right) => left.records.length - right.records.length);
+    // unmet[i]: the most a record holding none of found[0 … i-1] could still count.
+    const unmet = new Array<number>(found.length + 1).fill(0);
+    for (let at = found.length - 1; at >= 0; at -= 1) unmet[at] = unmet[at + 1]! + found[at]!.mostTimes;
+    const met = new Set<number>();
     let corpusBest: number | undefined;
-    for (const recordIndex of touched) {
-      const count = counts[recordIndex]!;
-      if (count > bestCount || (count === bestCount && corpusBest !== undefined && recordIndex < corpusBest)) {
-        bestCount = count;
-        corpusBest = recordIndex;
+    for (let at = 0; at < found.length && unmet[at]! >= bestCount; at += 1) {
+      for (const recordIndex of found[at]!.records) {
+        if (met.has(recordIndex)) continue;
+        met.add(recordIndex);
+        const count = countQuotesFound(corpus.records[recordIndex]!, normalizedText);
+        if (count > bestCount || (count === bestCount && corpusBest !== undefined && recordIndex < corpusBest)) {
+          bestCount = count;
+          corpusBest = recordIndex;
+        }
       }
     }
     if (corpusBest !== undefined) best = corpus.records[corpusBest];
@@ -48,10 +52,11 @@ export function findBestRecord(corpora: GoldCorpus[], normalizedText: string): G
   return best;
 }
 
-/** The records that cite a quote, in record order, and how many of each one's values do (parallel arrays). */
+/** The records that cite a quote, in record order, and the most values of one of them that do. */
 interface QuoteHolders {
   records: Uint32Array;
-  times: Uint32Array;
+  /** The most times one record cites the quote. */
+  mostTimes: number;
 }
 
 /** Per corpus: for each quote, the records that cite it. */
@@ -69,7 +74,11 @@ function recordsByQuote(corpus: GoldCorpus): Map<string, QuoteHolders> {
         byQuote.set(goldValue.quote, holders);
       }
     });
-    index = new Map([...byQuote].map(([quote, holders]) => [quote, { records: Uint32Array.from(holders.keys()), times: Uint32Array.from(holders.values()) }]));
+    index = new Map([...byQuote].map(([quote, holders]) => {
+      let mostTimes = 0;
+      for (const times of holders.values()) mostTimes = Math.max(mostTimes, times);
+      return [quote, { records: Uint32Array.from(holders.keys()), mostTimes }];
+    }));
     recordIndexes.set(corpus, index);
   }
   return index;
@@ -103,7 +112,8 @@ function quoteAutomaton(corpus: GoldCorpus): QuoteNode {
         if (!child) node.next.set(unit, child = { next: new Map(), fail: undefined, quotes: [] });
         node = child;
       }
-      node.quotes.push(quote);
+      // A quote thousands of records share ("Swimming pool: Yes") ends here once, not once per record.
+      if (!node.quotes.includes(quote)) node.quotes.push(quote);
     }
   }
   const queue: QuoteNode[] = [];
