@@ -15,19 +15,17 @@
  * evidence rows. Goals (issue 8): SQL stage ≤ 1 s and ≤ 600 MB RSS at 1 M rows; ingest succeeds.
  * Prints a table and writes JSON to bench/results/. Timings are measurements of this machine.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DuckDbSqlEngine } from '../duckdb-udf/src/duckdb-sql-engine.ts';
 import { SragStore } from '../duckdb-udf/src/store/srag-store.ts';
 import { startLlmStandIn } from '../tests/helpers/llm-stand-in/index.ts';
+import { runCliMeasured, type CliRun } from './run-cli-measured.ts';
 
 const repositoryRoot = fileURLToPath(new URL('../', import.meta.url));
-const cliPath = path.join(repositoryRoot, 'bin/srag.js');
-const peakReporter = pathToFileURL(path.join(repositoryRoot, 'bench/report-peak-memory.mjs')).href;
 
 const { values: flags } = parseArgs({
   options: {
@@ -48,47 +46,10 @@ const median = (values: number[]) => [...values].sort((left, right) => left - ri
 const seconds = (milliseconds: number) => Number((milliseconds / 1000).toFixed(3));
 const megabytes = (kilobytes: number) => Math.round(kilobytes / 1024);
 
-interface CliRun {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-  milliseconds: number;
-  peakRssKilobytes: number;
-}
-
-/** The real CLI in a child process; its peak RSS comes from `getrusage` at exit (bench/report-peak-memory.mjs). */
-function runCli(args: string[], cwd: string, environment: Record<string, string>): Promise<CliRun> {
-  const peakFile = path.join(cwd, `peak-${process.hrtime.bigint()}.json`);
-  const env: Record<string, string> = { SRAG_BENCH_PEAK_FILE: peakFile, ...environment };
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !name.startsWith('OPENAI_') && !name.startsWith('SRAG_')) env[name] ??= value;
-  }
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', peakReporter, cliPath, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
-    child.on('error', reject);
-    child.on('close', (status) => {
-      const milliseconds = performance.now() - started;
-      let peakRssKilobytes = 0;
-      try {
-        peakRssKilobytes = (JSON.parse(readFileSync(peakFile, 'utf8')) as { maxRssKilobytes: number }).maxRssKilobytes;
-        rmSync(peakFile);
-      } catch {
-        // no report: the process died before its exit hook
-      }
-      resolve({ status, stdout, stderr, milliseconds, peakRssKilobytes });
-    });
-  });
-}
-
 async function repeated(label: string, args: string[], cwd: string, environment: Record<string, string>) {
   const runs: CliRun[] = [];
   for (let index = 0; index < repeats; index += 1) {
-    const run = await runCli(args, cwd, environment);
+    const run = await runCliMeasured(args, cwd, environment);
     if (run.status !== 0) throw new Error(`${label} failed (exit ${run.status}): ${run.stderr.trim().split('\n').at(-1)}`);
     runs.push(run);
   }
@@ -130,11 +91,11 @@ async function run() {
     cpSync(path.join(repositoryRoot, 'examples/hotels/schema.json'), path.join(workDirectory, 'schema.json'));
     const ingestArgs = ['ingest', 'docs/*', '--schema', 'schema.json', '--db', 'scale.duckdb'];
     log('ingesting the 50 hotel pages');
-    const first = await runCli(ingestArgs, workDirectory, environment);
+    const first = await runCliMeasured(ingestArgs, workDirectory, environment);
     if (first.status !== 0) throw new Error(`the first ingest failed: ${first.stderr}`);
 
     const askAll = ['ask', ...questions.map((question) => question.question), '--db', 'scale.duckdb', '--json'];
-    await runCli(askAll, workDirectory, environment);
+    await runCliMeasured(askAll, workDirectory, environment);
     log(`srag ask at 50 rows (${questions.length} questions, ${repeats} runs)`);
     const askSmall = await repeated('srag ask at 50 rows', askAll, workDirectory, environment);
 
@@ -181,7 +142,7 @@ async function run() {
     const rows = copies * 50;
 
     log(`srag ask at ${rows} rows`);
-    await runCli(askAll, workDirectory, environment);
+    await runCliMeasured(askAll, workDirectory, environment);
     const askLarge = await repeated(`srag ask at ${rows} rows`, askAll, workDirectory, environment);
     const answersLarge = askLarge.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { answer: string }).answer);
 
@@ -189,13 +150,13 @@ async function run() {
     const sqlAsk = await repeated('srag_ask in SQL', ['sql', '-c', `SELECT answer FROM srag_ask('${questions[0]!.question.replace(/'/g, "''")}')`, '--db', 'scale.duckdb', '--json'], workDirectory, environment);
 
     log(`srag ingest into the ${rows}-row table, nothing changed`);
-    const unchanged = await runCli(ingestArgs, workDirectory, environment);
+    const unchanged = await runCliMeasured(ingestArgs, workDirectory, environment);
     if (unchanged.status !== 0) throw new Error(`ingest with nothing changed failed: ${unchanged.stderr}`);
     const changedFile = readdirSync(path.join(workDirectory, 'docs')).sort()[0]!;
     const changedPath = path.join(workDirectory, 'docs', changedFile);
     writeFileSync(changedPath, `${readFileSync(changedPath, 'utf8')}\n<p>Renovated this year.</p>\n`);
     log(`srag ingest into the ${rows}-row table, one document changed (${changedFile})`);
-    const changed = await runCli(ingestArgs, workDirectory, environment);
+    const changed = await runCliMeasured(ingestArgs, workDirectory, environment);
     if (changed.status !== 0) throw new Error(`ingest of a changed document failed: ${changed.stderr}`);
 
     const results = {

@@ -13,18 +13,15 @@
  * With no latency the scan is bound by CPU: srag's own per document, and the stand-in's on the same
  * cores. Prints a table and writes JSON to bench/results/. Timings are measurements of this machine.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startLlmStandIn } from '../tests/helpers/llm-stand-in/index.ts';
 import { generateHotelCorpus } from './generate-hotel-corpus.ts';
+import { runCliMeasured } from './run-cli-measured.ts';
 
-const repositoryRoot = fileURLToPath(new URL('../', import.meta.url));
-const cliPath = path.join(repositoryRoot, 'bin/srag.js');
-const peakReporter = pathToFileURL(path.join(repositoryRoot, 'bench/report-peak-memory.mjs')).href;
 
 const { values: flags } = parseArgs({
   options: {
@@ -49,29 +46,15 @@ interface Step {
 }
 
 /** `srag sql --json -c SQL` in `cwd`: each result's rows, wall and CPU time, and peak RSS. */
-function srag(sql: string, cwd: string, environment: Record<string, string>): Promise<Step> {
-  const peakFile = path.join(cwd, `peak-${process.hrtime.bigint()}.json`);
-  const env: Record<string, string> = { SRAG_BENCH_PEAK_FILE: peakFile, ...environment };
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !name.startsWith('OPENAI_') && !name.startsWith('SRAG_')) env[name] ??= value;
-  }
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', peakReporter, cliPath, 'sql', '--db', 'scale.duckdb', '--json', '-c', sql], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
-    child.on('error', reject);
-    child.on('close', (status) => {
-      const seconds = (performance.now() - started) / 1000;
-      if (status !== 0) return reject(new Error(`bench: srag sql failed (${status}): ${stderr.trim()}`));
-      const peak = JSON.parse(readFileSync(peakFile, 'utf8')) as { maxRssKilobytes: number; cpuMicroseconds: number };
-      rmSync(peakFile);
-      const results = stdout.trim().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { rows: unknown[][] }).rows);
-      resolve({ seconds, cpuSeconds: peak.cpuMicroseconds / 1e6, peakRssMegabytes: peak.maxRssKilobytes / 1024, results });
-    });
-  });
+async function srag(sql: string, cwd: string, environment: Record<string, string>): Promise<Step> {
+  const run = await runCliMeasured(['sql', '--db', 'scale.duckdb', '--json', '-c', sql], cwd, environment);
+  if (run.status !== 0) throw new Error(`bench: srag sql failed (${run.status}): ${run.stderr.trim()}`);
+  return {
+    seconds: run.milliseconds / 1000,
+    cpuSeconds: run.cpuMicroseconds / 1e6,
+    peakRssMegabytes: run.peakRssKilobytes / 1024,
+    results: run.stdout.trim().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { rows: unknown[][] }).rows),
+  };
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
