@@ -44,7 +44,7 @@ export async function askInSession(session: Session, question: string, options: 
   const { table, hybrid, loadEmbedder } = options;
   const catalog = duckDbTableCatalog((work) => session.store.exclusive(work));
   const chooseFor = () => (table ? namedTable(session, catalog, table) : chooseTables({ question, catalog }))
-    .catch((error: unknown) => pointToSqlForExtractTables(session, question, error));
+    .catch((error: unknown) => pointToSqlForExtractTables(session, question, table, error));
   let choice = await chooseFor();
   let extension: TableExtension | undefined;
   // The table of documents the question is asked of grows first (an imported table has no documents to extract from).
@@ -84,14 +84,13 @@ export async function askInSession(session: Session, question: string, options: 
   return { result, json: { ...result, joins, coverage: result.coverage ?? null, ...added }, choice, ...(extension ? { extension } : {}) };
 }
 
-/** The table `table` names, checked as before (the error lists what exists), as a choice of one. */
 /**
  * `srag ask` answers from the tables `srag ingest` and `srag import` keep a catalog of; a table made
  * with `CREATE TABLE … AS SELECT * FROM srag_extract(…)` is asked through `srag_ask` in SQL. When
  * no table was found and such tables exist, the error says so and gives the SQL, rather than
  * telling the user to ingest what they already extracted.
  */
-async function pointToSqlForExtractTables(session: Session, question: string, error: unknown): Promise<never> {
+async function pointToSqlForExtractTables(session: Session, question: string, table: string | undefined, error: unknown): Promise<never> {
   if (!SragError.isInstance(error) || error.code !== 'TABLE_NOT_FOUND') throw error;
   const extracted = await session.store.exclusive(async (connection) => {
     const known = await connection.runAndReadAll("SELECT 1 FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = 'srag_extract_schemas'");
@@ -101,11 +100,16 @@ async function pointToSqlForExtractTables(session: Session, question: string, er
   throw new SragError({
     code: 'TABLE_NOT_FOUND',
     message: `${error.message}; srag ask answers over tables srag ingest or srag import made, and this database's were made by srag_extract`,
-    hint: `ask them in SQL: ${sragCommandLine(['sql', `SELECT * FROM srag_ask('${question.replace(/'/g, "''")}')`], session.store.path)}`,
+    hint: `ask them in SQL: ${sragCommandLine(['sql', `SELECT * FROM srag_ask(${[question, ...(table === undefined ? [] : [table])].map(sqlString).join(', ')})`], session.store.path)}`,
     cause: error,
   });
 }
 
+function sqlString(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/** The table `table` names, checked as before (the error lists what exists), as a choice of one. */
 async function namedTable(session: Session, catalog: TableCatalog, name: string): Promise<TableChoice> {
   const info = await session.store.tableInfo(name);
   const table = (await catalog.tables()).find((candidate) => candidate.name === info.table)

@@ -61,6 +61,8 @@ describe('srag_extract in srag sql', () => {
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
       expect(run.stderr).toContain('srag ask answers over tables srag ingest or srag import made, and this database\'s were made by srag_extract — ask them in SQL: srag sql ');
     }
+    const named = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked, '--table', 'hotels'], { environment: environment() });
+    expect(named.stderr).toContain(`ask them in SQL: srag sql "SELECT * FROM srag_ask('How many hotels are in Spain?', 'hotels')" --db ${asked}`);
     const run = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked], { environment: environment() });
     const command = /ask them in SQL: srag (.*)$/.exec(run.stderr.trim())![1]!;
     // The words as a shell reads the printed command back.
