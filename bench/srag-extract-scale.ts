@@ -22,7 +22,6 @@ import { startLlmStandIn } from '../tests/helpers/llm-stand-in/index.ts';
 import { generateHotelCorpus } from './generate-hotel-corpus.ts';
 import { runCliMeasured } from './run-cli-measured.ts';
 
-
 const { values: flags } = parseArgs({
   options: {
     documents: { type: 'string', default: '100000' },

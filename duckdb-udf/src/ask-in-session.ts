@@ -87,19 +87,24 @@ export async function askInSession(session: Session, question: string, options: 
 /**
  * `srag ask` answers from the tables `srag ingest` and `srag import` keep a catalog of; a table made
  * with `CREATE TABLE … AS SELECT * FROM srag_extract(…)` is asked through `srag_ask` in SQL. When
- * no table was found and such tables exist, the error says so and gives the SQL, rather than
- * telling the user to ingest what they already extracted.
+ * srag_extract made tables here and the question found none (or `--table` names a table that is
+ * in the database but not in that catalog), the error says so and gives the SQL, rather than
+ * telling the user to ingest what they already extracted. A name that is nowhere keeps the error
+ * that lists the tables there are.
  */
 async function pointToSqlForExtractTables(session: Session, question: string, table: string | undefined, error: unknown): Promise<never> {
   if (!SragError.isInstance(error) || error.code !== 'TABLE_NOT_FOUND') throw error;
   const extracted = await session.store.exclusive(async (connection) => {
     const known = await connection.runAndReadAll("SELECT 1 FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = 'srag_extract_schemas'");
-    return known.getRowsJS().length > 0 && (await connection.runAndReadAll('SELECT 1 FROM srag_extract_schemas LIMIT 1')).getRowsJS().length > 0;
+    if (known.getRowsJS().length === 0 || (await connection.runAndReadAll('SELECT 1 FROM srag_extract_schemas LIMIT 1')).getRowsJS().length === 0) return false;
+    return table === undefined || (await connection.runAndReadAll('SELECT 1 FROM duckdb_tables() WHERE table_name = $1', [table])).getRowsJS().length > 0;
   });
   if (!extracted) throw error;
   throw new SragError({
     code: 'TABLE_NOT_FOUND',
-    message: `${error.message}; srag ask answers over tables srag ingest or srag import made, and this database's were made by srag_extract`,
+    message: table === undefined
+      ? `${error.message}; srag ask answers over tables srag ingest or srag import made, and this database's were made by srag_extract`
+      : `${error.message}; srag ask answers over tables srag ingest or srag import made, and "${table}" is not one of them`,
     hint: `ask them in SQL: ${sragCommandLine(['sql', `SELECT * FROM srag_ask(${[question, ...(table === undefined ? [] : [table])].map(sqlString).join(', ')})`], session.store.path)}`,
     cause: error,
   });

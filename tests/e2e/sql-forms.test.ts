@@ -59,9 +59,15 @@ describe('srag_extract in srag sql', () => {
       const run = await runSrag(['ask', question, '--db', asked, ...table], { environment: environment() });
       expect(run.status).toBe(2);
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
-      expect(run.stderr).toContain('srag ask answers over tables srag ingest or srag import made, and this database\'s were made by srag_extract — ask them in SQL: srag sql ');
+      expect(run.stderr).toContain('srag ask answers over tables srag ingest or srag import made, and ');
+      expect(run.stderr).toContain(' — ask them in SQL: srag sql ');
     }
+    // A table name that is nowhere in the database keeps its own error, with no SQL to try.
+    const mistyped = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked, '--table', 'hotles'], { environment: environment() });
+    expect(mistyped.stderr).toMatch(/^srag: no srag table in .* — run `srag ingest/);
+    expect(mistyped.stderr).not.toContain('srag_ask');
     const named = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked, '--table', 'hotels'], { environment: environment() });
+    expect(named.stderr).toContain('"hotels" is not one of them');
     expect(named.stderr).toContain(`ask them in SQL: srag sql "SELECT * FROM srag_ask('How many hotels are in Spain?', 'hotels')" --db ${asked}`);
     const run = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked], { environment: environment() });
     const command = /ask them in SQL: srag (.*)$/.exec(run.stderr.trim())![1]!;
