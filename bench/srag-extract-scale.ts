@@ -9,11 +9,13 @@
  *    the model calls `srag_usage()` counts in the same session;
  * 2. the same statement again, every page unchanged: no call, each row from its record;
  * 3. `CREATE TABLE hotels AS SELECT * FROM srag_extract(…)` (unchanged again), then the row and
- *    evidence counts it left.
+ *    evidence counts it left;
+ * 4. what the N documents cost a statement that does not scan them: `SELECT 1` on the database,
+ *    against the same on an empty one (what srag's start costs), and an unchanged scan of 10 pages.
  * With no latency the scan is bound by CPU: srag's own per document, and the stand-in's on the same
  * cores. Prints a table and writes JSON to bench/results/. Timings are measurements of this machine.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,6 +83,13 @@ try {
     const copied = await srag(`CREATE TABLE hotels AS SELECT * FROM ${scan}; SELECT (SELECT count(*) FROM hotels), (SELECT count(*) FROM srag_evidence)`, directory, environment);
     const [tableRows, evidenceRows] = copied.results.at(-1)![0]!.map(Number) as [number, number];
     if (tableRows !== documents) throw new Error(`bench: the table holds ${tableRows} rows, not ${documents}`);
+    log('statements that do not scan every page');
+    const selectOne = await srag('SELECT 1', directory, environment);
+    const emptyDirectory = mkdtempSync(path.join(os.tmpdir(), 'srag-bench-udf-scale-empty-'));
+    const emptySelectOne = await srag('SELECT 1', emptyDirectory, environment).finally(() => rmSync(emptyDirectory, { recursive: true, force: true }));
+    const tenPages = readdirSync(path.join(directory, 'docs')).sort().slice(0, 10).map((name) => `'docs/${name}'`);
+    const few = await srag(`SELECT count(*), count(_error) FROM srag_extract([${tenPages.join(', ')}], schema := 'schema.json'); SELECT coalesce(sum(calls), 0) FROM srag_usage()`, directory, environment);
+    if (Number(few.results[0]![0]![0]) !== tenPages.length || Number(few.results[1]![0]![0]) !== 0) throw new Error(`bench: the scan of ${tenPages.length} unchanged pages gave ${JSON.stringify(few.results)}`);
 
     const figures = {
       date: new Date().toISOString(),
@@ -90,12 +99,16 @@ try {
       uncached: { seconds: uncached.seconds, cpuSeconds: uncached.cpuSeconds, peakRssMegabytes: uncached.peakRssMegabytes, calls, millisecondsPerDocument: (uncached.seconds * 1000) / documents },
       unchanged: { seconds: cached.seconds, cpuSeconds: cached.cpuSeconds, peakRssMegabytes: cached.peakRssMegabytes, microsecondsPerRow: (cached.seconds * 1e6) / documents },
       copy: { seconds: copied.seconds, peakRssMegabytes: copied.peakRssMegabytes, tableRows, evidenceRows },
+      selectOne: { seconds: selectOne.seconds, peakRssMegabytes: selectOne.peakRssMegabytes, onEmptyDatabaseSeconds: emptySelectOne.seconds, onEmptyDatabasePeakRssMegabytes: emptySelectOne.peakRssMegabytes },
+      tenPagesUnchanged: { seconds: few.seconds, peakRssMegabytes: few.peakRssMegabytes },
     };
     const rows: Array<[string, string]> = [
       ['documents · concurrency · latency', `${documents.toLocaleString('en-US')} · ${concurrency} · 0 ms`],
       ['every page extracted', `${uncached.seconds.toFixed(1)} s (${figures.uncached.millisecondsPerDocument.toFixed(2)} ms/page), ${calls.toLocaleString('en-US')} calls, CPU ${uncached.cpuSeconds.toFixed(1)} s, peak RSS ${uncached.peakRssMegabytes.toFixed(0)} MB`],
       ['every page unchanged', `${cached.seconds.toFixed(1)} s (${figures.unchanged.microsecondsPerRow.toFixed(0)} µs/row, process start included), peak RSS ${cached.peakRssMegabytes.toFixed(0)} MB`],
       ['CREATE TABLE … AS (unchanged)', `${copied.seconds.toFixed(1)} s, peak RSS ${copied.peakRssMegabytes.toFixed(0)} MB: ${tableRows.toLocaleString('en-US')} rows, ${evidenceRows.toLocaleString('en-US')} evidence rows`],
+      ['SELECT 1 on this database', `${selectOne.seconds.toFixed(2)} s, peak RSS ${selectOne.peakRssMegabytes.toFixed(0)} MB (on an empty one: ${emptySelectOne.seconds.toFixed(2)} s, ${emptySelectOne.peakRssMegabytes.toFixed(0)} MB)`],
+      ['10 of its pages, unchanged', `${few.seconds.toFixed(2)} s, peak RSS ${few.peakRssMegabytes.toFixed(0)} MB`],
     ];
     const width = rows.reduce((widest, [label]) => Math.max(widest, label.length), 0);
     process.stdout.write(`srag_extract at scale (${os.cpus().length} CPUs, Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)})\n${rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`).join('\n')}\n`);

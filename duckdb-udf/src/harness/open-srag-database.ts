@@ -5,7 +5,7 @@ import { prepareWorkerBundle } from '../llm-bridge/worker-bundle.ts';
 import { SragStore } from '../store/srag-store.ts';
 import { StoreJournal } from '../store/store-journal.ts';
 import { sragAskMacroSql } from '../table-functions/srag-ask.ts';
-import { createSynchronousTableExport } from '../table-functions/synchronous-table-export.ts';
+import { answerCallerRequests, createSynchronousTableExport } from '../table-functions/synchronous-table-export.ts';
 import { registerSragFunctions } from './register-srag-functions.ts';
 
 export interface OpenSragDatabaseOptions {
@@ -61,6 +61,7 @@ export async function openSragDatabase(path: string, options: OpenSragDatabaseOp
   const { instance } = store;
   const journal = store.readOnly ? undefined : await StoreJournal.open(instance);
   const early = new EarlyJournalApply(store);
+  const tableExport = await createSynchronousTableExport(instance);
   const bridge = new LlmBridge({
     environment: options.environment,
     progress: options.progress,
@@ -72,11 +73,11 @@ export async function openSragDatabase(path: string, options: OpenSragDatabaseOp
       journal.appendSync(entries);
       early.journaled(entries.length);
     },
+    answerCaller: answerCallerRequests(tableExport),
   });
-  bridge.queue({ type: 'load', mirror: await store.readExtractMirror() });
+  bridge.queue({ type: 'load', start: await store.readBridgeStart() });
   const connection = await instance.connect();
-  const tableExport = await createSynchronousTableExport(instance);
-  registerSragFunctions(connection, bridge, tableExport);
+  registerSragFunctions(connection, bridge);
   await connection.run(sragAskMacroSql);
   const connections = [connection];
 

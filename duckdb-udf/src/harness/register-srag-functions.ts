@@ -7,15 +7,14 @@ import { createSragExtractScalarFunctions } from '../table-functions/srag-extrac
 import { createSragExtractFunction } from '../table-functions/srag-extract.ts';
 import { createSragRecordTypeFunction } from '../table-functions/srag-record-type.ts';
 import { createSragUsageFunction } from '../table-functions/srag-usage.ts';
-import type { SynchronousTableExport } from '../table-functions/synchronous-table-export.ts';
 
 /** Registers the srag functions in the database of `connection` (every connection sees them). */
-export function registerSragFunctions(connection: DuckDBConnection, bridge: LlmBridge, tableExport: SynchronousTableExport): void {
+export function registerSragFunctions(connection: DuckDBConnection, bridge: LlmBridge): void {
   connection.registerTableFunction(createSragExtractFunction(bridge));
   connection.registerTableFunction(createSragUsageFunction(bridge));
   for (const scalar of createSragExtractScalarFunctions(bridge)) connection.registerScalarFunction(scalar);
   for (const scalar of createReadTextListFunctions()) connection.registerScalarFunction(scalar);
   connection.registerScalarFunction(createSragRecordTypeFunction());
-  connection.registerScalarFunction(createSragAskJsonFunction(bridge, tableExport));
+  connection.registerScalarFunction(createSragAskJsonFunction(bridge));
   connection.registerScalarFunction(createSragQuestionPhrasesFunction());
 }

@@ -1,7 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { ColumnCoverage, ModelUsage, NormalizedValue, RecordSchema, SragErrorCode } from '../../../core/index.ts';
 import type { JournalEntry } from '../store/journal-entry.ts';
-import type { ExtractMirror } from '../store/srag-store.ts';
+import type { BridgeStart } from '../store/srag-store.ts';
 import type { TableLinkRow } from '../catalog/read-catalog-rows.ts';
 
 /** How a failed document is reported by `srag_extract` (`on_error := ...`). */
@@ -97,12 +97,15 @@ export interface AskReply {
 /**
  * What the worker asks of the thread that waits in a DuckDB callback, while it answers that
  * callback: only that thread may run statements on its database (a second instance on the same
- * file is unsafe), so `srag_ask` has it export the columns a query needs to a Parquet file.
+ * file is unsafe), so `srag_ask` has it export the columns a query needs to a Parquet file, and
+ * `srag_extract` the ingestion log of the documents it scans.
  */
 export type CallerRequest =
   | { type: 'export-table'; table: string; columns: string[]; file: string }
   /** The evidence behind coverage; `table` is the record table's name in `srag_evidence`, `copy` a copy whose rows it is keyed to. */
-  | { type: 'export-evidence'; table: string; attributes: string[]; file: string; copy?: string };
+  | { type: 'export-evidence'; table: string; attributes: string[]; file: string; copy?: string }
+  /** The stored ingestion log of a `srag_extract` schema, for the documents a run names, as JSON lines (see `IngestionLogCopy`). */
+  | { type: 'export-log'; schemaKey: string; sources: string[]; file: string };
 
 /** The waiting thread's answer to a caller request (posted to the worker): done, or why not. */
 export interface CallerReply {
@@ -112,7 +115,7 @@ export interface CallerReply {
 }
 
 export type BridgeRequest =
-  | { type: 'load'; mirror: ExtractMirror }
+  | { type: 'load'; start: BridgeStart }
   | { type: 'start-scan'; schema: RecordSchema; schemaKey: string; documents: ScanDocument[]; settings: ExtractionSettings }
   | { type: 'next-rows'; scanId: number; maximum: number }
   | { type: 'extract-texts'; schema: RecordSchema; schemaKey: string; documents: Array<ScanDocument & { content: string }>; settings: ExtractionSettings }

@@ -13,6 +13,7 @@ import { hashText } from '../hash-text.ts';
 import { readDocumentFile } from '../read-document-file.ts';
 import { sandboxExportOptions } from '../sandbox/sandbox-table-source.ts';
 import { BridgeStore } from './bridge-store.ts';
+import { IngestionLogCopy } from './ingestion-log-copy.ts';
 import type { SchemaExtensionReply } from './bridge-protocol.ts';
 import type { JournalChannel } from './journal-channel.ts';
 import type { AskTable } from './resolve-ask-table.ts';
@@ -89,7 +90,9 @@ export async function extendAskTable(options: ExtendAskTableOptions): Promise<As
       sources, missing: proposal.attributes.length ? proposal.attributes : schema.attributes, schema, prompts: options.prompts, model: options.extraction.model,
       maxInputTokens: options.extraction.maxInputTokens, loadTokenCounter: options.extraction.loadTokenCounter,
     });
-    const store = new BridgeStore(journal, table.name, log, options.extraction.cache);
+    const copy = new IngestionLogCopy();
+    for (const entry of log.values()) copy.set(entry);
+    const store = new BridgeStore(journal, table.name, copy, options.extraction.cache);
     const save = store.saveRecord.bind(store);
     // What this call back-fills is laid over the committed table below, until the journal is applied.
     store.saveRecord = async (record) => {

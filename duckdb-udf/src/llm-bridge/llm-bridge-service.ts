@@ -1,9 +1,12 @@
 import { setMaxListeners } from 'node:events';
-import { writeSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as wait } from 'node:timers/promises';
 import {
   ModelClient, recordSchemaToJsonSchema, SragError, startExtractionRun,
-  type DocumentOutcome, type DocumentSource, type ExtractionRun, type IngestionLogEntry, type LanguageModel, type ModelUsage, type PromptLibrary, type RecordSchema,
+  type DocumentOutcome, type DocumentSource, type ExtractionRun, type LanguageModel, type ModelUsage, type PromptLibrary, type RecordSchema,
 } from '../../../core/index.ts';
 import { hashText } from '../hash-text.ts';
 import { loadPromptLibrary } from '../load-prompt-library.ts';
@@ -11,6 +14,7 @@ import { readDocumentFile } from '../read-document-file.ts';
 import { readSettings, type SragSettings } from '../read-settings.ts';
 import type { BridgeRequest, CallerRequest, ExtractedRow, ExtractionSettings, OnError, ScanDocument } from './bridge-protocol.ts';
 import { BridgeStore } from './bridge-store.ts';
+import { IngestionLogCopy } from './ingestion-log-copy.ts';
 import type { JournalChannel } from './journal-channel.ts';
 import { JournaledResponseCache } from './journaled-response-cache.ts';
 import { ProgressLine } from './progress-line.ts';
@@ -29,8 +33,9 @@ interface Scan {
 /**
  * Everything asynchronous behind the SQL functions, run on the bridge worker: model clients (one
  * per concurrency a scan asks for, sharing the cache and the endpoint), extraction runs, questions,
- * and the copy of each `srag_extract` schema's ingestion log. Each request maps to one core call;
- * this class only keeps the state those calls share across DuckDB callbacks.
+ * and the copy of each `srag_extract` schema's ingestion log (read for the documents runs name).
+ * Each request maps to one core call; this class only keeps the state those calls share across
+ * DuckDB callbacks.
  */
 export class LlmBridgeService {
   private readonly settings: SragSettings;
@@ -41,7 +46,9 @@ export class LlmBridgeService {
   private readonly extractionCache: JournaledResponseCache;
   private readonly askCache: JournaledResponseCache;
   /** Per `srag_extract` schema key: the latest log entry (with values when done) per document. */
-  private readonly logs = new Map<string, Map<string, IngestionLogEntry>>();
+  private readonly logs = new Map<string, IngestionLogCopy>();
+  /** The `srag_extract` schemas the database held when it opened: their logs are read from it. */
+  private storedSchemaKeys = new Set<string>();
   /** Schemas srag_extract was called with in this session (key → JSON Schema text), for `srag_ask`. */
   private readonly extractSchemas = new Map<string, string>();
   private abort = LlmBridgeService.abortController();
@@ -82,8 +89,8 @@ export class LlmBridgeService {
   async handle(request: BridgeRequest): Promise<unknown> {
     switch (request.type) {
       case 'load':
-        for (const { schemaKey, entries } of request.mirror.tables) this.logs.set(schemaKey, new Map(entries.map((entry) => [entry.source, entry])));
-        this.askCache.load(request.mirror.cache);
+        this.storedSchemaKeys = new Set(request.start.schemaKeys);
+        this.askCache.load(request.start.cache);
         return null;
       case 'start-scan':
         return { scanId: await this.startScan(request.schema, request.schemaKey, request.documents, request.settings) };
@@ -207,26 +214,45 @@ export class LlmBridgeService {
   /** The store for one schema, registering the schema (and its record table) the first time. */
   private async storeFor(schema: RecordSchema, schemaKey: string): Promise<BridgeStore> {
     let log = this.logs.get(schemaKey);
-    if (!log) {
+    if (!log && this.storedSchemaKeys.has(schemaKey)) {
+      log = new IngestionLogCopy((sources) => this.readLogLines(schemaKey, sources));
+      this.logs.set(schemaKey, log);
+    } else if (!log) {
       const schemaJson = JSON.stringify(recordSchemaToJsonSchema(schema));
       await this.journal.write([{ kind: 'schema', schemaKey, title: schema.title, schemaJson }]);
       this.extractSchemas.set(schemaKey, schemaJson);
-      log = new Map();
+      log = new IngestionLogCopy();
       this.logs.set(schemaKey, log);
     }
     return new BridgeStore(this.journal, schemaKey, log, this.extractionCache);
   }
 
+  /** The stored log entries of `sources` for a schema, exported by the blocked DuckDB thread (see `CallerRequest`). */
+  private async readLogLines(schemaKey: string, sources: readonly string[]): Promise<string[]> {
+    const directory = await mkdtemp(join(tmpdir(), 'srag-log-'));
+    try {
+      const file = join(directory, 'log.json');
+      await this.askCaller({ type: 'export-log', schemaKey, sources: [...sources], file });
+      return readFileSync(file, 'utf8').split('\n');
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }
+
   private async startRun(schema: RecordSchema, schemaKey: string, documents: DocumentSource[], settings: ExtractionSettings, lookahead?: number): Promise<ExtractionRun> {
     const concurrency = settings.concurrency ?? this.settings.concurrency;
     let failed = 0;
+    const store = await this.storeFor(schema, schemaKey);
+    // The stored entries are read now, while the DuckDB thread waits in the call that starts the run:
+    // only a blocked call can export them (the run's own read then finds them at hand).
+    await store.logEntries(documents.map((document) => document.source));
     this.progress.start(documents.length);
     return startExtractionRun({
       client: this.client(concurrency, 'extraction'),
       prompts: this.prompts,
       schema,
       documents,
-      store: await this.storeFor(schema, schemaKey),
+      store,
       retryFailed: settings.retryFailed,
       retryHint: 'add retry_failed := true',
       maxInputTokens: this.settings.maxInputTokens,

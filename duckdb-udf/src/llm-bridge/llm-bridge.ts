@@ -24,6 +24,11 @@ export interface LlmBridgeOptions {
    * it cannot. Called on this thread, also while it is blocked in a DuckDB callback.
    */
   onJournal: (entries: JournalEntry[]) => void;
+  /**
+   * Does what the worker asks of the thread blocked in a DuckDB callback (see `CallerRequest`):
+   * the database's exports. Without it such a request fails.
+   */
+  answerCaller?: (request: CallerRequest) => void;
 }
 
 /**
@@ -57,13 +62,10 @@ export class LlmBridge {
 
   /**
    * One request, answered before this returns; throws the worker's error, or CANCELLED. While it
-   * waits, the worker may ask this thread for work only it can do (`onCallerRequest`, run here,
+   * waits, the worker may ask this thread for work only it can do (`answerCaller`, run here,
    * synchronously; see `CallerRequest`).
    */
-  callSync<Type extends BridgeRequest['type']>(
-    request: Extract<BridgeRequest, { type: Type }>,
-    onCallerRequest?: (request: CallerRequest) => void,
-  ): BridgeReplyValue[Type] {
+  callSync<Type extends BridgeRequest['type']>(request: Extract<BridgeRequest, { type: Type }>): BridgeReplyValue[Type] {
     const worker = this.ensureWorker();
     const id = this.nextId++;
     const generation = Atomics.load(this.control, controlSlots.cancel);
@@ -76,7 +78,7 @@ export class LlmBridge {
       this.handle(messages, (reply) => {
         if (reply.id === id) mine = reply;
         else this.settleAsync(reply);
-      }, onCallerRequest);
+      }, this.options.answerCaller);
       if (mine) return unwrap(mine) as BridgeReplyValue[Type];
       if (Atomics.load(this.control, controlSlots.cancel) !== generation) {
         throw new SragError({ code: 'CANCELLED', message: 'cancelled; rows extracted so far are saved, so running the statement again resumes' });

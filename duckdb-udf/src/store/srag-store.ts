@@ -24,9 +24,13 @@ export interface TableInfo {
   statistics: ColumnStatistics[];
 }
 
-/** What the SQL functions keep at hand for `srag_extract`: per schema key, the latest log entry (with values) per document. */
-export interface ExtractMirror {
-  tables: Array<{ schemaKey: string; entries: IngestionLogEntry[] }>;
+/**
+ * What the SQL functions' bridge is handed when the database opens. Not the ingestion logs of
+ * `srag_extract`'s schemas: those are read for the documents a scan names, when it starts.
+ */
+export interface BridgeStart {
+  /** The schemas `srag_extract` was called with before. */
+  schemaKeys: string[];
   /** Replies other than extraction replies (questions, SQL, answers), for `srag_ask`. */
   cache: Array<[key: string, response: CachedResponse]>;
 }
@@ -299,7 +303,7 @@ export class SragStore {
 
   /**
    * The response cache, shared by every table in this file. `purpose` tags what is written
-   * ('extraction' replies are not kept at hand by the SQL functions; see `readExtractMirror`).
+   * ('extraction' replies are not kept at hand by the SQL functions; see `readBridgeStart`).
    * A read-only file is read but not written.
    */
   responseCache(purpose: 'extraction' | null = null): ResponseCache {
@@ -394,36 +398,15 @@ export class SragStore {
     return 'applied';
   }
 
-  /** What the SQL functions keep at hand (see `ExtractMirror`); read when the database opens. */
-  readExtractMirror(): Promise<ExtractMirror> {
+  /** What the SQL functions' bridge is handed when the database opens (see `BridgeStart`). */
+  readBridgeStart(): Promise<BridgeStart> {
     return this.exclusive(async (connection) => {
-      if (!(await hasTable(connection, 'srag_extract_schemas'))) return { tables: [], cache: [] };
-      const schemas = (await connection.runAndReadAll('SELECT schema_key, schema_json FROM srag_extract_schemas')).getRowsJS();
-      const tables: ExtractMirror['tables'] = [];
-      for (const [schemaKey, schemaJson] of schemas) {
-        const schema = parseRecordSchema(JSON.parse(String(schemaJson)), `schema ${String(schemaKey)}`);
-        const { quotedTable, exists } = await extractRecordTable(connection, String(schemaKey));
-        const attributes = schema.attributes.map((attribute) => `r.${quoteIdentifier(attribute.name)}`);
-        const result = readSqlResult(await connection.runAndReadAll(exists
-          ? `SELECT l.source, l.content_hash, l.status, l.error, r."_source" IS NOT NULL${attributes.map((column) => `, ${column}`).join('')}
-             FROM srag_ingestion_log l LEFT JOIN ${quotedTable} r ON r."_source" = l.source AND r."_content_hash" = l.content_hash
-             WHERE l.table_name = $1`
-          : 'SELECT source, content_hash, status, error, false FROM srag_ingestion_log WHERE table_name = $1', [String(schemaKey)]));
-        const entries: IngestionLogEntry[] = [];
-        for (const row of result.rows) {
-          const [source, contentHash, status, error, hasRow] = row;
-          // A `done` entry without its row (from a version that kept none) is extracted again.
-          if (status === 'done' && hasRow !== true) continue;
-          entries.push({
-            source: String(source), contentHash: String(contentHash), status: status as IngestionLogEntry['status'], error: error === null ? null : String(error),
-            ...(status === 'done' ? { values: Object.fromEntries(schema.attributes.map((attribute, index) => [attribute.name, row[5 + index] as string | number | boolean | null])) } : {}),
-          });
-        }
-        tables.push({ schemaKey: String(schemaKey), entries });
-      }
+      const schemaKeys = (await hasTable(connection, 'srag_extract_schemas'))
+        ? (await connection.runAndReadAll('SELECT schema_key FROM srag_extract_schemas')).getRowsJS().map((row) => String(row[0]))
+        : [];
       const cache = (await connection.runAndReadAll("SELECT key, model, response, prompt_tokens, completion_tokens FROM srag_cache WHERE purpose IS DISTINCT FROM 'extraction'")).getRowsJS()
         .map((row): [string, CachedResponse] => [String(row[0]), { model: String(row[1]), text: String(row[2]), usage: { promptTokens: Number(row[3]), completionTokens: Number(row[4]) } }]);
-      return { tables, cache };
+      return { schemaKeys, cache };
     });
   }
 

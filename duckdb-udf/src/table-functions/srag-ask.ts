@@ -4,7 +4,6 @@ import type { AskCatalog, AskRequest, KnownSchema } from '../llm-bridge/bridge-p
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';
 import { internalTableNames } from '../store/internal-table-names.ts';
 import { renderSqlError } from './render-sql-error.ts';
-import type { SynchronousTableExport } from './synchronous-table-export.ts';
 
 /**
  * `srag_ask(question)` and `srag_ask(question, 'table')` as SQL: a table macro over the scalar
@@ -27,7 +26,7 @@ import type { SynchronousTableExport } from './synchronous-table-export.ts';
  * DuckDB, external access off but for that file, configuration locked, time, memory and result
  * bounded). So a million-row table costs one columnar export of the columns used, not a JSON value.
  */
-export function createSragAskJsonFunction(bridge: LlmBridge, tableExport: SynchronousTableExport): DuckDBScalarFunction {
+export function createSragAskJsonFunction(bridge: LlmBridge): DuckDBScalarFunction {
   return DuckDBScalarFunction.create({
     name: 'srag_ask_json',
     returnType: VARCHAR,
@@ -56,9 +55,7 @@ export function createSragAskJsonFunction(bridge: LlmBridge, tableExport: Synchr
             mentions: (choiceCatalog.mentions ?? []) as AskCatalog['mentions'],
           };
           const request: AskRequest = { question, table: tables![index] ?? null, tables: parseList(catalogs![index]), knownSchemas, catalog, extend: extendFlags[index] === true };
-          const reply = bridge.callSync({ type: 'ask', request }, (callerRequest) => (callerRequest.type === 'export-table'
-            ? tableExport.exportTable(callerRequest.table, callerRequest.columns, callerRequest.file)
-            : tableExport.exportEvidence(callerRequest.table, callerRequest.attributes, callerRequest.file, callerRequest.copy)));
+          const reply = bridge.callSync({ type: 'ask', request });
           output.setItem(index, JSON.stringify({
             answer: reply.answer, sql: reply.sql, result: JSON.parse(reply.resultJson), result_cut: reply.resultCut, coverage: reply.coverage,
             prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, tables: reply.tables,

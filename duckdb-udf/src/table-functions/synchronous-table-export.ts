@@ -1,6 +1,9 @@
 import { DuckDBPendingResultState, LIST, listValue, VARCHAR, type DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import { firstLine, SragError } from '../../../core/index.ts';
+import type { CallerRequest } from '../llm-bridge/bridge-protocol.ts';
 import { copyEvidenceExportSql, evidenceExportSql, sandboxExportOptions } from '../sandbox/sandbox-table-source.ts';
+import { extractRecordTableName, extractSchemaName } from '../store/extract-record-table.ts';
+import { quoteIdentifier } from '../quote-identifier.ts';
 
 /** Writes columns of a table to Parquet and returns only when the file is complete: usable inside a DuckDB callback. */
 export interface SynchronousTableExport {
@@ -10,7 +13,26 @@ export interface SynchronousTableExport {
    * `srag_evidence`, `copy` a table copied from `srag_extract` whose rows it is keyed to (see `copyEvidenceExportSql`).
    */
   exportEvidence(table: string, attributes: string[], file: string, copy?: string): void;
+  /**
+   * The ingestion log of a schema `srag_extract` was called with, for `sources` only, as JSON lines
+   * (`ingestionLogLineSql`): what the bridge needs of the database when a scan starts.
+   */
+  exportIngestionLog(schemaKey: string, sources: readonly string[], file: string): void;
   close(): void;
+}
+
+/** What the bridge worker asks of the thread blocked in a DuckDB callback, done through `tableExport`. */
+export function answerCallerRequests(tableExport: SynchronousTableExport): (request: CallerRequest) => void {
+  return (request) => {
+    switch (request.type) {
+      case 'export-table':
+        return tableExport.exportTable(request.table, request.columns, request.file);
+      case 'export-evidence':
+        return tableExport.exportEvidence(request.table, request.attributes, request.file, request.copy);
+      case 'export-log':
+        return tableExport.exportIngestionLog(request.schemaKey, request.sources, request.file);
+    }
+  };
 }
 
 /** How long the waiting thread sleeps when DuckDB's own threads hold every task of the export. */
@@ -31,26 +53,33 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
   let statement: DuckDBPreparedStatement;
   let evidenceStatement: DuckDBPreparedStatement;
   let copyEvidenceStatement: DuckDBPreparedStatement;
+  let logStatement: DuckDBPreparedStatement;
+  let logOnlyStatement: DuckDBPreparedStatement;
   try {
     statement = await connection.prepare(
       `COPY (SELECT COLUMNS(lambda srag_column: list_contains($2::VARCHAR[], srag_column)) FROM query_table($1::VARCHAR)) TO $3 (${sandboxExportOptions})`,
     );
     evidenceStatement = await connection.prepare(`COPY (${evidenceExportSql}) TO $3 (${sandboxExportOptions})`);
     copyEvidenceStatement = await connection.prepare(`COPY (${copyEvidenceExportSql}) TO $3 (${sandboxExportOptions})`);
+    logStatement = await connection.prepare(`COPY (${ingestionLogLineSql(true)}) TO $3 (FORMAT json)`);
+    logOnlyStatement = await connection.prepare(`COPY (${ingestionLogLineSql(false)}) TO $3 (FORMAT json)`);
   } catch (error) {
     connection.closeSync();
     throw error;
   }
   const pause = new Int32Array(new SharedArrayBuffer(4));
+  const runToEnd = (prepared: DuckDBPreparedStatement) => {
+    const pending = prepared.start();
+    for (let state = pending.runTask(); state !== DuckDBPendingResultState.RESULT_READY; state = pending.runTask()) {
+      if (state === DuckDBPendingResultState.NO_TASKS_AVAILABLE) Atomics.wait(pause, 0, 0, idleWaitMilliseconds);
+    }
+  };
   const run = (prepared: DuckDBPreparedStatement, name: string, names: string[], file: string, copy?: string) => {
     prepared.bindVarchar(1, name);
     prepared.bindList(2, listValue(names), LIST(VARCHAR));
     prepared.bindVarchar(3, file);
     if (copy !== undefined) prepared.bindVarchar(4, copy);
-    const pending = prepared.start();
-    for (let state = pending.runTask(); state !== DuckDBPendingResultState.RESULT_READY; state = pending.runTask()) {
-      if (state === DuckDBPendingResultState.NO_TASKS_AVAILABLE) Atomics.wait(pause, 0, 0, idleWaitMilliseconds);
-    }
+    runToEnd(prepared);
   };
   return {
     exportEvidence(table, attributes, file, copy) {
@@ -59,6 +88,26 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
         else run(copyEvidenceStatement, table, attributes, file, copy);
       } catch (error) {
         throw new SragError({ code: 'SQL_FAILED', message: `srag_ask could not read the evidence of "${table}": ${firstLine(error instanceof Error ? error.message : String(error))}`, cause: error });
+      }
+    },
+    exportIngestionLog(schemaKey, sources, file) {
+      const runLog = (prepared: DuckDBPreparedStatement) => {
+        prepared.bindVarchar(1, schemaKey);
+        prepared.bindVarchar(2, JSON.stringify(sources));
+        prepared.bindVarchar(3, file);
+        if (prepared === logStatement) prepared.bindVarchar(4, `${quoteIdentifier(extractSchemaName)}.${quoteIdentifier(extractRecordTableName(schemaKey))}`);
+        runToEnd(prepared);
+      };
+      try {
+        try {
+          runLog(logStatement);
+        } catch (error) {
+          // A log kept by a version of srag that kept no record table: its `done` entries are extracted again.
+          if (!/Table with name .* does not exist/.test(error instanceof Error ? error.message : String(error))) throw error;
+          runLog(logOnlyStatement);
+        }
+      } catch (error) {
+        throw new SragError({ code: 'STORE_FAILED', message: `srag_extract could not read its ingestion log: ${firstLine(error instanceof Error ? error.message : String(error))}`, cause: error });
       }
     },
     exportTable(table, columns, file) {
@@ -78,7 +127,25 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
       statement.destroySync();
       evidenceStatement.destroySync();
       copyEvidenceStatement.destroySync();
+      logStatement.destroySync();
+      logOnlyStatement.destroySync();
       connection.closeSync();
     },
   };
+}
+
+/**
+ * One JSON line per entry of the ingestion log of schema key `$1` for the sources of `$2` (a JSON
+ * array): `source`, `content_hash`, `status`, `error`, and `record`, the row of record table `$4`
+ * the entry is about (null when it has none, or `withRecords` is false), internal columns included.
+ * The sources travel as one JSON text, unnested by DuckDB: one statement however many.
+ */
+export function ingestionLogLineSql(withRecords: boolean): string {
+  const entries = `SELECT source, content_hash, status, error FROM srag_ingestion_log
+    WHERE table_name = $1::VARCHAR AND source IN (SELECT unnest(from_json($2::VARCHAR, '["VARCHAR"]')))`;
+  return withRecords
+    // An unmatched row is a struct of NULLs, not NULL: the record is NULL where no row matched.
+    ? `SELECT l.source, l.content_hash, l.status, l.error, CASE WHEN r."_source" IS NULL THEN NULL ELSE r END AS record FROM (${entries}) l
+       LEFT JOIN query_table($4::VARCHAR) r ON r."_source" = l.source AND r."_content_hash" = l.content_hash`
+    : `SELECT source, content_hash, status, error, NULL AS record FROM (${entries})`;
 }

@@ -3,7 +3,6 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { SragError } from '../../../core/index.ts';
 import { registerSragFunctions } from '../../../duckdb-udf/src/harness/register-srag-functions.ts';
 import { LlmBridge } from '../../../duckdb-udf/src/llm-bridge/llm-bridge.ts';
-import { createSynchronousTableExport } from '../../../duckdb-udf/src/table-functions/synchronous-table-export.ts';
 import type { JournalEntry } from '../../../duckdb-udf/src/store/journal-entry.ts';
 
 /**
@@ -23,11 +22,10 @@ const bridge = new LlmBridge({
     journaled.push(...entries);
   },
 });
-bridge.queue({ type: 'load', mirror: { tables: [], cache: [] } });
+bridge.queue({ type: 'load', start: { schemaKeys: [], cache: [] } });
 const instance = await DuckDBInstance.create(':memory:');
 const connection = await instance.connect();
-const tableExport = await createSynchronousTableExport(instance);
-registerSragFunctions(connection, bridge, tableExport);
+registerSragFunctions(connection, bridge);
 let error: string | undefined;
 try {
   await connection.run(sql);
@@ -35,7 +33,6 @@ try {
   error = (failure as Error).message;
 }
 await bridge.close();
-tableExport.close();
 connection.closeSync();
 instance.closeSync();
 parentPort!.postMessage({ error, journaled: journaled.map((entry) => entry.kind) });

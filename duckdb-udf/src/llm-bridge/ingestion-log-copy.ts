@@ -1,0 +1,130 @@
+import type { IngestionLogEntry, NormalizedValue } from '../../../core/index.ts';
+
+/** Reads the stored log entries of `sources` as JSON lines (`ingestionLogLineSql`); the sources without an entry have no line. */
+export type ReadLogLines = (sources: readonly string[]) => Promise<string[]>;
+
+/**
+ * Sources whose entries are read at once: ~30 MB of lines, far below the longest string V8 can hold
+ * (~512 MB, which the entries of a million documents would pass).
+ */
+export const sourcesPerRead = 50_000;
+
+/**
+ * The bridge's copy of one schema's ingestion log: what a run needs to tell an unchanged document
+ * (and its row) from one to extract. The bridge cannot query DuckDB itself, so entries are read
+ * from the database only when a run names their documents (`load`), and only those it has not read
+ * yet; entries this session writes are kept over them. Each is held as JSON text and read when a run
+ * asks for it: ~0.6 KB a document, where objects with their values took 3–4 KB, and a database of
+ * 100,000 documents cost every statement 1.5 s and 270 MB when the whole log was read at open.
+ */
+export class IngestionLogCopy {
+  /** Read from the database: source → its line, or null when it has no entry. */
+  private readonly stored = new Map<string, string | null>();
+  /** Written in this session (JSON of an `IngestionLogEntry`): newer than anything stored. */
+  private readonly written = new Map<string, string>();
+
+  /** `readLines` undefined: the database has no entry for this schema (it was first seen in this session). */
+  constructor(private readonly readLines?: ReadLogLines) {}
+
+  /** Reads the entries of `sources` not read or written yet. */
+  async load(sources: readonly string[]): Promise<void> {
+    if (!this.readLines) return;
+    const missing = [...new Set(sources)].filter((source) => !this.stored.has(source) && !this.written.has(source));
+    if (missing.length === 0) return;
+    for (let start = 0; start < missing.length; start += sourcesPerRead) {
+      const slice = missing.slice(start, start + sourcesPerRead);
+      const lines = await this.readLines(slice);
+      for (const source of slice) this.stored.set(source, null);
+      for (const line of lines) {
+        if (line) this.stored.set(sourceOfLine(line), line);
+      }
+    }
+  }
+
+  get(source: string): IngestionLogEntry | undefined {
+    const written = this.written.get(source);
+    if (written !== undefined) return JSON.parse(written) as IngestionLogEntry;
+    const line = this.stored.get(source);
+    return line ? entryOfLine(line) : undefined;
+  }
+
+  set(entry: IngestionLogEntry): void {
+    this.written.set(entry.source, JSON.stringify(entry));
+  }
+
+  /** The entries read or written so far, as the run's store port hands them over (each read when asked for). */
+  view(): ReadonlyMap<string, IngestionLogEntry> {
+    return new LogView(this);
+  }
+
+  /** Every source with an entry, written ones first. */
+  *sources(): IterableIterator<string> {
+    yield* this.written.keys();
+    for (const [source, line] of this.stored) if (line && !this.written.has(source)) yield source;
+  }
+}
+
+/** The value of a line's leading `"source"` member, without parsing the rest of the line. */
+function sourceOfLine(line: string): string {
+  const start = line.indexOf(':') + 1;
+  let end = start + 1;
+  while (line[end] !== '"') end += line[end] === '\\' ? 2 : 1;
+  return JSON.parse(line.slice(start, end + 1)) as string;
+}
+
+/** Columns of a record table that are not the schema's attributes. */
+const internalColumns = new Set(['_source', '_content_hash']);
+
+/**
+ * A stored line as a log entry. A `done` entry whose row is missing (a version of srag that kept
+ * none) is no entry: its document is extracted again.
+ */
+function entryOfLine(line: string): IngestionLogEntry | undefined {
+  const stored = JSON.parse(line) as { source: string; content_hash: string; status: IngestionLogEntry['status']; error: string | null; record: Record<string, NormalizedValue> | null };
+  if (stored.status !== 'done') return { source: stored.source, contentHash: stored.content_hash, status: stored.status, error: stored.error };
+  if (!stored.record) return undefined;
+  // Own properties whatever the names (`__proto__` is a property name like any other).
+  const values = Object.fromEntries(Object.entries(stored.record).filter(([name]) => !internalColumns.has(name)));
+  return { source: stored.source, contentHash: stored.content_hash, status: 'done', error: stored.error, values };
+}
+
+class LogView implements ReadonlyMap<string, IngestionLogEntry> {
+  constructor(private readonly copy: IngestionLogCopy) {}
+
+  get size(): number {
+    let size = 0;
+    for (const _ of this.entries()) size += 1;
+    return size;
+  }
+
+  get(source: string): IngestionLogEntry | undefined {
+    return this.copy.get(source);
+  }
+
+  has(source: string): boolean {
+    return this.copy.get(source) !== undefined;
+  }
+
+  *entries(): MapIterator<[string, IngestionLogEntry]> {
+    for (const source of this.copy.sources()) {
+      const entry = this.copy.get(source);
+      if (entry) yield [source, entry];
+    }
+  }
+
+  *keys(): MapIterator<string> {
+    for (const [source] of this.entries()) yield source;
+  }
+
+  *values(): MapIterator<IngestionLogEntry> {
+    for (const [, entry] of this.entries()) yield entry;
+  }
+
+  forEach(callback: (value: IngestionLogEntry, key: string, map: ReadonlyMap<string, IngestionLogEntry>) => void): void {
+    for (const [source, entry] of this.entries()) callback(entry, source, this);
+  }
+
+  [Symbol.iterator](): MapIterator<[string, IngestionLogEntry]> {
+    return this.entries();
+  }
+}

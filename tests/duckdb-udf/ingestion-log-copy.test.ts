@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { IngestionLogCopy, sourcesPerRead } from '../../duckdb-udf/src/llm-bridge/ingestion-log-copy.ts';
+
+/** A line as the database exports it (`ingestionLogLineSql`). */
+const line = (source: string, status: string, record: Record<string, unknown> | null, error: string | null = null) =>
+  JSON.stringify({ source, content_hash: `hash of ${source}`, status, error, record: record && { ...record, _source: source, _content_hash: `hash of ${source}` } });
+
+/** A copy over a stored log, recording which sources each read asked for. */
+function copyOver(stored: Map<string, string>) {
+  const reads: string[][] = [];
+  const copy = new IngestionLogCopy(async (sources) => {
+    reads.push([...sources]);
+    return sources.flatMap((source) => (stored.has(source) ? [stored.get(source)!] : []));
+  });
+  return { copy, reads };
+}
+
+describe("the bridge's copy of an ingestion log", () => {
+  it('reads from the database only the sources a run names that it has not read before, each once', async () => {
+    const { copy, reads } = copyOver(new Map([['/a.md', line('/a.md', 'done', { name: 'A' })], ['/b.md', line('/b.md', 'failed', null, 'timeout')]]));
+    await copy.load(['/a.md', '/b.md', '/a.md']);
+    await copy.load(['/a.md', '/c.md']);
+    // /c.md has no entry: that too is remembered.
+    await copy.load(['/c.md', '/b.md']);
+    expect(reads).toEqual([['/a.md', '/b.md'], ['/c.md']]);
+    expect(copy.get('/a.md')).toEqual({ source: '/a.md', contentHash: 'hash of /a.md', status: 'done', error: null, values: { name: 'A' } });
+    expect(copy.get('/b.md')).toEqual({ source: '/b.md', contentHash: 'hash of /b.md', status: 'failed', error: 'timeout' });
+    expect(copy.get('/c.md')).toBeUndefined();
+  });
+
+  it('keeps what this session wrote over what the database holds, and does not read it again', async () => {
+    const { copy, reads } = copyOver(new Map([['/a.md', line('/a.md', 'done', { name: 'stale' })]]));
+    copy.set({ source: '/a.md', contentHash: 'new hash', status: 'done', error: null, values: { name: 'fresh' } });
+    await copy.load(['/a.md']);
+    expect(reads).toEqual([]);
+    expect(copy.get('/a.md')).toMatchObject({ contentHash: 'new hash', values: { name: 'fresh' } });
+    // Written after a read, too.
+    await copy.load(['/b.md']);
+    copy.set({ source: '/b.md', contentHash: 'h', status: 'empty', error: 'no text' });
+    expect(copy.get('/b.md')).toEqual({ source: '/b.md', contentHash: 'h', status: 'empty', error: 'no text' });
+  });
+
+  it("gives a done entry the record's values with every kind as the row holds it, without the internal columns", async () => {
+    // As DuckDB writes it: `__proto__` is a column name like any other.
+    const record = '{"__proto__":"a property like any other","hotel_name":"Amber","star_rating":4,"price_per_night":120.5,"has_pool":true,"opened_date":"1999-12-31","manager_name":null,"_source":"/a.md","_content_hash":"h"}';
+    const { copy } = copyOver(new Map([['/a.md', `{"source":"/a.md","content_hash":"h","status":"done","error":null,"record":${record}}`]]));
+    await copy.load(['/a.md']);
+    const values = copy.get('/a.md')!.values!;
+    expect(Object.keys(values).sort()).toEqual(['__proto__', 'has_pool', 'hotel_name', 'manager_name', 'opened_date', 'price_per_night', 'star_rating']);
+    expect(Object.getOwnPropertyDescriptor(values, '__proto__')?.value).toBe('a property like any other');
+    expect(values).toMatchObject({ hotel_name: 'Amber', star_rating: 4, price_per_night: 120.5, has_pool: true, opened_date: '1999-12-31', manager_name: null });
+  });
+
+  it('treats a done entry without its row (kept by a version of srag that kept none) as no entry, so the document is extracted again', async () => {
+    const { copy } = copyOver(new Map([['/a.md', line('/a.md', 'done', null)]]));
+    await copy.load(['/a.md']);
+    expect(copy.get('/a.md')).toBeUndefined();
+    expect(copy.view().has('/a.md')).toBe(false);
+  });
+
+  it('reads sources with quotes, backslashes and any characters in their names', async () => {
+    const names = ['/docs/say "hi".md', '/docs/back\\slash.md', '/docs/café 東京 😀.md', '/docs/tab\there.md'];
+    const { copy } = copyOver(new Map(names.map((name, index) => [name, line(name, 'done', { n: index })])));
+    await copy.load(names);
+    expect(names.map((name) => copy.get(name)?.values)).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }, { n: 3 }]);
+  });
+
+  it('hands the run a map of the entries read or written, each read when asked for', async () => {
+    const { copy } = copyOver(new Map([['/a.md', line('/a.md', 'done', { n: 1 })], ['/b.md', line('/b.md', 'done', null)]]));
+    await copy.load(['/a.md', '/b.md', '/c.md']);
+    copy.set({ source: '/d.md', contentHash: 'h', status: 'failed', error: 'x' });
+    const view = copy.view();
+    expect(view.size).toBe(2);
+    expect([...view.keys()].sort()).toEqual(['/a.md', '/d.md']);
+    expect(view.get('/a.md')?.values).toEqual({ n: 1 });
+  });
+
+  it('reads the entries of a large scan in slices, so that no file of them outgrows what one string can hold', async () => {
+    const sources = Array.from({ length: 2 * sourcesPerRead + 3 }, (_, index) => `/docs/${index}.md`);
+    const { copy, reads } = copyOver(new Map(sources.filter((_, index) => index % 1000 === 0).map((source) => [source, line(source, 'done', { n: 1 })])));
+    await copy.load(sources);
+    expect(reads.map((read) => read.length)).toEqual([sourcesPerRead, sourcesPerRead, 3]);
+    expect(reads.flat()).toEqual(sources);
+    expect(copy.view().size).toBe(Math.ceil(sources.length / 1000));
+  });
+
+  it('reads nothing for a schema the database does not hold yet', async () => {
+    const copy = new IngestionLogCopy();
+    await copy.load(['/a.md']);
+    expect(copy.get('/a.md')).toBeUndefined();
+  });
+});
