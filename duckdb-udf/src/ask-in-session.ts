@@ -100,7 +100,7 @@ async function pointToSqlForExtractTables(session: Session, question: string, ta
     return table === undefined || (await connection.runAndReadAll('SELECT 1 FROM duckdb_tables() WHERE table_name = $1', [table])).getRowsJS().length > 0;
   });
   if (!extracted) throw error;
-  throw new SragError({
+  const pointing = new SragError({
     code: 'TABLE_NOT_FOUND',
     message: table === undefined
       ? `${error.message}; srag ask answers over tables srag ingest or srag import made, and this database's were made by srag_extract`
@@ -108,6 +108,19 @@ async function pointToSqlForExtractTables(session: Session, question: string, ta
     hint: `ask them in SQL: ${sragCommandLine(['sql', `SELECT * FROM srag_ask(${[question, ...(table === undefined ? [] : [table])].map(sqlString).join(', ')})`], session.store.path)}`,
     cause: error,
   });
+  pointingToSragAsk.add(pointing);
+  throw pointing;
+}
+
+/** The errors `pointToSqlForExtractTables` made. */
+const pointingToSragAsk = new WeakSet<object>();
+
+/**
+ * Whether `error` is the one a question gets when the database's tables that could answer it were
+ * made by `srag_extract`: `srag ask` on the command line then asks `srag_ask` itself.
+ */
+export function pointsToSragAsk(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && pointingToSragAsk.has(error);
 }
 
 function sqlString(text: string): string {

@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe } from '../../duckdb-udf/src/serve/start-serve.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
 
@@ -51,33 +51,47 @@ describe('srag_extract in srag sql', () => {
     expect(unknown.stderr).toMatch(/^srag: table hotels has no column "no_such_column" — one of: hotel_name, /);
   });
 
-  it('points srag ask at srag_ask in SQL for a table srag_extract made, with a command that runs as printed', async () => {
+  it('answers srag ask over a table srag_extract made, through srag_ask, as it answers over an ingested one', async () => {
     const asked = join(workDirectory, 'ask.duckdb');
     await sql(asked, `CREATE TABLE hotels AS SELECT * FROM srag_extract(read_text('examples/hotels/docs/*'), schema := '${schema}')`);
-    const question = "How many hotels are in Spain? (the guide's count)";
-    for (const table of [[], ['--table', 'hotels']]) {
-      const run = await runSrag(['ask', question, '--db', asked, ...table], { environment: environment() });
-      expect(run.status).toBe(2);
-      expect(run.stderr.trim().split('\n')).toHaveLength(1);
-      expect(run.stderr).toContain('srag ask answers over tables srag ingest or srag import made, and ');
-      expect(run.stderr).toContain(' — ask them in SQL: srag sql ');
-    }
-    // A table name that is nowhere in the database keeps its own error, with no SQL to try.
+    const run = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked], { environment: environment() });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^11\n\nTable: hotels \(made by srag_extract, asked through srag_ask\)\nPath: sql \(the answer rests on the rows below\)\nSQL: SELECT COUNT\(\*\) FROM hotels WHERE country = 'Spain'\n/);
+    // Several questions, --table and --json: a line each, with the fields an ingested table's answer has.
+    const questions = ['How many hotels are in Spain?', 'How many 4-star hotels are there in Rome?', 'How many hotels charge less than $150 per night?'];
+    const json = await runSrag(['ask', ...questions, '--db', asked, '--table', 'hotels', '--json'], { environment: environment() });
+    expect(json.status, json.stderr).toBe(0);
+    const answers = json.stdout.trim().split('\n').map((line) => JSON.parse(line) as { answer: string; path: string; tables: string[]; columns: string[]; rows: unknown[][]; coverage: unknown[]; via: string });
+    expect(answers.map((answer) => [answer.answer, answer.rows, answer.tables, answer.path, answer.via])).toEqual([
+      ['11', [[11]], ['hotels'], 'sql', 'srag_ask'], ['3', [[3]], ['hotels'], 'sql', 'srag_ask'], ['9', [[9]], ['hotels'], 'sql', 'srag_ask'],
+    ]);
+    expect(answers[0]!.coverage).toMatchObject([{ column: 'country', rows: 50, present: 50 }]);
+    // The same answers as srag_ask gives in srag sql.
+    const inSql = await sql(asked, "SELECT answer FROM srag_ask('How many 4-star hotels are there in Rome?', 'hotels')");
+    expect(inSql.rows).toEqual([['3']]);
+    // What srag_ask cannot do is refused in one line: reading documents, and growing a table srag ingest did not make.
+    const hybrid = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked, '--hybrid'], { environment: environment() });
+    expect(hybrid.status).toBe(2);
+    expect(hybrid.stderr).toMatch(/^srag: --hybrid reads the documents of tables srag ingest made; the tables srag_extract made in .* are asked through srag_ask, which answers from SQL alone — leave out --hybrid\n$/);
+    const extend = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked, '--extend-schema'], { environment: environment() });
+    expect(extend.status).toBe(2);
+    expect(extend.stderr.trim().split('\n')).toHaveLength(1);
+    expect(extend.stderr).toContain('"hotels" was made by srag_extract');
+    // A table name that is nowhere in the database keeps its own error.
     const mistyped = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked, '--table', 'hotles'], { environment: environment() });
     expect(mistyped.stderr).toMatch(/^srag: no srag table in .* — run `srag ingest/);
     expect(mistyped.stderr).not.toContain('srag_ask');
-    const named = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked, '--table', 'hotels'], { environment: environment() });
-    expect(named.stderr).toContain('"hotels" is not one of them');
-    expect(named.stderr).toContain(`ask them in SQL: srag sql "SELECT * FROM srag_ask('How many hotels are in Spain?', 'hotels')" --db ${asked}`);
-    const run = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked], { environment: environment() });
-    const command = /ask them in SQL: srag (.*)$/.exec(run.stderr.trim())![1]!;
-    // The words as a shell reads the printed command back.
-    const words = spawnSync('bash', ['-c', `set -- ${command}; printf '%s\\0' "$@"`], { encoding: 'utf8' }).stdout.split('\0').slice(0, -1);
-    expect(words).toEqual(['sql', "SELECT * FROM srag_ask('How many hotels are in Spain?')", '--db', asked]);
-    const answered = await runSrag([...words, '--json'], { environment: environment() });
-    expect(answered.status, answered.stderr).toBe(0);
-    const { columns, rows } = JSON.parse(answered.stdout) as { columns: string[]; rows: unknown[][] };
-    expect(String(rows[0]![columns.indexOf('answer')])).toContain('11');
+    // srag serve keeps the database open for its own session: POST /query says how to ask in SQL.
+    const server = await startServe({ db: asked, port: 0, host: '127.0.0.1', environment: environment(), directory: repositoryRoot });
+    try {
+      const response = await fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: 'How many hotels are in Spain?' }) });
+      const { error } = await response.json() as { error: { code: string; message: string; hint: string } };
+      expect(error.code).toBe('TABLE_NOT_FOUND');
+      expect(error.message).toContain("this database's were made by srag_extract");
+      expect(error.hint).toBe(`ask them in SQL: srag sql "SELECT * FROM srag_ask('How many hotels are in Spain?')" --db ${asked}`);
+    } finally {
+      await server.close();
+    }
   });
 
   it('gives a link out of the glob its own row and error, and reads it with follow_links := true', async () => {

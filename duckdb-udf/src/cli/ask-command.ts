@@ -1,12 +1,14 @@
 import { countNoun, describeCoverage, SragError, type AskResult } from '../../../core/index.ts';
-import { askInSession } from '../ask-in-session.ts';
+import { askInSession, pointsToSragAsk, type AskInSessionResult } from '../ask-in-session.ts';
 import type { ExtendTableOptions } from '../extend-table-for-question.ts';
 import { describeTableChoice } from '../catalog/describe-table-choice.ts';
 import { dryRunExtension, type ExtensionDryRun } from '../dry-run-extension.ts';
 import { embedderLoader } from '../embedder-loader.ts';
 import { friendlyPath } from '../friendly-path.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
-import { openSession } from '../open-session.ts';
+import { openSession, type Session } from '../open-session.ts';
+import { openSqlSession, type SqlSession } from '../harness/sql-session.ts';
+import { askThroughSragAsk, type SragAskAnswer } from './ask-through-srag-ask.ts';
 import { confirmOnTerminal } from './confirm-on-terminal.ts';
 import { formatUsd } from './format-usd.ts';
 import { formatTable } from './format-table.ts';
@@ -42,13 +44,18 @@ const shownRows = 100;
  * mode, §3.3): the SQL then selects documents, and the answer is read from them and names them.
  * Several questions share one session (one JSON object per line
  * with --json). A question whose SQL fails stops the command with its error, after the answers
- * printed so far.
+ * printed so far. Over a database whose tables `srag_extract` made (`CREATE TABLE … AS SELECT *
+ * FROM srag_extract(…)`), the questions are asked through `srag_ask` in SQL, which keeps the
+ * catalog, statistics and coverage of such tables.
  */
 export async function askCommand(questions: string[], options: AskCommandOptions, abortSignal: AbortSignal): Promise<number> {
   if (options.dryRun && !options.extendSchema) {
     throw new SragError({ code: 'INPUT_INVALID', message: '--dry-run estimates the back-fill of --extend-schema; without it srag ask makes no extraction call', hint: 'add --extend-schema, or leave out --dry-run' });
   }
-  const session = await openSession(options.db, { abortSignal, mustExist: true });
+  let session: Session | undefined = await openSession(options.db, { abortSignal, mustExist: true });
+  let sqlSession: SqlSession | undefined;
+  const cancel = () => sqlSession?.cancel();
+  abortSignal.addEventListener('abort', cancel);
   try {
     if (options.dryRun) {
       for (const question of questions) {
@@ -59,17 +66,41 @@ export async function askCommand(questions: string[], options: AskCommandOptions
     }
     const loadEmbedder = embedderLoader(session);
     for (const [index, question] of questions.entries()) {
-      const { result, json, choice } = await askInSession(session, question, {
-        table: options.table,
-        hybrid: options.hybrid,
-        loadEmbedder,
-        ...(options.extendSchema ? { extendSchema: extendOnTerminal(options, abortSignal) } : {}),
-        extendHint: `add them (extracting only them from every document) with: ${sragCommandLine(['ask', question, '--extend-schema', ...options.table ? ['--table', options.table] : []], options.db)}`,
-      });
+      const heading = questions.length > 1 ? `${index > 0 ? '\n' : ''}Q: ${question}\n` : '';
+      let asked: AskInSessionResult | undefined;
+      if (!sqlSession) {
+        try {
+          asked = await askInSession(session!, question, {
+            table: options.table,
+            hybrid: options.hybrid,
+            loadEmbedder,
+            ...(options.extendSchema ? { extendSchema: extendOnTerminal(options, abortSignal) } : {}),
+            extendHint: `add them (extracting only them from every document) with: ${sragCommandLine(['ask', question, '--extend-schema', ...options.table ? ['--table', options.table] : []], options.db)}`,
+          });
+        } catch (error) {
+          if (!pointsToSragAsk(error)) throw error;
+          if (options.hybrid) {
+            throw new SragError({
+              code: 'INPUT_INVALID',
+              message: `--hybrid reads the documents of tables srag ingest made; the tables srag_extract made in ${options.db} are asked through srag_ask, which answers from SQL alone`,
+              hint: 'leave out --hybrid',
+            });
+          }
+          // The database is the SQL session's from here on: one process may not open a file twice.
+          session!.close();
+          session = undefined;
+          sqlSession = await openSqlSession(options.db);
+        }
+      }
+      if (sqlSession) {
+        const answer = await askThroughSragAsk(sqlSession, question, { table: options.table, extend: options.extendSchema, abortSignal });
+        process.stdout.write(options.json ? `${JSON.stringify(sragAskJson(answer))}\n` : `${heading}${describeSragAskAnswer(answer, options.db)}\n`);
+        continue;
+      }
+      const { result, json, choice } = asked!;
       if (options.json) {
         process.stdout.write(`${JSON.stringify(json)}\n`);
       } else {
-        const heading = questions.length > 1 ? `${index > 0 ? '\n' : ''}Q: ${question}\n` : '';
         const note = describeCoverage(result.coverage, {
           title: choice.tables.map((table) => table.schema.title).join(', '),
           whereToLook: (column, document) => `see ${sragCommandLine(['why', document ? documentName(document) : '<document>', column], options.db)}`,
@@ -80,8 +111,31 @@ export async function askCommand(questions: string[], options: AskCommandOptions
     }
     return 0;
   } finally {
-    session.close();
+    abortSignal.removeEventListener('abort', cancel);
+    session?.close();
+    await sqlSession?.close();
   }
+}
+
+/** `srag ask --json` for an answer of `srag_ask`: the fields an ingested table's answer has, where it has them. */
+function sragAskJson(answer: SragAskAnswer): Record<string, unknown> {
+  return {
+    answer: answer.answer, sql: answer.sql, path: 'sql', columns: answer.columns, rows: answer.rows, tables: answer.tables,
+    coverage: answer.coverage, ...(answer.cut ? { cut: answer.cut } : {}), usage: answer.usage, via: 'srag_ask',
+  };
+}
+
+/** An answer of `srag_ask` as `srag ask` prints one: the answer, its coverage, the tables, the SQL and its rows. */
+function describeSragAskAnswer(answer: SragAskAnswer, db: string): string {
+  const table = answer.tables.length === 1 ? answer.tables[0] : undefined;
+  const note = describeCoverage(answer.coverage ?? undefined, {
+    title: answer.tables.join(', '),
+    whereToLook: (column, document) => `see ${sragCommandLine(['why', document ? documentName(document) : '<document>', column, ...(table ? ['--table', table] : [])], db)}`,
+  });
+  const coverage = note ? `\nCoverage: ${note.split('\n').join('\n  ')}\n` : '';
+  const rows = formatTable({ columns: answer.columns, rows: answer.rows }, { maximumRows: shownRows });
+  return `${answer.answer}\n${coverage}\n${answer.tables.length === 1 ? 'Table' : 'Tables'}: ${answer.tables.join(', ')} (made by srag_extract, asked through srag_ask)\n`
+    + `Path: sql (the answer rests on the rows below)\nSQL: ${answer.sql}\n${rows}${answer.cut ? `\n${answer.cut}` : ''}\n`;
 }
 
 /** What the answer rests on: the path taken, then the rows, or the documents read and those that could not be. */
