@@ -3,7 +3,7 @@
  * stand-in reads: `docs/*.md`, `schema.json` (the hotels sample schema) and `gold/records.jsonl`
  * with each value's raw form and verbatim quote. Seeded: the same count gives the same files.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seededRandom } from '../examples/seeded-random.ts';
@@ -107,6 +107,14 @@ export function generateHotelCorpus(directory: string, count: number, seed = 20_
     writeFileSync(path.join(directory, document), text);
     documents.push({ path: path.join(directory, document), name, record: { document, values } });
   }
-  writeFileSync(path.join(directory, 'gold', 'records.jsonl'), documents.map((document) => JSON.stringify(document.record)).join('\n') + '\n');
+  // Line by line: a million records are more text than one string can hold.
+  const gold = openSync(path.join(directory, 'gold', 'records.jsonl'), 'w');
+  try {
+    for (let start = 0; start < documents.length; start += 1000) {
+      writeSync(gold, documents.slice(start, start + 1000).map((document) => `${JSON.stringify(document.record)}\n`).join(''));
+    }
+  } finally {
+    closeSync(gold);
+  }
   return documents;
 }

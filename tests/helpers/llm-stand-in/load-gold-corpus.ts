@@ -59,17 +59,22 @@ export interface GoldCorpus {
   questions: GoldQuestion[];
 }
 
+/** Each line of `file` as JSON; the file is split as bytes, so it may be larger than one string can hold (a million generated pages' gold). */
 function readJsonLines<T>(file: string): T[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line, index) => {
-      try {
-        return JSON.parse(line) as T;
-      } catch (cause) {
-        throw new Error(`llm stand-in: ${file} line ${index + 1} is not JSON`, { cause });
-      }
-    });
+  const bytes = readFileSync(file);
+  const values: T[] = [];
+  for (let start = 0, number = 1; start < bytes.length; number += 1) {
+    const end = bytes.indexOf(0x0a, start);
+    const line = bytes.toString('utf8', start, end < 0 ? bytes.length : end);
+    start = end < 0 ? bytes.length : end + 1;
+    if (line.trim() === '') continue;
+    try {
+      values.push(JSON.parse(line) as T);
+    } catch (cause) {
+      throw new Error(`llm stand-in: ${file} line ${number} is not JSON`, { cause });
+    }
+  }
+  return values;
 }
 
 /**
