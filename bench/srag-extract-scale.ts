@@ -64,7 +64,7 @@ try {
   const at = performance.now();
   generateHotelCorpus(directory, documents);
   log(`generated ${documents.toLocaleString('en-US')} pages in ${((performance.now() - at) / 1000).toFixed(1)} s`);
-  const standIn = await startLlmStandIn({ corpora: [directory] });
+  const standIn = await startLlmStandIn({ corpora: [directory], recordBodies: false });
   const environment = { OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-bench-not-a-real-key-0000' };
   const scan = `srag_extract('docs/*', schema := 'schema.json', concurrency := ${concurrency})`;
   try {

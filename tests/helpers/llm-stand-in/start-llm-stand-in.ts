@@ -60,6 +60,7 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
   };
   const settings: Settings = {
     latencyMs: 0,
+    recordBodies: true,
     faultRate: 0,
     faultKinds: [...allFaultKinds],
     seed: 1,
@@ -131,7 +132,7 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     }
     const request = readChatRequest(body);
     const kind = typeof body === 'object' && body !== null ? classifyRequest(request, identities) : 'unknown';
-    const recorded: RecordedRequest = { kind, model: request.model, body, status: 0, startedAt, finishedAt: 0 };
+    const recorded: RecordedRequest = { kind, model: request.model, body: settings.recordBodies ? body : undefined, status: 0, startedAt, finishedAt: 0 };
     requests.push(recorded);
     // Draw for every request so the sequence of draws depends only on arrival order.
     const drawn = drawFault(random, settings.faultRate, settings.faultKinds);

@@ -54,6 +54,11 @@ export interface LlmStandInOptions {
   corpora: string[];
   /** Milliseconds added before every response, faults included. Default 0. */
   latencyMs?: number;
+  /**
+   * Keep each request's body in `requests` (default true). A benchmark of a million pages turns it
+   * off: their prompts are more than this process's heap holds.
+   */
+  recordBodies?: boolean;
   /** 0..1: the fraction of chat requests answered with a random fault. Default 0. */
   faultRate?: number;
   /** The faults a random draw picks from, uniformly. Default: all kinds. */
