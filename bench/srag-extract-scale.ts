@@ -14,6 +14,8 @@
  *    against the same on an empty one (what srag's start costs), and an unchanged scan of 10 pages.
  * With no latency the scan is bound by CPU: srag's own per document, and the stand-in's on the same
  * cores. Prints a table and writes JSON to bench/results/. Timings are measurements of this machine.
+ * At a million pages the stand-in in this process holds every page's gold: run it as
+ * `node --max-old-space-size=12000 --import tsx bench/srag-extract-scale.ts --documents 1000000`.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
