@@ -5,6 +5,7 @@ import { hashText } from './hash-text.ts';
 import type { Session } from './open-session.ts';
 import { sragCommandLine } from './quote-shell-argument.ts';
 import { storeDocumentReader } from './store/store-document-reader.ts';
+import { sqlString } from './sql-string.ts';
 
 export interface AskInSessionOptions {
   /** The table to ask; without it the question chooses its tables (`chooseTables`). */
@@ -121,10 +122,6 @@ const pointingToSragAsk = new WeakSet<object>();
  */
 export function pointsToSragAsk(error: unknown): boolean {
   return typeof error === 'object' && error !== null && pointingToSragAsk.has(error);
-}
-
-function sqlString(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
 }
 
 /** The table `table` names, checked as before (the error lists what exists), as a choice of one. */

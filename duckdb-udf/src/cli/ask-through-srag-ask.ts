@@ -1,6 +1,7 @@
 import type { ColumnCoverage, SqlValue } from '../../../core/index.ts';
 import type { SqlSession } from '../harness/sql-session.ts';
 import { runStatement } from './sql-command.ts';
+import { sqlString } from '../sql-string.ts';
 
 /** One answer of `srag_ask`, as `srag ask` prints it. */
 export interface SragAskAnswer {
@@ -43,8 +44,4 @@ export async function askThroughSragAsk(session: SqlSession, question: string, {
 function parsed<Type>(value: SqlValue | undefined): Type | null {
   if (value === null || value === undefined) return null;
   return (typeof value === 'string' ? JSON.parse(value) : value) as Type;
-}
-
-function sqlString(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
 }

@@ -8,6 +8,7 @@ import { splitSqlScript } from '../harness/split-sql-script.ts';
 import { sragErrorCodeInMessage } from '../table-functions/render-sql-error.ts';
 import { formatTable } from './format-table.ts';
 import { ShellInput, type ShellEntry } from './shell-input.ts';
+import { sqlString } from '../sql-string.ts';
 
 export interface SqlCommandOptions {
   db: string;
@@ -214,10 +215,6 @@ export async function runStatement(session: SqlSession, sql: string, abortSignal
     const shown = code ? message.replace(/^[A-Za-z ]+ Error: (?=(?:srag_[a-z_]+|read_text): )/, '') : message;
     throw new SragError({ code: code ?? 'SQL_FAILED', message: shown, cause: error });
   }
-}
-
-function sqlString(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
 }
 
 /** Names in columns across an 80-character line, filled row by row, as the DuckDB CLI lists tables. */

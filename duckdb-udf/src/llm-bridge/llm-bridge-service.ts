@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import { readFileSync, writeSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { writeSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as wait } from 'node:timers/promises';
@@ -233,7 +233,7 @@ export class LlmBridgeService {
     try {
       const file = join(directory, 'log.json');
       await this.askCaller({ type: 'export-log', schemaKey, sources: [...sources], file });
-      return readFileSync(file, 'utf8').split('\n');
+      return (await readFile(file, 'utf8')).split('\n');
     } finally {
       await rm(directory, { recursive: true, force: true });
     }

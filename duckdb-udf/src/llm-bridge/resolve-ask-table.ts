@@ -1,5 +1,6 @@
 import { parseRecordSchema, SragError, type ColumnStatistics, type RecordSchema } from '../../../core/index.ts';
 import type { AskRequest } from './bridge-protocol.ts';
+import { sqlString } from '../sql-string.ts';
 
 /** The table `srag_ask` answers over, and what text-to-SQL needs to know about it. */
 export interface AskTable {
@@ -79,10 +80,6 @@ function askTable(table: AskRequest['tables'][number], found: NonNullable<Return
 }
 
 const makeOneHint = "make one with CREATE TABLE hotels AS SELECT * FROM srag_extract('docs/*', schema := 'schema.json'), or with srag ingest";
-
-function sqlString(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
-}
 
 function isRegistered(request: AskRequest, table: string): boolean {
   return request.knownSchemas.some((known) => known.origin === 'srag_tables' && known.name.toLowerCase() === table.toLowerCase());
