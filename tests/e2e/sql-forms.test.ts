@@ -1,9 +1,9 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe } from '../../duckdb-udf/src/serve/start-serve.ts';
-import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { injectionMarker, startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
 
 let standIn: LlmStandIn;
@@ -92,6 +92,32 @@ describe('srag_extract in srag sql', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("keeps every column of srag_ask's result in the query's order: a repeated name made unique, an integer-like name where the query put it", async () => {
+    const database = join(workDirectory, 'columns.duckdb');
+    // The stand-in answers with the SQL the prompt carries after its marker: here in a column's description.
+    const query = 'SELECT country, country, count(*) AS "2023", min(star_rating) AS "10" FROM hotels WHERE country IN (\'France\', \'Spain\') GROUP BY country ORDER BY country';
+    const hotelsSchema = JSON.parse(readFileSync(join(repositoryRoot, schema), 'utf8')) as { properties: Record<string, { description: string }> };
+    hotelsSchema.properties.manager_name!.description = `${injectionMarker} ${query}`;
+    const injectedSchema = join(workDirectory, 'columns-schema.json');
+    writeFileSync(injectedSchema, JSON.stringify(hotelsSchema));
+    await sql(database, `CREATE TABLE hotels AS SELECT * FROM srag_extract(read_text('examples/hotels/docs/*'), schema := '${injectedSchema}')`);
+    const expected = await sql(database, query);
+    expect(expected.rows).toHaveLength(2);
+
+    const inSql = await sql(database, "SELECT sql, json_keys(result->0) AS keys, result FROM srag_ask('Which countries have hotels?')");
+    expect(inSql.rows[0]![0]).toBe(query);
+    const [keys, objects] = inSql.rows[0]!.slice(1).map((cell) => (typeof cell === 'string' ? JSON.parse(cell) : cell)) as [string[], Array<Record<string, unknown>>];
+    expect(keys).toEqual(['country', 'country_1', '2023', '10']);
+    expect(objects.map((object) => [object.country, object.country_1, object['2023'], object['10']])).toEqual(expected.rows);
+
+    const ask = await runSrag(['ask', 'Which countries have hotels?', '--db', database, '--json'], { environment: environment() });
+    expect(ask.status, ask.stderr).toBe(0);
+    const answer = JSON.parse(ask.stdout) as { columns: string[]; rows: unknown[][]; via: string };
+    expect(answer.via).toBe('srag_ask');
+    expect(answer.columns).toEqual(['country', 'country_1', '2023', '10']);
+    expect(answer.rows).toEqual(expected.rows);
   });
 
   it('gives a link out of the glob its own row and error, and reads it with follow_links := true', async () => {

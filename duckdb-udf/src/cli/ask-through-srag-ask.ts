@@ -24,10 +24,11 @@ export interface SragAskAnswer {
  */
 export async function askThroughSragAsk(session: SqlSession, question: string, { table, extend, abortSignal }: { table?: string; extend?: boolean; abortSignal?: AbortSignal }): Promise<SragAskAnswer> {
   const argumentsSql = [sqlString(question), ...(table === undefined ? [] : [sqlString(table)]), ...(extend ? ['extend := true'] : [])].join(', ');
-  const result = await runStatement(session, `SELECT answer, sql, result, result_cut, coverage, prompt_tokens, completion_tokens, tables FROM srag_ask(${argumentsSql})`, abortSignal);
-  const [answer, sql, rowsJson, cut, coverage, promptTokens, completionTokens, tables] = result.rows[0]!;
+  const result = await runStatement(session, `SELECT answer, sql, result, json_keys(result->0), result_cut, coverage, prompt_tokens, completion_tokens, tables FROM srag_ask(${argumentsSql})`, abortSignal);
+  const [answer, sql, rowsJson, keys, cut, coverage, promptTokens, completionTokens, tables] = result.rows[0]!;
   const objects = parsed<Array<Record<string, SqlValue>>>(rowsJson) ?? [];
-  const columns = objects.length ? Object.keys(objects[0]!) : [];
+  // The columns in the query's order, as the JSON text holds them: an object's keys would put integer-like names ("2023") first.
+  const columns = parsed<string[]>(keys) ?? [];
   return {
     answer: String(answer),
     sql: String(sql),

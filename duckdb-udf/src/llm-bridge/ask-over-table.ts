@@ -5,6 +5,7 @@ import { queryColumnStatistics } from '../store/query-column-statistics.ts';
 import type { AskReply, AskRequest, SchemaExtensionReply } from './bridge-protocol.ts';
 import type { AskTableExtension } from './extend-ask-table.ts';
 import { askCandidates, resolveAskTable, type AskTable } from './resolve-ask-table.ts';
+import { resultRowsJson } from './result-rows-json.ts';
 
 export interface AskOverTableOptions {
   client: ModelClient;
@@ -69,12 +70,11 @@ export async function askOverTable({ client, prompts, request, model, exportTabl
     if (!SragError.isInstance(error) || error.code !== 'ATTRIBUTES_MISSING' || tables.length !== 1) throw error;
     throw new SragError({ code: error.code, message: error.message, hint: `add them (extracting only them from every document) with: ${extendExample(request.question, tables[0]!.name)}`, cause: error });
   });
-  const objects = result.rows.map((row) => Object.fromEntries(result.columns.map((column, index) => [column, row[index]])));
   return {
     answer: result.answer,
     sql: result.sql,
     tables: result.tables,
-    resultJson: JSON.stringify(objects),
+    resultJson: resultRowsJson(result.columns, result.rows),
     resultCut: describeResultCut(result.cut, result.rows.length) ?? null,
     coverage: result.coverage ?? null,
     promptTokens: result.usage.promptTokens,

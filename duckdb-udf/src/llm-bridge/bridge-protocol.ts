@@ -82,7 +82,7 @@ export interface AskReply {
   sql: string;
   /** The tables the answer was computed from. */
   tables: string[];
-  /** The result rows as a JSON array of objects, one key per column. */
+  /** The result rows as a JSON array of objects, one key per column in the query's order (see `resultRowsJson`). */
   resultJson: string;
   /** What was left out of the result to keep it bounded, in words; null when nothing was. */
   resultCut: string | null;

@@ -56,14 +56,16 @@ export function createSragAskJsonFunction(bridge: LlmBridge): DuckDBScalarFuncti
           };
           const request: AskRequest = { question, table: tables![index] ?? null, tables: parseList(catalogs![index]), knownSchemas, catalog, extend: extendFlags[index] === true };
           const reply = bridge.callSync({ type: 'ask', request });
-          output.setItem(index, JSON.stringify({
-            answer: reply.answer, sql: reply.sql, result: JSON.parse(reply.resultJson), result_cut: reply.resultCut, coverage: reply.coverage,
+          // The rows' text goes in as the bridge wrote it: parsed and written again, integer-like column names would move first.
+          const rest = JSON.stringify({
+            answer: reply.answer, sql: reply.sql, result_cut: reply.resultCut, coverage: reply.coverage,
             prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, tables: reply.tables,
             schema_extension: reply.schemaExtension && {
               added_attributes: reply.schemaExtension.addedAttributes, schema_usage: reply.schemaExtension.schemaUsage, extraction_usage: reply.schemaExtension.extractionUsage,
               backfill_estimate: reply.schemaExtension.estimate, not_backfilled: reply.schemaExtension.notBackfilled,
             },
-          }));
+          });
+          output.setItem(index, `{"result":${reply.resultJson},${rest.slice(1)}`);
         }
         output.flush();
       } catch (error) {
