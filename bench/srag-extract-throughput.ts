@@ -7,7 +7,10 @@
  * All figures come from one run, as ratios where there is an ideal or a baseline:
  * - per concurrency C: rows/s of an uncached scan at latency L, as a ratio to the ideal N·L/C
  *   (what the model's latency alone costs when C requests are always in flight), and the most
- *   requests the stand-in saw in flight at once (must be C). The scans pass `batch_size := 1`
+ *   requests the stand-in saw in flight at once (must be C), and the same ratio for the stand-in's
+ *   own ceiling: the scan's very requests replayed at concurrency C by a bare keep-alive HTTP
+ *   client (no srag in the way), since the stand-in shares this machine's cores and parses, matches
+ *   and answers each request itself — what srag adds is the difference. The scans pass `batch_size := 1`
  *   (one document per call, N calls) unless told otherwise: with short documents batched by
  *   default, 512 pages make ~60 calls, too few rounds at concurrency 64 to measure how full the
  *   slots are kept;
@@ -18,6 +21,7 @@
  * Prints a table and writes JSON to bench/results/. Timings are measurements of this machine.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -56,6 +60,33 @@ function maximumInFlight(requests: RecordedRequest[]): number {
   let maximum = 0;
   for (const event of events) maximum = Math.max(maximum, inFlight += event.change);
   return maximum;
+}
+
+/**
+ * Replays request bodies to the stand-in's chat endpoint, `concurrency` at a time, with a bare
+ * keep-alive client that only reads each reply: the ceiling the stand-in itself sets. Milliseconds.
+ */
+async function replayMs(baseUrl: string, bodies: string[], concurrency: number): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const url = new URL(`${baseUrl}/chat/completions`);
+  const post = (body: string) => new Promise<void>((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`bench: the replay got ${response.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 200)}`))));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < bodies.length) await post(bodies[next++]!);
+  }));
+  const elapsed = performance.now() - started;
+  agent.destroy();
+  return elapsed;
 }
 
 /** The bridge worker's first answer, started as `startWorker` would with `module` (a bundle, or the TypeScript through tsx). */
@@ -114,6 +145,10 @@ try {
     const requests = standIn.requests.length;
     const busyMs = standIn.requests.reduce((sum, request) => sum + request.finishedAt - request.startedAt, 0);
     const idealMs = (requests * latencyMs) / concurrency;
+    const bodies = standIn.requests.map((request) => JSON.stringify(request.body));
+    standIn.reset();
+    const replay = await replayMs(standIn.url, bodies, concurrency);
+    if (standIn.requests.length !== requests) throw new Error(`bench: the replay made ${standIn.requests.length} requests, not ${requests}`);
     uncached.push({
       concurrency,
       requests,
@@ -125,6 +160,11 @@ try {
       /** Σ request durations at the stand-in ÷ scan time: how full the C slots were kept. */
       averageInFlight: busyMs / scanMs,
       meanRequestMs: busyMs / requests,
+      /** The same requests replayed by a bare client at concurrency C (see `replayMs`): the stand-in's ceiling. */
+      replaySeconds: seconds(replay),
+      replayRatioToIdeal: idealMs / replay,
+      /** What srag's scan took above the bare replay of its requests. */
+      aboveReplayMs: scanMs - replay,
     });
   }
 
@@ -167,6 +207,7 @@ try {
     ...uncached.flatMap((run): Array<[string, string]> => [
       [`uncached scan at concurrency ${run.concurrency}`, `${run.seconds!.toFixed(2)} s for ${run.requests} calls = ${run.rowsPerSecond!.toFixed(1)} rows/s (ideal ${run.idealSeconds!.toFixed(2)} s)`],
       ['  ratio to ideal N·L/C', run.ratioToIdeal!.toFixed(3)],
+      ['  the stand-in\'s ceiling: its requests replayed bare', `${run.replaySeconds!.toFixed(2)} s = ratio ${run.replayRatioToIdeal!.toFixed(3)}; srag's scan took ${run.aboveReplayMs!.toFixed(0)} ms more`],
       ['  requests in flight: most · on average', `${run.maximumInFlight} · ${run.averageInFlight!.toFixed(1)} (mean request ${run.meanRequestMs!.toFixed(0)} ms at the stand-in)`],
     ]),
     [`cached scan (median of ${cachedRepeats})`, `${figures.cached.seconds.toFixed(3)} s = ${figures.cached.perRowMicroseconds.toFixed(0)} µs/row`],
