@@ -2,7 +2,7 @@ import { ResultReturnType, type DuckDBConnection, type DuckDBResultReader } from
 import { parentPort, workerData } from 'node:worker_threads';
 import { SragError } from '../../../core/index.ts';
 import { readSqlResult } from '../read-sql-result.ts';
-import { openSragDatabase } from './open-srag-database.ts';
+import { openSragDatabase, type SragDatabase } from './open-srag-database.ts';
 import type { SqlSessionReply, SqlSessionRequest, SqlSessionWorkerData } from './sql-session-protocol.ts';
 
 /**
@@ -21,6 +21,35 @@ const failure = (id: number, error: unknown): SqlSessionReply => ({
     : { message: error instanceof Error ? error.message : String(error) },
 });
 
+/**
+ * The apply of what the last statement journaled (see `SragDatabase.flush`). It starts once the
+ * statement's answer is posted, so that the rows reach the caller without waiting for srag's own
+ * tables (at the end of a 512-document scan the apply took 75–190 ms, ~8% of the scan); every
+ * later statement, and closing, waits for it first, so that nothing reads those tables before
+ * they hold what the statement before wrote.
+ */
+let applying: Promise<void> = Promise.resolve();
+/** Set while a statement waits for that apply: an interrupt then means "do not run it". */
+let settling: { interrupted: boolean } | undefined;
+
+/**
+ * Waits for the last statement's apply. One that failed is tried again, and a second failure is
+ * this statement's error: the writes stay journaled (the next open applies them), and nothing
+ * runs on tables that lack them.
+ */
+async function settle(database: SragDatabase): Promise<void> {
+  const state = { interrupted: false };
+  settling = state;
+  try {
+    const failed = await applying.then(() => false, () => true);
+    applying = Promise.resolve();
+    if (failed) await database.flush();
+  } finally {
+    settling = undefined;
+  }
+  if (state.interrupted) throw new SragError({ code: 'CANCELLED', message: 'cancelled before the statement started' });
+}
+
 parentPort!.on('message', async (request: SqlSessionRequest) => {
   let database;
   try {
@@ -28,26 +57,35 @@ parentPort!.on('message', async (request: SqlSessionRequest) => {
   } catch (error) {
     return reply(failure(request.id, error));
   }
+  let ran = false;
   try {
     switch (request.type) {
       case 'run': {
+        await settle(database);
+        ran = true;
         const reader = await runStatement(database.connection, request.sql);
-        await database.flush();
         // DDL, INSERT and COPY answer with a "Count" column too; only a query's rows are a result to show.
-        return reply({ id: request.id, ok: true, result: readSqlResult(reader), returnsRows: reader.returnType === ResultReturnType.QUERY_RESULT });
+        reply({ id: request.id, ok: true, result: readSqlResult(reader), returnsRows: reader.returnType === ResultReturnType.QUERY_RESULT });
+        applying = database.flush();
+        // Its failure is the next request's to report (see `settle`), not an unhandled rejection.
+        applying.catch(() => undefined);
+        return;
       }
       case 'usage':
         return reply({ id: request.id, ok: true, usage: await database.usage() });
       case 'interrupt':
+        if (settling) settling.interrupted = true;
         database.connection.interrupt();
         return reply({ id: request.id, ok: true });
       case 'close':
+        // Closing applies what is left, an apply that failed before included; a failure there is the answer.
+        await applying.catch(() => undefined);
         await database.close();
         return reply({ id: request.id, ok: true });
     }
   } catch (error) {
     // What the functions learnt before a failure (cached replies, log entries) is kept.
-    await database.flush().catch(() => undefined);
+    if (ran) await database.flush().catch(() => undefined);
     reply(failure(request.id, error));
   }
 });

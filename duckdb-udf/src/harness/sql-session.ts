@@ -13,7 +13,9 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** An srag database run on a worker thread, driven with plain promises. */
 export interface SqlSession {
   /**
-   * Runs SQL (the last statement's result is returned); rejects with the database's error.
+   * Runs SQL (the last statement's result is returned); rejects with the database's error. What
+   * srag functions journaled is applied to srag's tables after the answer; the next statement
+   * (or `close`) waits for that, and fails with its error if it cannot be done.
    * `returnsRows` is false for statements that only report a count or nothing (DDL, INSERT, COPY).
    */
   run(sql: string): Promise<SqlResult & { returnsRows: boolean }>;
@@ -88,11 +90,15 @@ export async function openSqlSession(path: string, { environment = process.env, 
       cancelThroughControlBuffer(control);
       void call({ type: 'interrupt' }).catch(() => undefined);
     },
+    /**
+     * Applies what the last statement journaled and closes; rejects when that apply fails (what it
+     * could not write stays journaled, and the next open of the database applies it).
+     */
     async close() {
-      if (exited === undefined) {
-        await call({ type: 'close' }).catch(() => undefined);
-        await worker.terminate();
-      }
+      if (exited !== undefined) return;
+      const reply = await call({ type: 'close' }).catch(() => undefined);
+      await worker.terminate();
+      if (reply && !reply.ok) throw new SragError({ code: reply.error.code ?? 'STORE_FAILED', message: reply.error.message, hint: reply.error.hint });
     },
   };
 }
