@@ -27,6 +27,12 @@ beforeAll(async () => {
       response.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'application/json' });
       return response.end(zlib.gzipSync('{"packed":true}'));
     }
+    if (request.url?.startsWith('/bomb')) {
+      // 528 KB on the wire that decode to 528 MiB of zeros: 33 gzip members of 16 MiB each, which a reader joins.
+      const member = zlib.gzipSync(Buffer.alloc(16 * 1024 * 1024));
+      response.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'application/json' });
+      return response.end(Buffer.concat(Array.from({ length: 33 }, () => member)));
+    }
     if (request.url?.startsWith('/deflate')) {
       // Deflate as the standard has it (zlib-wrapped), or bare, as some servers send it.
       response.writeHead(200, { 'content-encoding': 'deflate', 'content-type': 'application/json' });
@@ -116,6 +122,12 @@ describe('the node:http transport', () => {
     const transport = createTransport({ timeoutMilliseconds: 5_000 });
     expect((await transport(post(`${base}/deflate`))).body).toBe('{"wrapped":true}');
     expect((await transport(post(`${base}/deflate-bare`))).body).toBe('{"bare":true}');
+  });
+
+  it('refuses a compressed body that decodes past 512 MiB rather than taking the memory, as a reply that could not be decoded', async () => {
+    const error = await caught(createTransport({ timeoutMilliseconds: 30_000 })(post(`${base}/bomb`)));
+    expect(TransportFailure.isInstance(error) && error.kind).toBe('interrupted');
+    expect((error as Error).message).toMatch(/^the reply's body could not be decoded: .*larger than/);
   });
 
   it('fails a reply whose connection closes before its body is complete as interrupted, never as a shorter body', async () => {
