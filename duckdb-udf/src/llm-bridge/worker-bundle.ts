@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
+import { bundleCacheDirectory, bundleManifestFile, hashFile, readyBundle } from './ready-bundle.mjs';
 
 /** What a cached bundle was built from: each input's size, modification time and SHA-256. */
 interface Manifest {
@@ -18,40 +19,17 @@ interface Manifest {
 const externalPackages = ['@duckdb/node-api', 'esbuild', 'gpt-tokenizer', 'quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync'];
 
 /**
- * Bundles live beside the packages they import (`@duckdb/node-api` among them), so that their
- * imports resolve as the sources' do; a later `npm run build` that emits JavaScript makes them
- * unnecessary (`startWorker` runs built modules as they are): the installed package ships
- * dist/ (see build/build-package.mjs) and never bundles at run time.
- */
-const cacheDirectory = fileURLToPath(new URL('../../../node_modules/.cache/srag/', import.meta.url));
-
-/**
  * The bundle of the TypeScript worker module `moduleUrl`, if one was built from exactly the files
- * it would be built from now; undefined otherwise. An input whose size and modification time are
- * unchanged is taken as unchanged; otherwise its content hash decides.
+ * it would be built from now; undefined otherwise (see ready-bundle.mjs, which bin/srag.js shares).
  */
-export function readyWorkerBundle(moduleUrl: URL): URL | undefined {
-  let manifest: Manifest;
-  try {
-    manifest = JSON.parse(readFileSync(manifestFile(moduleUrl), 'utf8')) as Manifest;
-  } catch {
-    return undefined;
-  }
-  for (const [path, recorded] of Object.entries(manifest.inputs)) {
-    const info = statSync(path, { throwIfNoEntry: false });
-    if (!info) return undefined;
-    if (info.size === recorded.size && info.mtimeMs === recorded.modified) continue;
-    if (info.size !== recorded.size || hashFile(path) !== recorded.hash) return undefined;
-  }
-  const bundle = join(cacheDirectory, manifest.bundle);
-  return statSync(bundle, { throwIfNoEntry: false }) ? pathToFileURL(bundle) : undefined;
-}
+export const readyWorkerBundle: (moduleUrl: URL) => URL | undefined = readyBundle;
 
 /**
- * Makes sure a bundle of `moduleUrl` is ready for `startWorker`: builds one with esbuild when the
- * sources changed since the last (a second or so, once), and otherwise only checks. A worker that
- * transpiles its TypeScript through tsx takes most of a second to answer; a bundle, a fraction.
- * Never fails: without a bundle the worker falls back to tsx.
+ * Makes sure a bundle of `moduleUrl` is ready for `startWorker` (and, for the CLI's own module, for
+ * bin/srag.js): builds one with esbuild when the sources changed since the last (a second or so,
+ * once), and otherwise only checks. A worker that transpiles its TypeScript through tsx takes most
+ * of a second to answer; a bundle, a fraction. Never fails: without a bundle the worker (or the
+ * CLI) falls back to tsx.
  */
 export async function prepareWorkerBundle(moduleUrl: URL): Promise<void> {
   // Built JavaScript (the installed package's dist/) runs as it is: nothing to bundle.
@@ -64,7 +42,7 @@ export async function prepareWorkerBundle(moduleUrl: URL): Promise<void> {
       bundle: true,
       // Modules imported with import() (the tokenizer, srag_ask's DuckDB) become chunks loaded when first used.
       splitting: true,
-      outdir: cacheDirectory,
+      outdir: bundleCacheDirectory,
       entryNames: '[name]',
       outExtension: { '.js': '.mjs' },
       platform: 'node',
@@ -92,9 +70,9 @@ export async function prepareWorkerBundle(moduleUrl: URL): Promise<void> {
     for (const file of result.outputFiles) digest.update(file.path).update(file.contents);
     // Each build gets a directory of its own: a process still running an older one keeps its chunks.
     const directory = `${name}-${digest.digest('hex').slice(0, 16)}`;
-    mkdirSync(join(cacheDirectory, directory), { recursive: true });
-    for (const file of result.outputFiles) writeAtomically(join(cacheDirectory, directory, relative(cacheDirectory, file.path)), file.text);
-    writeAtomically(manifestFile(moduleUrl), JSON.stringify({ bundle: join(directory, `${name}.mjs`), inputs } satisfies Manifest));
+    mkdirSync(join(bundleCacheDirectory, directory), { recursive: true });
+    for (const file of result.outputFiles) writeAtomically(join(bundleCacheDirectory, directory, relative(bundleCacheDirectory, file.path)), file.text);
+    writeAtomically(bundleManifestFile(moduleUrl), JSON.stringify({ bundle: join(directory, `${name}.mjs`), inputs } satisfies Manifest));
   } catch {
     // No bundle (no esbuild, a read-only install): the worker runs its TypeScript through tsx.
   }
@@ -119,15 +97,6 @@ const sourceLocationPlugin: Plugin = {
     });
   },
 };
-
-function manifestFile(moduleUrl: URL): string {
-  const source = fileURLToPath(moduleUrl);
-  return join(cacheDirectory, `${basename(source)}-${createHash('sha256').update(source).digest('hex').slice(0, 12)}.json`);
-}
-
-function hashFile(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
-}
 
 /** Two processes may build at once; each file appears whole or not at all. */
 function writeAtomically(path: string, text: string): void {

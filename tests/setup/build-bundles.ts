@@ -1,0 +1,12 @@
+import { prepareWorkerBundle } from '../../duckdb-udf/src/llm-bridge/worker-bundle.ts';
+
+/**
+ * The CLI (bin/srag.js in a checkout) and srag's workers run from bundles of their sources, built
+ * when a source changed (see ready-bundle.mjs). Built here, once, before any test file starts:
+ * otherwise the first dozen processes the test files start at once would each find none, run the
+ * sources through tsx and build the same bundles side by side.
+ */
+export default async function setup(): Promise<void> {
+  const modules = ['../../duckdb-udf/src/cli/main.ts', '../../duckdb-udf/src/llm-bridge/bridge-worker.ts', '../../duckdb-udf/src/harness/sql-session-worker.ts', '../../duckdb-udf/src/code-sandbox/quickjs-sandbox-worker.ts'];
+  await Promise.all(modules.map((module) => prepareWorkerBundle(new URL(module, import.meta.url))));
+}
