@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyRepository } from '../helpers/copy-repository.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { runProcess } from '../helpers/run-process.ts';
 import { repositoryRoot } from '../helpers/run-srag.ts';
@@ -22,20 +22,9 @@ let standIn: LlmStandIn;
 let copy: string;
 const outputs = new Map<DocumentedBlock, string>();
 
-/** The repository's files as git would check them out (tracked and new, not ignored), committed in a fresh repository. */
-function copyRepository(): string {
-  const directory = mkdtempSync(join(tmpdir(), 'srag-documented-'));
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: repositoryRoot, encoding: 'utf8' }).split('\0').filter(Boolean);
-  for (const file of files) {
-    mkdirSync(dirname(join(directory, file)), { recursive: true });
-    try {
-      cpSync(join(repositoryRoot, file), join(directory, file));
-    } catch (error) {
-      // A file deleted in the working tree but still in the index is not part of the checkout.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  symlinkSync(join(repositoryRoot, 'node_modules'), join(directory, 'node_modules'));
+/** The repository's files as git would check them out, committed in a fresh repository. */
+function copyRepositoryCommitted(): string {
+  const directory = copyRepository('srag-documented-');
   const git = (...args: string[]) => execFileSync('git', args, { cwd: directory, env: { ...process.env, GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 'test@example.com', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 'test@example.com' } });
   git('init', '-q');
   writeFileSync(join(directory, '.git/info/exclude'), '/node_modules\n');
@@ -69,7 +58,7 @@ function scriptOf(block: DocumentedBlock): string {
 
 beforeAll(async () => {
   standIn = await startLlmStandIn({ corpora: ['examples/hotels', 'examples/cities'] });
-  copy = copyRepository();
+  copy = copyRepositoryCommitted();
 }, 120_000);
 afterAll(async () => {
   await standIn?.close();
