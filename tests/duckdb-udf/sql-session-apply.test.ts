@@ -55,6 +55,8 @@ describe('a SQL session', () => {
       // The statement that wrote it ran and answered: its apply comes after the answer.
       await expect(session.run(`INSERT INTO srag_journal VALUES (1000000, '${entry}')`)).resolves.toMatchObject({ returnsRows: false });
       await expect(session.run('INSERT INTO marks VALUES (1)')).rejects.toThrow(/the journal names a schema the database does not know \(srag_extract:Nowhere:0000\)/);
+      // Tried again for each statement, and refused again: none runs on tables that lack the writes.
+      await expect(session.run('INSERT INTO marks VALUES (2)')).rejects.toThrow(/the journal names a schema the database does not know/);
       closed = true;
       await expect(session.close()).rejects.toThrow(/the journal names a schema the database does not know/);
     } finally {

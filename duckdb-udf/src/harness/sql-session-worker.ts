@@ -32,18 +32,26 @@ let applying: Promise<void> = Promise.resolve();
 /** Set while a statement waits for that apply: an interrupt then means "do not run it". */
 let settling: { interrupted: boolean } | undefined;
 
+/** Starts the apply of what the statement just run journaled; the next request settles it. */
+function startApply(database: SragDatabase): void {
+  applying = database.flush();
+  // Its failure is the next request's to report (see `settle`), not an unhandled rejection.
+  applying.catch(() => undefined);
+}
+
 /**
- * Waits for the last statement's apply. One that failed is tried again, and a second failure is
- * this statement's error: the writes stay journaled (the next open applies them), and nothing
- * runs on tables that lack them.
+ * Waits for the last statement's apply. One that failed is tried again, and a failure then is
+ * this statement's error (and the next one's, until an apply succeeds): the writes stay journaled
+ * (the next open applies them), and nothing runs on tables that lack them.
  */
 async function settle(database: SragDatabase): Promise<void> {
   const state = { interrupted: false };
   settling = state;
   try {
-    const failed = await applying.then(() => false, () => true);
-    applying = Promise.resolve();
-    if (failed) await database.flush();
+    if (await applying.then(() => false, () => true)) {
+      startApply(database);
+      await applying;
+    }
   } finally {
     settling = undefined;
   }
@@ -66,10 +74,7 @@ parentPort!.on('message', async (request: SqlSessionRequest) => {
         const reader = await runStatement(database.connection, request.sql);
         // DDL, INSERT and COPY answer with a "Count" column too; only a query's rows are a result to show.
         reply({ id: request.id, ok: true, result: readSqlResult(reader), returnsRows: reader.returnType === ResultReturnType.QUERY_RESULT });
-        applying = database.flush();
-        // Its failure is the next request's to report (see `settle`), not an unhandled rejection.
-        applying.catch(() => undefined);
-        return;
+        return startApply(database);
       }
       case 'usage':
         return reply({ id: request.id, ok: true, usage: await database.usage() });
@@ -84,8 +89,8 @@ parentPort!.on('message', async (request: SqlSessionRequest) => {
         return reply({ id: request.id, ok: true });
     }
   } catch (error) {
-    // What the functions learnt before a failure (cached replies, log entries) is kept.
-    if (ran) await database.flush().catch(() => undefined);
+    // What the functions learnt before a failure (cached replies, log entries) is kept: applied as after any statement.
+    if (ran) startApply(database);
     reply(failure(request.id, error));
   }
 });

@@ -15,7 +15,8 @@ export interface SqlSession {
   /**
    * Runs SQL (the last statement's result is returned); rejects with the database's error. What
    * srag functions journaled is applied to srag's tables after the answer; the next statement
-   * (or `close`) waits for that, and fails with its error if it cannot be done.
+   * (or `close`) waits for that, and tries it again if it failed: while it fails, the statement
+   * fails with its error and runs nothing.
    * `returnsRows` is false for statements that only report a count or nothing (DDL, INSERT, COPY).
    */
   run(sql: string): Promise<SqlResult & { returnsRows: boolean }>;
