@@ -54,7 +54,9 @@ describe('a SQL session', () => {
       const entry = JSON.stringify({ kind: 'record', logName: 'srag_extract:Nowhere:0000', record: { source: '/nowhere.md', contentHash: 'h', values: {}, evidence: [], issues: [] } });
       // The statement that wrote it ran and answered: its apply comes after the answer.
       await expect(session.run(`INSERT INTO srag_journal VALUES (1000000, '${entry}')`)).resolves.toMatchObject({ returnsRows: false });
-      await expect(session.run('INSERT INTO marks VALUES (1)')).rejects.toThrow(/the journal names a schema the database does not know \(srag_extract:Nowhere:0000\)/);
+      await expect(session.run('INSERT INTO marks VALUES (1)')).rejects.toThrow(
+        /^cannot move what the previous statement saved into srag's tables: the journal names a schema the database does not know \(srag_extract:Nowhere:0000\) — fix the cause/,
+      );
       // Tried again for each statement, and refused again: none runs on tables that lack the writes.
       await expect(session.run('INSERT INTO marks VALUES (2)')).rejects.toThrow(/the journal names a schema the database does not know/);
       closed = true;

@@ -1,6 +1,6 @@
 import { ResultReturnType, type DuckDBConnection, type DuckDBResultReader } from '@duckdb/node-api';
 import { parentPort, workerData } from 'node:worker_threads';
-import { SragError } from '../../../core/index.ts';
+import { firstLine, SragError } from '../../../core/index.ts';
 import { readSqlResult } from '../read-sql-result.ts';
 import { openSragDatabase, type SragDatabase } from './open-srag-database.ts';
 import type { SqlSessionReply, SqlSessionRequest, SqlSessionWorkerData } from './sql-session-protocol.ts';
@@ -50,12 +50,25 @@ async function settle(database: SragDatabase): Promise<void> {
   try {
     if (await applying.then(() => false, () => true)) {
       startApply(database);
-      await applying;
+      await applying.catch((error: unknown) => {
+        throw applyFailure(error);
+      });
     }
   } finally {
     settling = undefined;
   }
   if (state.interrupted) throw new SragError({ code: 'CANCELLED', message: 'cancelled before the statement started' });
+}
+
+/** An apply that failed, as a statement or closing reports it: what could not be done, why, and what to do. */
+function applyFailure(error: unknown): SragError {
+  const reason = firstLine(error instanceof Error ? error.message : String(error));
+  return new SragError({
+    code: 'STORE_FAILED',
+    message: `cannot move what the previous statement saved into srag's tables: ${reason}`,
+    hint: 'fix the cause (disk space, permissions) and run the statement again: the saved entries are kept, and are applied first',
+    cause: error,
+  });
 }
 
 parentPort!.on('message', async (request: SqlSessionRequest) => {
@@ -85,7 +98,9 @@ parentPort!.on('message', async (request: SqlSessionRequest) => {
       case 'close':
         // Closing applies what is left, an apply that failed before included; a failure there is the answer.
         await applying.catch(() => undefined);
-        await database.close();
+        await database.close().catch((error: unknown) => {
+          throw applyFailure(error);
+        });
         return reply({ id: request.id, ok: true });
     }
   } catch (error) {
