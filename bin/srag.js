@@ -3,8 +3,8 @@
 // `npm run build`, which `npm pack` runs). A checkout of the repository, where the TypeScript
 // sources sit beside this file, runs a bundle of them when one was built from the sources as they
 // are now (checking takes a few milliseconds; see ready-bundle.mjs), and otherwise the sources
-// themselves through tsx — about half a second more at every start — while it builds that bundle
-// for the next start. So an edit takes effect without a build either way.
+// themselves through tsx (a quarter to half a second more at every start) while it builds that
+// bundle for the next start. So an edit takes effect without a build either way.
 import { existsSync } from 'node:fs';
 
 const sources = new URL('../duckdb-udf/src/cli/main.ts', import.meta.url);
