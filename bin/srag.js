@@ -18,7 +18,7 @@ if (existsSync(sources)) {
   } else {
     (await import('tsx/esm/api')).register();
     ({ main } = await import(sources.href));
-    bundling = import('../duckdb-udf/src/llm-bridge/worker-bundle.ts').then(({ prepareWorkerBundle }) => prepareWorkerBundle(sources));
+    bundling = import('../duckdb-udf/src/llm-bridge/worker-bundle.ts').then(({ prepareWorkerBundle }) => prepareWorkerBundle(sources, { packages: 'external' }));
   }
 } else {
   ({ main } = await import('../dist/cli.js'));

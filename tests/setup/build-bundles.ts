@@ -7,6 +7,10 @@ import { prepareWorkerBundle } from '../../duckdb-udf/src/llm-bridge/worker-bund
  * sources through tsx and build the same bundles side by side.
  */
 export default async function setup(): Promise<void> {
-  const modules = ['../../duckdb-udf/src/cli/main.ts', '../../duckdb-udf/src/llm-bridge/bridge-worker.ts', '../../duckdb-udf/src/harness/sql-session-worker.ts', '../../duckdb-udf/src/code-sandbox/quickjs-sandbox-worker.ts'];
-  await Promise.all(modules.map((module) => prepareWorkerBundle(new URL(module, import.meta.url))));
+  const workers = ['../../duckdb-udf/src/llm-bridge/bridge-worker.ts', '../../duckdb-udf/src/harness/sql-session-worker.ts', '../../duckdb-udf/src/code-sandbox/quickjs-sandbox-worker.ts'];
+  await Promise.all([
+    // As bin/srag.js builds it.
+    prepareWorkerBundle(new URL('../../duckdb-udf/src/cli/main.ts', import.meta.url), { packages: 'external' }),
+    ...workers.map((module) => prepareWorkerBundle(new URL(module, import.meta.url))),
+  ]);
 }
