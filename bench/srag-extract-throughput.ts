@@ -12,7 +12,9 @@
  *   requests the stand-in saw in flight at once (must be C), and the same ratio for the stand-in's
  *   own ceiling: the scan's very requests replayed at concurrency C by a bare keep-alive HTTP
  *   client (no srag in the way), since the stand-in shares this machine's cores and parses, matches
- *   and answers each request itself — what srag adds is the difference. The scans pass `batch_size := 1`
+ *   and answers each request itself — what srag adds is the difference; and where the time above
+ *   the ideal went (`slotRefills`): when the first call arrived, and how long slots stayed empty
+ *   between a reply and the call that took its slot, after the first round and later. The scans pass `batch_size := 1`
  *   (one document per call, N calls) unless told otherwise: with short documents batched by
  *   default, 512 pages make ~60 calls, too few rounds at concurrency 64 to measure how full the
  *   slots are kept;
@@ -62,6 +64,30 @@ function maximumInFlight(requests: RecordedRequest[]): number {
   let maximum = 0;
   for (const event of events) maximum = Math.max(maximum, inFlight += event.change);
   return maximum;
+}
+
+const quantile = (sorted: number[], fraction: number) => sorted[Math.floor(fraction * (sorted.length - 1))] ?? 0;
+
+/**
+ * Where a scan's time above N·L/C goes, from the stand-in's clock: how long after the scan started
+ * its first call arrived, and how long a slot stayed empty — from the stand-in's writing a reply to
+ * its receiving the call that took the freed slot (the k-th reply frees the slot of the (k+C)-th
+ * call). The first round's replies arrive together, so their slots are refilled one after another;
+ * later replies arrive spread out. Milliseconds.
+ */
+function slotRefills(requests: RecordedRequest[], concurrency: number, scanStartedAt: number) {
+  const starts = requests.map((request) => request.startedAt).sort((left, right) => left - right);
+  const finishes = requests.map((request) => request.finishedAt).sort((left, right) => left - right);
+  const gaps = starts.slice(concurrency).map((start, index) => start - finishes[index]!);
+  const firstRound = gaps.slice(0, concurrency).sort((left, right) => left - right);
+  const later = gaps.slice(concurrency).sort((left, right) => left - right);
+  return {
+    firstCallMs: (starts[0] ?? scanStartedAt) - scanStartedAt,
+    firstRoundRefillMedianMs: quantile(firstRound, 0.5),
+    firstRoundRefillLastMs: quantile(firstRound, 1),
+    laterRefillMedianMs: quantile(later, 0.5),
+    laterRefillP90Ms: quantile(later, 0.9),
+  };
 }
 
 /**
@@ -143,6 +169,7 @@ try {
 
     standIn.reset();
     const scanAt = performance.now();
+    const scanStartedAt = Date.now();
     const result = await session.run(`SELECT count(*), count(_error) FROM srag_extract('${glob}', schema := '${schema}', concurrency := ${concurrency}, batch_size := ${batchSize})`);
     const scanMs = performance.now() - scanAt;
     // The session applies what the scan journaled after its answer; the next statement waits for that.
@@ -152,6 +179,7 @@ try {
     const requests = standIn.requests.length;
     const busyMs = standIn.requests.reduce((sum, request) => sum + request.finishedAt - request.startedAt, 0);
     const idealMs = (requests * latencyMs) / concurrency;
+    const refills = slotRefills(standIn.requests, concurrency, scanStartedAt);
     const bodies = standIn.requests.map((request) => JSON.stringify(request.body));
     standIn.reset();
     const replay = await replayMs(standIn.url, bodies, concurrency);
@@ -174,6 +202,8 @@ try {
       replayRatioToIdeal: idealMs / replay,
       /** What srag's scan took above the bare replay of its requests. */
       aboveReplayMs: scanMs - replay,
+      /** Where the time above the ideal went (see `slotRefills`). */
+      ...refills,
     });
   }
 
@@ -218,6 +248,7 @@ try {
       ['  ratio to ideal N·L/C', run.ratioToIdeal!.toFixed(3)],
       ['  srag\'s tables hold every write (the next statement ran)', `${run.settledSeconds!.toFixed(2)} s, ${((run.settledSeconds! - run.seconds!) * 1000).toFixed(0)} ms after the answer`],
       ['  the stand-in\'s ceiling: its requests replayed bare', `${run.replaySeconds!.toFixed(2)} s = ratio ${run.replayRatioToIdeal!.toFixed(3)}; srag's scan took ${run.aboveReplayMs!.toFixed(0)} ms more`],
+      ['  first call · a slot empty after the first round · later', `+${run.firstCallMs} ms · median ${run.firstRoundRefillMedianMs}, last ${run.firstRoundRefillLastMs} ms · median ${run.laterRefillMedianMs}, p90 ${run.laterRefillP90Ms} ms`],
       ['  requests in flight: most · on average', `${run.maximumInFlight} · ${run.averageInFlight!.toFixed(1)} (mean request ${run.meanRequestMs!.toFixed(0)} ms at the stand-in)`],
     ]),
     [`cached scan (median of ${cachedRepeats})`, `${figures.cached.seconds.toFixed(3)} s = ${figures.cached.perRowMicroseconds.toFixed(0)} µs/row`],
