@@ -1,6 +1,7 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { childTableName, SragError } from '../../core/index.ts';
 import { quoteIdentifier } from './quote-identifier.ts';
+import { noSuchRecordTable, sragExtractTables } from './catalog/srag-extract-tables.ts';
 import { sragCommandLine } from './quote-shell-argument.ts';
 import type { SragStore } from './store/srag-store.ts';
 
@@ -39,13 +40,22 @@ export async function explainValue(store: SragStore, connection: DuckDBConnectio
   table?: string;
   database: string;
 }): Promise<ValueExplanation> {
-  const extractTable = tableName && !(await store.tables()).includes(tableName) ? await extractTableColumns(connection, tableName) : undefined;
+  const ingested = await store.tables();
+  let chosen = tableName;
+  let extractTable = chosen !== undefined && !ingested.includes(chosen) ? await extractTableColumns(connection, chosen) : undefined;
+  if (chosen === undefined) {
+    const holding = await extractTableHolding(store, connection, ingested, attribute, database);
+    if (holding) [chosen, extractTable] = [holding.name, holding.columns];
+  } else if (!extractTable && !ingested.includes(chosen)) {
+    const made = await sragExtractTables(connection, ingested);
+    if (made.length > 0) throw noSuchRecordTable(database, chosen, ingested, made);
+  }
   let rows: DuckDBValue[][];
   let table: string;
   if (extractTable) {
-    table = tableName!;
+    table = chosen!;
     if (!extractTable.includes(attribute)) {
-      throw new SragError({ code: 'INPUT_INVALID', message: `table ${table} has no column "${attribute}"`, hint: `one of: ${extractTable.filter((column) => !['filename', 'content_hash', '_error'].includes(column)).join(', ')}` });
+      throw new SragError({ code: 'INPUT_INVALID', message: `table ${table} has no column "${attribute}"`, hint: `one of: ${extractTable.filter((column) => !extractColumns.has(column)).join(', ')}` });
     }
     rows = (await connection.runAndReadAll(
       `SELECT t.filename, e.value, e.raw, e.quote, e.status, e.reason
@@ -143,6 +153,12 @@ async function tableDeclaring(store: SragStore, entity: string): ReturnType<Srag
  * `attribute`, or else what `tableInfo` says without a name (the only table, or which to pass).
  */
 async function tableHolding(store: SragStore, attribute: string): ReturnType<SragStore['tableInfo']> {
+  const holding = await ingestedTablesHolding(store, attribute);
+  return holding.length === 1 ? holding[0]! : store.tableInfo();
+}
+
+/** The tables of documents `srag ingest` or `srag import` made (child tables go with their parent) whose schema or entities hold `attribute`. */
+async function ingestedTablesHolding(store: SragStore, attribute: string): Promise<Array<Awaited<ReturnType<SragStore['tableInfo']>>>> {
   const children = await store.childTables();
   const holding = [];
   for (const table of await store.tables()) {
@@ -151,11 +167,42 @@ async function tableHolding(store: SragStore, attribute: string): ReturnType<Sra
     const attributes = [...info.schema.attributes, ...(info.schema.entities ?? []).flatMap((entity) => entity.attributes)];
     if (attributes.some((candidate) => candidate.name === attribute)) holding.push(info);
   }
-  return holding.length === 1 ? holding[0]! : store.tableInfo();
+  return holding;
+}
+
+/** The columns a table made from `srag_extract` has beside its attributes. */
+const extractColumns = new Set(['filename', 'content_hash', '_error']);
+
+/**
+ * Without a table named: the table made from `srag_extract` (`sragExtractTables`) that has the
+ * column `attribute`, when no other table holds it; undefined to go on with the tables `srag
+ * ingest` made. A column of several tables, or of none when the database has only tables made from
+ * `srag_extract`, is an error that says which to name.
+ */
+async function extractTableHolding(store: SragStore, connection: DuckDBConnection, ingested: string[], attribute: string, database: string): Promise<{ name: string; columns: string[] } | undefined> {
+  const made = await sragExtractTables(connection, ingested);
+  if (made.length === 0) return undefined;
+  const columnsOf = (table: (typeof made)[number]) => table.columns.map((column) => column.name);
+  const holding = made.filter((table) => columnsOf(table).includes(attribute) && columnsOf(table).includes('content_hash'));
+  if (holding.length === 0) {
+    if (ingested.length > 0) return undefined;
+    throw new SragError({
+      code: 'INPUT_INVALID',
+      message: `no table in ${database} has a column "${attribute}"`,
+      hint: made.length === 1
+        ? `one of: ${columnsOf(made[0]!).filter((column) => !extractColumns.has(column)).join(', ')}`
+        : `the tables made from srag_extract: ${made.map((table) => table.name).join(', ')}`,
+    });
+  }
+  const names = [...(ingested.length > 0 ? await ingestedTablesHolding(store, attribute) : []).map((info) => info.table), ...holding.map((table) => table.name)];
+  if (names.length > 1) {
+    throw new SragError({ code: 'INPUT_INVALID', message: `"${attribute}" is a column of several tables in ${database} (${names.join(', ')})`, hint: `pass --table with one of: ${names.join(', ')}` });
+  }
+  return { name: holding[0]!.name, columns: columnsOf(holding[0]!) };
 }
 
 /** The columns of `table` when it has the shape `srag_extract` returns (filename, content_hash, …); undefined otherwise. */
 async function extractTableColumns(connection: DuckDBConnection, table: string): Promise<string[] | undefined> {
-  const columns = (await connection.runAndReadAll("SELECT column_name FROM duckdb_columns() WHERE table_name = $1 AND schema_name = 'main'", [table])).getRows().map((row) => String(row[0]));
+  const columns = (await connection.runAndReadAll("SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() AND table_name = $1 AND schema_name = 'main' ORDER BY column_index", [table])).getRows().map((row) => String(row[0]));
   return columns.includes('filename') && columns.includes('content_hash') ? columns : undefined;
 }

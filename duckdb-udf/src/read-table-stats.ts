@@ -1,6 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { childTableName, type ColumnStatistics, type RecordSchema } from '../../core/index.ts';
+import { childTableName, SragError, type ColumnStatistics, type RecordSchema } from '../../core/index.ts';
+import { noSuchRecordTable, sragExtractTables } from './catalog/srag-extract-tables.ts';
+import type { AskTable } from './llm-bridge/resolve-ask-table.ts';
 import { quoteIdentifier } from './quote-identifier.ts';
+import { queryColumnStatistics } from './store/query-column-statistics.ts';
 import type { SragStore } from './store/srag-store.ts';
 
 export interface TableStats {
@@ -16,6 +19,12 @@ export interface TableStats {
   parent?: { table: string; entity: string };
   /** For a table whose schema declares child entities: each one's table and its rows. */
   children?: Array<{ entity: string; table: string; rows: number }>;
+  /**
+   * For a table made from `srag_extract`'s rows: the key of the schema `srag_extract` recorded
+   * (whose ingestion log `log` counts: every document scanned with it), and its statistics are
+   * computed from the table at each read rather than stored.
+   */
+  sragExtract?: { schemaKey: string };
 }
 
 /**
@@ -25,12 +34,17 @@ export interface TableStats {
  * crosses into JavaScript.
  */
 export async function readTableStats(store: SragStore, connection: DuckDBConnection, table?: string): Promise<TableStats> {
+  const made = await extractMadeTable(store, connection, table);
+  if (made) {
+    const { rows, rowsWithoutValues } = await countRows(connection, made.name, made.schema);
+    return {
+      table: made.name, schema: made.schema, rows, rowsWithoutValues, log: await logCounts(connection, made.evidenceName),
+      statistics: await queryColumnStatistics(connection, made.name, made.schema), sragExtract: { schemaKey: made.evidenceName },
+    };
+  }
   const info = await store.tableInfo(table);
-  const allNull = info.schema.attributes.map((attribute) => `${quoteIdentifier(attribute.name)} IS NULL`).join(' AND ') || 'false';
-  const [rows, rowsWithoutValues] = ((await connection.runAndReadAll(`SELECT count(*), count(*) FILTER (WHERE ${allNull}) FROM ${quoteIdentifier(info.table)}`)).getRowsJS()[0] ?? [0, 0]).map(Number) as [number, number];
-  const log = (await connection.runAndReadAll(
-    'SELECT status, count(*) FROM srag_ingestion_log WHERE table_name = $1 GROUP BY status ORDER BY status', [info.table])).getRowsJS()
-    .map(([status, count]) => [String(status), Number(count)]);
+  const { rows, rowsWithoutValues } = await countRows(connection, info.table, info.schema);
+  const log = await logCounts(connection, info.table);
   const parent = (await store.childTables()).get(info.table);
   const children = [];
   for (const entity of info.schema.entities ?? []) {
@@ -38,7 +52,45 @@ export async function readTableStats(store: SragStore, connection: DuckDBConnect
     children.push({ entity: entity.name, table: child, rows: Number((await connection.runAndReadAll(`SELECT count(*) FROM ${quoteIdentifier(child)}`)).getRowsJS()[0]![0]) });
   }
   return {
-    table: info.table, schema: info.schema, rows, rowsWithoutValues, log: Object.fromEntries(log), statistics: info.statistics,
+    table: info.table, schema: info.schema, rows, rowsWithoutValues, log, statistics: info.statistics,
     ...(parent ? { parent: { table: parent.parent, entity: parent.entity } } : {}), ...(children.length ? { children } : {}),
   };
+}
+
+/** Rows, and rows whose every attribute is null: DuckDB counts. */
+async function countRows(connection: DuckDBConnection, table: string, schema: RecordSchema): Promise<{ rows: number; rowsWithoutValues: number }> {
+  const allNull = schema.attributes.map((attribute) => `${quoteIdentifier(attribute.name)} IS NULL`).join(' AND ') || 'false';
+  const [rows, rowsWithoutValues] = ((await connection.runAndReadAll(`SELECT count(*), count(*) FILTER (WHERE ${allNull}) FROM ${quoteIdentifier(table)}`)).getRowsJS()[0] ?? [0, 0]).map(Number) as [number, number];
+  return { rows, rowsWithoutValues };
+}
+
+/** Ingestion log entries of `logName` per status, in status order. */
+async function logCounts(connection: DuckDBConnection, logName: string): Promise<Record<string, number>> {
+  const rows = (await connection.runAndReadAll('SELECT status, count(*) FROM srag_ingestion_log WHERE table_name = $1 GROUP BY status ORDER BY status', [logName])).getRowsJS();
+  return Object.fromEntries(rows.map(([status, count]) => [String(status), Number(count)]));
+}
+
+/**
+ * The table made from `srag_extract` (`sragExtractTables`) that `table` names, or, when none is
+ * named and `srag ingest` made no table, the only one; undefined to go on with the store's tables.
+ * A name that is neither kind's is an error that lists both kinds.
+ */
+async function extractMadeTable(store: SragStore, connection: DuckDBConnection, table: string | undefined): Promise<AskTable | undefined> {
+  const ingested = await store.tables();
+  if (table !== undefined && ingested.includes(table)) return undefined;
+  if (table === undefined && ingested.length > 0) return undefined;
+  const made = await sragExtractTables(connection, ingested);
+  if (table !== undefined) {
+    const found = made.find((candidate) => candidate.name === table);
+    if (found || made.length === 0) return found;
+    throw noSuchRecordTable(store.path, table, ingested, made);
+  }
+  if (made.length > 1) {
+    throw new SragError({
+      code: 'TABLE_NOT_FOUND',
+      message: `${store.path} holds several tables made from srag_extract (${made.map((candidate) => candidate.name).join(', ')})`,
+      hint: `pass --table with one of: ${made.map((candidate) => candidate.name).join(', ')}`,
+    });
+  }
+  return made[0];
 }

@@ -51,6 +51,42 @@ describe('srag_extract in srag sql', () => {
     expect(unknown.stderr).toMatch(/^srag: table hotels has no column "no_such_column" — one of: hotel_name, /);
   });
 
+  it('finds the table of srag why and srag stats itself when srag_extract made it, and says which to name when several could be meant', async () => {
+    // `hotels`, made in the test before, is the database's only table.
+    const why = await runSrag(['why', 'amber-arch-hotel.md', 'star_rating', '--db', database]);
+    expect(why.status, why.stderr).toBe(0);
+    expect(why.stdout).toMatch(/^examples\/hotels\/docs\/amber-arch-hotel\.md · star_rating = 4 \(supported\)\nmodel returned: .*\nquote: “[^”]*4[^”]*”\n$/);
+    const unknown = await runSrag(['why', 'amber-arch-hotel.md', 'no_such_column', '--db', database]);
+    expect(unknown.stderr).toMatch(/^srag: no table in .*forms\.duckdb has a column "no_such_column" — one of: hotel_name, city, /);
+
+    // srag stats computes the statistics from the table's rows: they agree with DuckDB's own aggregates.
+    const stats = await runSrag(['stats', '--db', database, '--json']);
+    expect(stats.status, stats.stderr).toBe(0);
+    const json = JSON.parse(stats.stdout) as { table: string; rows: number; log: Record<string, number>; sragExtract: { schemaKey: string }; statistics: Array<Record<string, unknown>> };
+    const [[schemaKey]] = (await sql(database, 'SELECT schema_key FROM srag_extract_schemas')).rows as [[string]];
+    const [[rows, stars, fewest, most, countries]] = (await sql(database, 'SELECT count(*), count(star_rating), min(star_rating), max(star_rating), count(DISTINCT country) FROM hotels')).rows as [[number, number, number, number, number]];
+    expect(json).toMatchObject({ table: 'hotels', rows, log: { done: 50 }, sragExtract: { schemaKey } });
+    expect(json.statistics.find((column) => column.name === 'star_rating')).toMatchObject({ rowCount: rows, nonNullCount: stars, min: fewest, max: most });
+    expect(json.statistics.find((column) => column.name === 'country')).toMatchObject({ nonNullCount: rows, distinctCount: countries });
+    const text = await runSrag(['stats', '--db', database, '--table', 'hotels']);
+    expect(text.stdout).toContain(`table hotels (Hotels) in ${database}: 50 rows; made from srag_extract; the log of its schema (${schemaKey}, every document scanned with it): 50 done\ncolumns:\n  hotel_name (string)\n`);
+
+    // A second table with one of those columns: each command says which tables could be meant.
+    await sql(database, 'CREATE TABLE prices AS SELECT filename, content_hash, price_per_night FROM hotels');
+    const ambiguous = await runSrag(['why', 'amber-arch-hotel.md', 'price_per_night', '--db', database]);
+    expect(ambiguous.stderr).toMatch(/^srag: "price_per_night" is a column of several tables in .* \(hotels, prices\) — pass --table with one of: hotels, prices\n$/);
+    const named = await runSrag(['why', 'amber-arch-hotel.md', 'price_per_night', '--db', database, '--table', 'prices']);
+    expect(named.stdout).toMatch(/^examples\/hotels\/docs\/amber-arch-hotel\.md · price_per_night = 470 \(supported\)\n/);
+    expect((await runSrag(['why', 'amber-arch-hotel.md', 'city', '--db', database])).stdout).toMatch(/ · city = Paris \(supported\)\n/);
+    expect((await runSrag(['stats', '--db', database])).stderr).toMatch(/^srag: .* holds several tables made from srag_extract \(hotels, prices\) — pass --table with one of: hotels, prices\n$/);
+    const prices = JSON.parse((await runSrag(['stats', '--db', database, '--table', 'prices', '--json'])).stdout) as typeof json;
+    expect(prices.statistics.map((column) => column.name)).toEqual(['price_per_night']);
+    for (const command of [['stats'], ['why', 'amber-arch-hotel.md', 'city']]) {
+      expect((await runSrag([...command, '--db', database, '--table', 'nope'])).stderr).toMatch(/^srag: no table "nope" in .* made by srag ingest, srag import or srag_extract — pass --table with one of: hotels, prices\n$/);
+    }
+    await sql(database, 'DROP TABLE prices');
+  });
+
   it('answers srag ask over a table srag_extract made, through srag_ask, as it answers over an ingested one', async () => {
     const asked = join(workDirectory, 'ask.duckdb');
     await sql(asked, `CREATE TABLE hotels AS SELECT * FROM srag_extract(read_text('examples/hotels/docs/*'), schema := '${schema}')`);

@@ -17,7 +17,7 @@ export async function statsCommand(options: { db: string; table?: string; json?:
     process.stdout.write([
       `table ${stats.table} (${stats.schema.title}) in ${options.db}: ${countNoun(stats.rows, 'row')}${stats.rowsWithoutValues ? ` (${stats.rowsWithoutValues} with no values: the documents state none of the attributes, or the schema does not fit them)` : ''}; ${stats.parent
         ? `items ("${stats.parent.entity}") of the documents of ${stats.parent.table}, joined on _source (the ingestion log is ${stats.parent.table}'s)`
-        : `log: ${Object.entries(stats.log).map(([status, count]) => `${count} ${status}`).join(', ') || 'empty'}`}`,
+        : `${stats.sragExtract ? `made from srag_extract; the log of its schema (${stats.sragExtract.schemaKey}, every document scanned with it)` : 'log'}: ${Object.entries(stats.log).map(([status, count]) => `${count} ${status}`).join(', ') || 'empty'}`}`,
       'columns:',
       ...columns,
       ...(stats.children?.length ? ['entities:', ...stats.children.map((child) => `  ${child.entity}: ${countNoun(child.rows, 'item')} in table ${child.table} (${sragCommandLine(['stats', '--table', child.table], options.db)})`)] : []),

@@ -1,0 +1,49 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { SragError } from '../../../core/index.ts';
+import { askCandidates, type AskTable } from '../llm-bridge/resolve-ask-table.ts';
+import { internalTableNames } from '../store/internal-table-names.ts';
+
+/**
+ * The tables made from `srag_extract`'s rows (`CREATE TABLE hotels AS SELECT * FROM
+ * srag_extract(…)`), known as `srag_ask(question)` knows them (`askCandidates`): a `filename`
+ * column, and the schema `srag_extract` recorded that shares the most attribute names with the
+ * table, cut down to the attributes it kept. For the commands that read a table's schema outside
+ * SQL (`srag why`, `srag stats`, and the server's `/why` and `/stats`). Tables `srag ingest` or
+ * `srag import` made (`ingested`) are left out: their schemas are the store's.
+ */
+export async function sragExtractTables(connection: DuckDBConnection, ingested: readonly string[]): Promise<AskTable[]> {
+  const recorded = (await connection.runAndReadAll(
+    "SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'srag_extract_schemas'",
+  )).getRowsJS().length > 0;
+  if (!recorded) return [];
+  const knownSchemas = (await connection.runAndReadAll('SELECT schema_key, schema_json FROM srag_extract_schemas ORDER BY schema_key')).getRowsJS()
+    .map((row) => ({ name: String(row[0]), schemaJson: String(row[1]), statisticsJson: null, origin: 'srag_extract' as const }));
+  if (knownSchemas.length === 0) return [];
+  const leftOut = new Set([...internalTableNames, ...ingested].map((name) => name.toLowerCase()));
+  const columns = (await connection.runAndReadAll(
+    `SELECT table_name, column_name, data_type FROM duckdb_columns()
+     WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal
+     ORDER BY table_name, column_index`,
+  )).getRowsJS();
+  const tables = new Map<string, Array<{ name: string; type: string }>>();
+  for (const [table, column, type] of columns) {
+    if (leftOut.has(String(table).toLowerCase())) continue;
+    const list = tables.get(String(table)) ?? [];
+    list.push({ name: String(column), type: String(type) });
+    tables.set(String(table), list);
+  }
+  return askCandidates({
+    question: '',
+    table: null,
+    tables: [...tables].map(([name, tableColumns]) => ({ name, columns: tableColumns })),
+    knownSchemas,
+    catalog: { imports: [], links: [], mentions: [] },
+    extend: false,
+  });
+}
+
+/** A table named that is neither one `srag ingest` or `srag import` made (`ingested`) nor one made from `srag_extract` (`made`). */
+export function noSuchRecordTable(database: string, table: string, ingested: readonly string[], made: readonly AskTable[]): SragError {
+  const names = [...ingested, ...made.map((candidate) => candidate.name)];
+  return new SragError({ code: 'TABLE_NOT_FOUND', message: `no table "${table}" in ${database} made by srag ingest, srag import or srag_extract`, hint: `pass --table with one of: ${names.join(', ')}` });
+}
