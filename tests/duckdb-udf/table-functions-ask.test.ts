@@ -95,7 +95,7 @@ describe('srag_ask', () => {
     await expect(session.run("SELECT * FROM srag_ask('How many?', 'no_such_table')")).rejects.toThrow(/srag_ask: unknown table: no table "no_such_table" in this database; record tables: hotels — SELECT \* FROM srag_ask\('…', 'hotels'\)/);
   });
 
-  it('names the form that works when the one-argument form finds no table for the question, or when srag_ask is called as a scalar', async () => {
+  it('names the form that works when the one-argument form finds no table for the question, when srag_ask is called as a scalar or without a question, and when srag_extract is called as a scalar without a schema', async () => {
     await session.run('CREATE TABLE hotels_copy AS SELECT * FROM hotels');
     try {
       const several = await session.run("SELECT * FROM srag_ask('How many?')").catch((error: Error) => error);
@@ -106,6 +106,14 @@ describe('srag_ask', () => {
     }
     await expect(session.run("SELECT srag_ask('How many?')")).rejects.toThrow(/srag_ask is a table function: SELECT \* FROM srag_ask\('How many\?'\)/);
     await expect(session.run("SELECT srag_ask('How many?', 'hotels')")).rejects.toThrow(/SELECT \* FROM srag_ask\('How many\?', 'hotels'\)/);
+    // Without a question, in either form: the call with one (DuckDB's own binder error named no form).
+    for (const statement of ['SELECT * FROM srag_ask()', 'SELECT srag_ask()']) {
+      await expect(session.run(statement)).rejects.toThrow(/^[^\n]*srag_ask needs a question: SELECT \* FROM srag_ask\('How many hotels are in Spain\?'\)$/);
+    }
+    // A scalar with one argument (the table form written without FROM, or a text without its schema): both forms that work.
+    const withoutSchema = /^[^\n]*srag_extract: invalid argument: srag_extract needs a schema — one row per file: SELECT \* FROM srag_extract\('docs\/\*', schema := 'schema\.json'\); one record per text: SELECT srag_extract\(content, 'schema\.json', filename\) FROM read_text\('docs\/\*'\)$/;
+    await expect(session.run("SELECT srag_extract('examples/hotels/docs/*')")).rejects.toThrow(withoutSchema);
+    await expect(session.run("SELECT srag_extract(content) FROM read_text('examples/hotels/docs/amber-arch-hotel.md')")).rejects.toThrow(withoutSchema);
   });
 
   it('keeps its result bounded and says what it cut', async () => {

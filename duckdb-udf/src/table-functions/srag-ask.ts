@@ -75,14 +75,18 @@ export function createSragAskJsonFunction(bridge: LlmBridge): DuckDBScalarFuncti
   });
 }
 
+/** What `srag_ask()` says, in either form: the call with a question. */
+const noQuestion = "srag_ask needs a question: SELECT * FROM srag_ask(''How many hotels are in Spain?'')";
+
 /**
  * The macros, created TEMP on each connection the harness hands out. `table` is a reserved word
  * in DuckDB, so the named form needs quotes (`"table" := 'hotels'`); the positional form works too.
  * A scalar macro of the same name (DuckDB keeps scalar and table macros apart) turns the form that
- * cannot work, `SELECT srag_ask('…')`, into a one-line error that names the form that does.
+ * cannot work, `SELECT srag_ask('…')`, into a one-line error that names the form that does; an
+ * overload without arguments does the same for `srag_ask()`.
  */
 export const sragAskMacroSql = `
-CREATE OR REPLACE TEMP MACRO srag_ask(question, "table" := NULL, extend := false) AS TABLE
+CREATE OR REPLACE TEMP MACRO srag_ask(question, "table" := NULL, extend := false) AS TABLE (
 SELECT srag_answer.* FROM (SELECT json_transform(srag_ask_json(
   question,
   "table",
@@ -103,9 +107,11 @@ SELECT srag_answer.* FROM (SELECT json_transform(srag_ask_json(
       WHERE phrase IN (SELECT unnest(from_json(srag_question_phrases(question), '["VARCHAR"]')))))
   }) ELSE to_json({'imports': (SELECT list({'name': table_name, 'file': file, 'description': description}) FROM srag_imports)}) END,
   extend
-), '{"answer":"VARCHAR","sql":"VARCHAR","result":"JSON","result_cut":"VARCHAR","coverage":"JSON","prompt_tokens":"BIGINT","completion_tokens":"BIGINT","tables":"VARCHAR[]","schema_extension":"JSON"}') AS srag_answer);
+), '{"answer":"VARCHAR","sql":"VARCHAR","result":"JSON","result_cut":"VARCHAR","coverage":"JSON","prompt_tokens":"BIGINT","completion_tokens":"BIGINT","tables":"VARCHAR[]","schema_extension":"JSON"}') AS srag_answer)),
+() AS TABLE (SELECT error('${noQuestion}') AS answer);
 CREATE OR REPLACE TEMP MACRO srag_ask(question, "table" := NULL, extend := false) AS
-error('srag_ask is a table function: SELECT * FROM srag_ask(''' || replace(question, '''', '''''') || '''' || coalesce(', ''' || replace("table", '''', '''''') || '''', '') || ')');
+error('srag_ask is a table function: SELECT * FROM srag_ask(''' || replace(question, '''', '''''') || '''' || coalesce(', ''' || replace("table", '''', '''''') || '''', '') || ')'),
+() AS error('${noQuestion}');
 `;
 
 function parseList<T>(json: string | null | undefined): T[] {

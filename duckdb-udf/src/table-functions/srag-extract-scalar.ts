@@ -1,6 +1,6 @@
 import { DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
 import { resolve } from 'node:path';
-import type { RecordSchema } from '../../../core/index.ts';
+import { SragError, type RecordSchema } from '../../../core/index.ts';
 import { canonicalPath } from '../canonical-path.ts';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';
 import { extractedRecordJson } from './extracted-columns.ts';
@@ -55,8 +55,26 @@ export function createSragExtractScalarFunctions(bridge: LlmBridge): DuckDBScala
       }
     },
   });
-  return [create(false), create(true)];
+  return [create(false), create(true), withoutSchema];
 }
+
+/**
+ * `srag_extract(x)` with one argument cannot work as a scalar — one text needs its schema — and is
+ * what `SELECT srag_extract('docs/*')` (the table form without FROM) binds to: both forms are named.
+ */
+const withoutSchema = DuckDBScalarFunction.create({
+  name: 'srag_extract',
+  returnType: VARCHAR,
+  parameterTypes: [VARCHAR],
+  volatile: true,
+  mainFunction(info) {
+    info.setError(renderSqlError('srag_extract', new SragError({
+      code: 'INPUT_INVALID',
+      message: 'srag_extract needs a schema',
+      hint: "one row per file: SELECT * FROM srag_extract('docs/*', schema := 'schema.json'); one record per text: SELECT srag_extract(content, 'schema.json', filename) FROM read_text('docs/*')",
+    })));
+  },
+});
 
 /**
  * A text's identity in the store: the file it names (canonical, as `srag_extract(glob)` keys it,
