@@ -118,7 +118,8 @@ const pointingToSragAsk = new WeakSet<object>();
 
 /**
  * Whether `error` is the one a question gets when the database's tables that could answer it were
- * made by `srag_extract`: `srag ask` on the command line then asks `srag_ask` itself.
+ * made by `srag_extract`: `srag ask` and `POST /query` then answer over them as `srag_ask` does
+ * (`askOverExtractTables`).
  */
 export function pointsToSragAsk(error: unknown): boolean {
   return typeof error === 'object' && error !== null && pointingToSragAsk.has(error);

@@ -87,7 +87,7 @@ describe('srag_extract in srag sql', () => {
     await sql(database, 'DROP TABLE prices');
   });
 
-  it('answers srag ask over a table srag_extract made, through srag_ask, as it answers over an ingested one', async () => {
+  it('answers srag ask and srag serve over a table srag_extract made as srag_ask answers, as they answer over an ingested one', async () => {
     const asked = join(workDirectory, 'ask.duckdb');
     await sql(asked, `CREATE TABLE hotels AS SELECT * FROM srag_extract(read_text('examples/hotels/docs/*'), schema := '${schema}')`);
     const run = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked], { environment: environment() });
@@ -108,7 +108,7 @@ describe('srag_extract in srag sql', () => {
     // What srag_ask cannot do is refused in one line: reading documents, and growing a table srag ingest did not make.
     const hybrid = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked, '--hybrid'], { environment: environment() });
     expect(hybrid.status).toBe(2);
-    expect(hybrid.stderr).toMatch(/^srag: --hybrid reads the documents of tables srag ingest made; the tables srag_extract made in .* are asked through srag_ask, which answers from SQL alone — leave out --hybrid\n$/);
+    expect(hybrid.stderr).toMatch(/^srag: --hybrid reads the documents of tables srag ingest made; the tables srag_extract made in .* are answered from SQL alone — leave out --hybrid\n$/);
     const extend = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked, '--extend-schema'], { environment: environment() });
     expect(extend.status).toBe(2);
     expect(extend.stderr.trim().split('\n')).toHaveLength(1);
@@ -117,14 +117,22 @@ describe('srag_extract in srag sql', () => {
     const mistyped = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked, '--table', 'hotles'], { environment: environment() });
     expect(mistyped.stderr).toMatch(/^srag: no srag table in .* — run `srag ingest/);
     expect(mistyped.stderr).not.toContain('srag_ask');
-    // srag serve keeps the database open for its own session: POST /query says how to ask in SQL.
+    // srag serve answers over the same tables, with the same fields as srag ask --json; /why and /stats find the table too.
     const server = await startServe({ db: asked, port: 0, host: '127.0.0.1', environment: environment(), directory: repositoryRoot });
     try {
-      const response = await fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: 'How many hotels are in Spain?' }) });
-      const { error } = await response.json() as { error: { code: string; message: string; hint: string } };
-      expect(error.code).toBe('TABLE_NOT_FOUND');
-      expect(error.message).toContain("this database's were made by srag_extract");
-      expect(error.hint).toBe(`ask them in SQL: srag sql "SELECT * FROM srag_ask('How many hotels are in Spain?')" --db ${asked}`);
+      const query = (body: Record<string, unknown>) => fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      for (const [index, question] of questions.entries()) {
+        const response = await query({ question });
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({ ...answers[index], usage: expect.any(Object) });
+      }
+      const refused = await query({ question: questions[0], hybrid: true });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('the tables srag_extract made here are answered from SQL alone');
+      const why = await (await fetch(`${server.url}/why?document=amber-arch-hotel.md&attribute=star_rating`)).json() as Record<string, unknown>;
+      expect(why).toMatchObject({ table: 'hotels', attribute: 'star_rating', value: '4', status: 'supported' });
+      const stats = await (await fetch(`${server.url}/stats`)).json() as Record<string, unknown>;
+      expect(stats).toMatchObject({ table: 'hotels', rows: 50, log: { done: 50 } });
     } finally {
       await server.close();
     }

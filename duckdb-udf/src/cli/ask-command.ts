@@ -6,9 +6,8 @@ import { dryRunExtension, type ExtensionDryRun } from '../dry-run-extension.ts';
 import { embedderLoader } from '../embedder-loader.ts';
 import { friendlyPath } from '../friendly-path.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
-import { openSession, type Session } from '../open-session.ts';
-import { openSqlSession, type SqlSession } from '../harness/sql-session.ts';
-import { askThroughSragAsk, type SragAskAnswer } from './ask-through-srag-ask.ts';
+import { openSession } from '../open-session.ts';
+import { askOverExtractTables, extractTablesAnswerJson, type ExtractTablesAnswer } from '../ask-over-extract-tables.ts';
 import { confirmOnTerminal } from './confirm-on-terminal.ts';
 import { formatUsd } from './format-usd.ts';
 import { formatTable } from './format-table.ts';
@@ -45,17 +44,14 @@ const shownRows = 100;
  * Several questions share one session (one JSON object per line
  * with --json). A question whose SQL fails stops the command with its error, after the answers
  * printed so far. Over a database whose tables `srag_extract` made (`CREATE TABLE … AS SELECT *
- * FROM srag_extract(…)`), the questions are asked through `srag_ask` in SQL, which keeps the
- * catalog, statistics and coverage of such tables.
+ * FROM srag_extract(…)`), the questions are answered as `srag_ask` answers them in SQL
+ * (`askOverExtractTables`), with the catalog, statistics and coverage of such tables.
  */
 export async function askCommand(questions: string[], options: AskCommandOptions, abortSignal: AbortSignal): Promise<number> {
   if (options.dryRun && !options.extendSchema) {
     throw new SragError({ code: 'INPUT_INVALID', message: '--dry-run estimates the back-fill of --extend-schema; without it srag ask makes no extraction call', hint: 'add --extend-schema, or leave out --dry-run' });
   }
-  let session: Session | undefined = await openSession(options.db, { abortSignal, mustExist: true });
-  let sqlSession: SqlSession | undefined;
-  const cancel = () => sqlSession?.cancel();
-  abortSignal.addEventListener('abort', cancel);
+  const session = await openSession(options.db, { abortSignal, mustExist: true });
   try {
     if (options.dryRun) {
       for (const question of questions) {
@@ -65,12 +61,14 @@ export async function askCommand(questions: string[], options: AskCommandOptions
       return 0;
     }
     const loadEmbedder = embedderLoader(session);
+    // Once a question finds only tables srag_extract made, the rest are asked of those tables too.
+    let extractTables = false;
     for (const [index, question] of questions.entries()) {
       const heading = questions.length > 1 ? `${index > 0 ? '\n' : ''}Q: ${question}\n` : '';
       let asked: AskInSessionResult | undefined;
-      if (!sqlSession) {
+      if (!extractTables) {
         try {
-          asked = await askInSession(session!, question, {
+          asked = await askInSession(session, question, {
             table: options.table,
             hybrid: options.hybrid,
             loadEmbedder,
@@ -82,19 +80,23 @@ export async function askCommand(questions: string[], options: AskCommandOptions
           if (options.hybrid) {
             throw new SragError({
               code: 'INPUT_INVALID',
-              message: `--hybrid reads the documents of tables srag ingest made; the tables srag_extract made in ${options.db} are asked through srag_ask, which answers from SQL alone`,
+              message: `--hybrid reads the documents of tables srag ingest made; the tables srag_extract made in ${options.db} are answered from SQL alone`,
               hint: 'leave out --hybrid',
             });
           }
-          // The database is the SQL session's from here on: one process may not open a file twice.
-          session!.close();
-          session = undefined;
-          sqlSession = await openSqlSession(options.db);
+          extractTables = true;
         }
       }
-      if (sqlSession) {
-        const answer = await askThroughSragAsk(sqlSession, question, { table: options.table, extend: options.extendSchema, abortSignal });
-        process.stdout.write(options.json ? `${JSON.stringify(sragAskJson(answer))}\n` : `${heading}${describeSragAskAnswer(answer, options.db)}\n`);
+      if (extractTables) {
+        // A connection of its own: the store's serves the response cache meanwhile.
+        const connection = await session.store.instance.connect();
+        let answer: ExtractTablesAnswer;
+        try {
+          answer = await askOverExtractTables(session, connection, question, { table: options.table, extend: options.extendSchema });
+        } finally {
+          connection.closeSync();
+        }
+        process.stdout.write(options.json ? `${JSON.stringify(extractTablesAnswerJson(answer))}\n` : `${heading}${describeExtractTablesAnswer(answer, options.db)}\n`);
         continue;
       }
       const { result, json, choice } = asked!;
@@ -111,22 +113,12 @@ export async function askCommand(questions: string[], options: AskCommandOptions
     }
     return 0;
   } finally {
-    abortSignal.removeEventListener('abort', cancel);
-    session?.close();
-    await sqlSession?.close();
+    session.close();
   }
 }
 
-/** `srag ask --json` for an answer of `srag_ask`: the fields an ingested table's answer has, where it has them. */
-function sragAskJson(answer: SragAskAnswer): Record<string, unknown> {
-  return {
-    answer: answer.answer, sql: answer.sql, path: 'sql', columns: answer.columns, rows: answer.rows, tables: answer.tables,
-    coverage: answer.coverage, ...(answer.cut ? { cut: answer.cut } : {}), usage: answer.usage, via: 'srag_ask',
-  };
-}
-
-/** An answer of `srag_ask` as `srag ask` prints one: the answer, its coverage, the tables, the SQL and its rows. */
-function describeSragAskAnswer(answer: SragAskAnswer, db: string): string {
+/** An answer over tables srag_extract made, as `srag ask` prints one: the answer, its coverage, the tables, the SQL and its rows. */
+function describeExtractTablesAnswer(answer: ExtractTablesAnswer, db: string): string {
   const table = answer.tables.length === 1 ? answer.tables[0] : undefined;
   const note = describeCoverage(answer.coverage ?? undefined, {
     title: answer.tables.join(', '),

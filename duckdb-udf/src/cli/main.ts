@@ -94,7 +94,7 @@ ${environmentHelp}`);
     .description('answer a question: srag chooses the tables it needs (names, descriptions, values, joins measured on the data), the model writes SQL over them, DuckDB computes, the answer cites the tables and the SQL (or, on the hybrid path, the documents the SQL selected and it read) and says how many documents it rests on when values are missing or dropped')
     .argument('<questions...>', 'the question, quoted (several are answered in turn)')
     .addOption(database())
-    .option('--table <name>', 'answer from this table only, instead of choosing (a table made with CREATE TABLE … AS SELECT * FROM srag_extract(…) is asked through srag_ask)')
+    .option('--table <name>', 'answer from this table only, instead of choosing (a table made with CREATE TABLE … AS SELECT * FROM srag_extract(…) is answered as srag_ask answers)')
     .option('--hybrid', 'answer from the text of the documents the SQL selects, for questions no column can answer (the S-RAG paper\'s hybrid mode); by default the model decides per question')
     .option('--no-hybrid', 'answer from the SQL result only')
     .option('--json', 'print {answer, sql, tables, joins, columns, rows, coverage, usage, path}, one line per question (coverage: per column read, rows, present, missing, dropped); a hybrid answer adds documents (read), selectedDocuments and documentProblems; --extend-schema adds added_attributes, schema_usage, extraction_usage')

@@ -5,7 +5,7 @@ import { queryColumnStatistics } from '../store/query-column-statistics.ts';
 import type { AskReply, AskRequest, SchemaExtensionReply } from './bridge-protocol.ts';
 import type { AskTableExtension } from './extend-ask-table.ts';
 import { askCandidates, resolveAskTable, type AskTable } from './resolve-ask-table.ts';
-import { resultRowsJson } from './result-rows-json.ts';
+import { resultRowsJson, uniqueColumnNames } from './result-rows-json.ts';
 
 export interface AskOverTableOptions {
   client: ModelClient;
@@ -75,6 +75,7 @@ export async function askOverTable({ client, prompts, request, model, exportTabl
     sql: result.sql,
     tables: result.tables,
     resultJson: resultRowsJson(result.columns, result.rows),
+    columns: uniqueColumnNames(result.columns),
     resultCut: describeResultCut(result.cut, result.rows.length) ?? null,
     coverage: result.coverage ?? null,
     promptTokens: result.usage.promptTokens,

@@ -84,6 +84,8 @@ export interface AskReply {
   tables: string[];
   /** The result rows as a JSON array of objects, one key per column in the query's order (see `resultRowsJson`). */
   resultJson: string;
+  /** Those keys in the query's order: its columns, a repeated name made unique (`uniqueColumnNames`). */
+  columns: string[];
   /** What was left out of the result to keep it bounded, in words; null when nothing was. */
   resultCut: string | null;
   /** Coverage of the columns the SQL read; null when no evidence is kept for the table. */

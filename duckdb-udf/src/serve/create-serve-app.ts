@@ -4,8 +4,9 @@ import { readFileSync } from 'node:fs';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { streamSSE } from 'hono/streaming';
-import { documentText, recordSchemaToJsonSchema } from '../../../core/index.ts';
-import { askInSession } from '../ask-in-session.ts';
+import { documentText, recordSchemaToJsonSchema, SragError } from '../../../core/index.ts';
+import { askInSession, pointsToSragAsk } from '../ask-in-session.ts';
+import { askOverExtractTables, extractTablesAnswerJson } from '../ask-over-extract-tables.ts';
 import { embedderLoader } from '../embedder-loader.ts';
 import { explainValue } from '../explain-value.ts';
 import { friendlyPath } from '../friendly-path.ts';
@@ -127,8 +128,17 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
       table, hybrid, loadEmbedder,
       ...(extendSchema ? { extendSchema: {} } : {}),
       extendHint: `add them (extracting only them from every document) by sending the question again with "extend_schema": true`,
+    }).catch((error: unknown) => {
+      if (!pointsToSragAsk(error)) throw error;
+      // The tables srag_extract made (CREATE TABLE … AS SELECT * FROM srag_extract(…)) are answered as srag_ask answers them.
+      if (hybrid) {
+        throw new SragError({ code: 'INPUT_INVALID', message: '"hybrid": true reads the documents of tables srag ingest made; the tables srag_extract made here are answered from SQL alone', hint: 'leave out "hybrid"' });
+      }
+      return undefined;
     });
-    return context.json(asked.json, 200);
+    if (asked) return context.json(asked.json, 200);
+    const answer = await withReader((connection) => askOverExtractTables(session, connection, question, { table, extend: extendSchema }));
+    return context.json(extractTablesAnswerJson(answer), 200);
   });
 
   app.openapi(createRoute({

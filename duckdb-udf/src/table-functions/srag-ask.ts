@@ -1,8 +1,7 @@
 import { BOOLEAN, DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
 import { SragError } from '../../../core/index.ts';
-import type { AskCatalog, AskRequest, KnownSchema } from '../llm-bridge/bridge-protocol.ts';
+import { askCatalogSql, readAskRequest } from '../llm-bridge/ask-request.ts';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';
-import { internalTableNames } from '../store/internal-table-names.ts';
 import { renderSqlError } from './render-sql-error.ts';
 
 /**
@@ -44,17 +43,7 @@ export function createSragAskJsonFunction(bridge: LlmBridge): DuckDBScalarFuncti
           if (!question?.trim()) {
             throw new SragError({ code: 'INPUT_INVALID', message: 'srag_ask needs a question', hint: "SELECT * FROM srag_ask('How many hotels are in Spain?')" });
           }
-          const knownSchemas: KnownSchema[] = [
-            ...parseList<{ name: string; schema_json: string; statistics_json: string | null }>(registered![index]).map((entry) => ({ name: entry.name, schemaJson: entry.schema_json, statisticsJson: entry.statistics_json, origin: 'srag_tables' as const })),
-            ...parseList<{ name: string; schema_json: string }>(extracted![index]).map((entry) => ({ name: entry.name, schemaJson: entry.schema_json, statisticsJson: null, origin: 'srag_extract' as const })),
-          ];
-          const choiceCatalog = JSON.parse(choiceCatalogs![index] ?? '{}') as Partial<Record<keyof AskCatalog, unknown[] | null>>;
-          const catalog: AskCatalog = {
-            imports: (choiceCatalog.imports ?? []) as AskCatalog['imports'],
-            links: (choiceCatalog.links ?? []) as AskCatalog['links'],
-            mentions: (choiceCatalog.mentions ?? []) as AskCatalog['mentions'],
-          };
-          const request: AskRequest = { question, table: tables![index] ?? null, tables: parseList(catalogs![index]), knownSchemas, catalog, extend: extendFlags[index] === true };
+          const request = readAskRequest(question, tables![index] ?? null, [catalogs![index], registered![index], extracted![index], choiceCatalogs![index]], extendFlags[index] === true);
           const reply = bridge.callSync({ type: 'ask', request });
           // The rows' text goes in as the bridge wrote it: parsed and written again, integer-like column names would move first.
           const rest = JSON.stringify({
@@ -90,22 +79,7 @@ CREATE OR REPLACE TEMP MACRO srag_ask(question, "table" := NULL, extend := false
 SELECT srag_answer.* FROM (SELECT json_transform(srag_ask_json(
   question,
   "table",
-  (SELECT to_json(list({'name': table_name, 'columns': columns} ORDER BY table_name)) FROM (
-    SELECT table_name, list({'name': column_name, 'type': data_type} ORDER BY column_index) AS columns
-    FROM duckdb_columns()
-    WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal
-      AND table_name NOT IN (${internalTableNames.map((name) => `'${name}'`).join(', ')})
-    GROUP BY table_name)),
-  (SELECT to_json(list({'name': table_name, 'schema_json': schema_json, 'statistics_json': statistics_json})) FROM srag_tables),
-  (SELECT to_json(list({'name': schema_key, 'schema_json': schema_json})) FROM srag_extract_schemas),
-  CASE WHEN "table" IS NULL THEN to_json({
-    'imports': (SELECT list({'name': table_name, 'file': file, 'description': description}) FROM srag_imports),
-    'links': (SELECT list({'table_name': table_name, 'column_name': column_name, 'other_table': other_table, 'other_column': other_column,
-      'containment': containment, 'other_uniqueness': other_uniqueness, 'shared_values': shared_values}) FROM srag_table_links),
-    'mentions': (SELECT list({'table_name': table_name, 'column_name': column_name, 'phrase': phrase}) FROM (
-      SELECT DISTINCT table_name, column_name, phrase FROM srag_column_values
-      WHERE phrase IN (SELECT unnest(from_json(srag_question_phrases(question), '["VARCHAR"]')))))
-  }) ELSE to_json({'imports': (SELECT list({'name': table_name, 'file': file, 'description': description}) FROM srag_imports)}) END,
+  ${askCatalogSql('"table"', `from_json(srag_question_phrases(question), '["VARCHAR"]')`).join(',\n  ')},
   extend
 ), '{"answer":"VARCHAR","sql":"VARCHAR","result":"JSON","result_cut":"VARCHAR","coverage":"JSON","prompt_tokens":"BIGINT","completion_tokens":"BIGINT","tables":"VARCHAR[]","schema_extension":"JSON"}') AS srag_answer)),
 () AS TABLE (SELECT error('${noQuestion}') AS answer);
@@ -113,9 +87,3 @@ CREATE OR REPLACE TEMP MACRO srag_ask(question, "table" := NULL, extend := false
 error('srag_ask is a table function: SELECT * FROM srag_ask(''' || replace(question, '''', '''''') || '''' || coalesce(', ''' || replace("table", '''', '''''') || '''', '') || ')'),
 () AS error('${noQuestion}');
 `;
-
-function parseList<T>(json: string | null | undefined): T[] {
-  if (!json) return [];
-  const value = JSON.parse(json) as T[] | null;
-  return Array.isArray(value) ? value : [];
-}
