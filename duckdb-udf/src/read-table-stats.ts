@@ -1,7 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { childTableName, SragError, type ColumnStatistics, type RecordSchema } from '../../core/index.ts';
-import { noSuchRecordTable, sragExtractTables } from './catalog/srag-extract-tables.ts';
-import type { AskTable } from './llm-bridge/resolve-ask-table.ts';
+import { childTableName, type ColumnStatistics, type RecordSchema } from '../../core/index.ts';
+import { extractMadeTable } from './catalog/srag-extract-tables.ts';
 import { quoteIdentifier } from './quote-identifier.ts';
 import { queryColumnStatistics } from './store/query-column-statistics.ts';
 import type { SragStore } from './store/srag-store.ts';
@@ -34,7 +33,7 @@ export interface TableStats {
  * crosses into JavaScript.
  */
 export async function readTableStats(store: SragStore, connection: DuckDBConnection, table?: string): Promise<TableStats> {
-  const made = await extractMadeTable(store, connection, table);
+  const made = await extractMadeTable(await store.tables(), connection, store.path, table);
   if (made) {
     const { rows, rowsWithoutValues } = await countRows(connection, made.name, made.schema);
     return {
@@ -68,29 +67,4 @@ async function countRows(connection: DuckDBConnection, table: string, schema: Re
 async function logCounts(connection: DuckDBConnection, logName: string): Promise<Record<string, number>> {
   const rows = (await connection.runAndReadAll('SELECT status, count(*) FROM srag_ingestion_log WHERE table_name = $1 GROUP BY status ORDER BY status', [logName])).getRowsJS();
   return Object.fromEntries(rows.map(([status, count]) => [String(status), Number(count)]));
-}
-
-/**
- * The table made from `srag_extract` (`sragExtractTables`) that `table` names, or, when none is
- * named and `srag ingest` made no table, the only one; undefined to go on with the store's tables.
- * A name that is neither kind's is an error that lists both kinds.
- */
-async function extractMadeTable(store: SragStore, connection: DuckDBConnection, table: string | undefined): Promise<AskTable | undefined> {
-  const ingested = await store.tables();
-  if (table !== undefined && ingested.includes(table)) return undefined;
-  if (table === undefined && ingested.length > 0) return undefined;
-  const made = await sragExtractTables(connection, ingested);
-  if (table !== undefined) {
-    const found = made.find((candidate) => candidate.name === table);
-    if (found || made.length === 0) return found;
-    throw noSuchRecordTable(store.path, table, ingested, made);
-  }
-  if (made.length > 1) {
-    throw new SragError({
-      code: 'TABLE_NOT_FOUND',
-      message: `${store.path} holds several tables made from srag_extract (${made.map((candidate) => candidate.name).join(', ')})`,
-      hint: `pass --table with one of: ${made.map((candidate) => candidate.name).join(', ')}`,
-    });
-  }
-  return made[0];
 }

@@ -133,6 +133,23 @@ describe('srag_extract in srag sql', () => {
       expect(why).toMatchObject({ table: 'hotels', attribute: 'star_rating', value: '4', status: 'supported' });
       const stats = await (await fetch(`${server.url}/stats`)).json() as Record<string, unknown>;
       expect(stats).toMatchObject({ table: 'hotels', rows: 50, log: { done: 50 } });
+      // The evidence browser's endpoints: the table listed, its schema, its rows by file, a document with the quote found in it.
+      expect(await (await fetch(`${server.url}/tables`)).json()).toEqual({ tables: ['hotels'] });
+      const shape = await (await fetch(`${server.url}/schema?table=hotels`)).json() as { title: string; attributes: Array<{ name: string }> };
+      expect(shape.title).toBe('Hotels');
+      expect(shape.attributes.map((attribute) => attribute.name)).toContain('star_rating');
+      const records = await (await fetch(`${server.url}/records?table=hotels&limit=3`)).json() as { total: number; columns: string[]; rows: unknown[][]; labels: string[] };
+      expect(records.total).toBe(50);
+      expect(records.columns.at(-1)).toBe('filename');
+      expect(records.labels[0]).toBe('examples/hotels/docs/amber-arch-hotel.md');
+      const amber = records.rows[0]!;
+      expect(amber[records.columns.indexOf('star_rating')]).toBe(4);
+      const shown = await (await fetch(`${server.url}/document?table=hotels&source=${encodeURIComponent(String(amber.at(-1)))}&quote=${encodeURIComponent(String(why.quote))}`)).json() as { text: string; spans: Array<{ start: number; end: number }> };
+      expect(shown.spans).toHaveLength(1);
+      // The span covers the quote's words (its closing full stop aside).
+      expect(shown.text.slice(shown.spans[0]!.start, shown.spans[0]!.end)).toBe(String(why.quote).replace(/\.$/, ''));
+      const missing = await fetch(`${server.url}/document?table=hotels&source=no-such-file.md`);
+      expect(missing.status).toBe(404);
     } finally {
       await server.close();
     }

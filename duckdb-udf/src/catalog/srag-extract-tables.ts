@@ -47,3 +47,28 @@ export function noSuchRecordTable(database: string, table: string, ingested: rea
   const names = [...ingested, ...made.map((candidate) => candidate.name)];
   return new SragError({ code: 'TABLE_NOT_FOUND', message: `no table "${table}" in ${database} made by srag ingest, srag import or srag_extract`, hint: `pass --table with one of: ${names.join(', ')}` });
 }
+
+/**
+ * The table made from `srag_extract` (`sragExtractTables`) that `table` names, or, when none is
+ * named and `srag ingest` or `srag import` made no table (`ingested`), the only one; undefined to
+ * go on with the store's tables (`SragStore.tableInfo`).
+ * A name that is neither kind's is an error that lists both kinds.
+ */
+export async function extractMadeTable(ingested: readonly string[], connection: DuckDBConnection, database: string, table: string | undefined): Promise<AskTable | undefined> {
+  if (table !== undefined && ingested.includes(table)) return undefined;
+  if (table === undefined && ingested.length > 0) return undefined;
+  const made = await sragExtractTables(connection, ingested);
+  if (table !== undefined) {
+    const found = made.find((candidate) => candidate.name === table);
+    if (found || made.length === 0) return found;
+    throw noSuchRecordTable(database, table, ingested, made);
+  }
+  if (made.length > 1) {
+    throw new SragError({
+      code: 'TABLE_NOT_FOUND',
+      message: `${database} holds several tables made from srag_extract (${made.map((candidate) => candidate.name).join(', ')})`,
+      hint: `pass --table with one of: ${made.map((candidate) => candidate.name).join(', ')}`,
+    });
+  }
+  return made[0];
+}

@@ -8,6 +8,7 @@ import { documentText, recordSchemaToJsonSchema, SragError } from '../../../core
 import { askInSession, pointsToSragAsk } from '../ask-in-session.ts';
 import { askOverExtractTables, extractTablesAnswerJson } from '../ask-over-extract-tables.ts';
 import { embedderLoader } from '../embedder-loader.ts';
+import { extractMadeTable, sragExtractTables } from '../catalog/srag-extract-tables.ts';
 import { explainValue } from '../explain-value.ts';
 import { friendlyPath } from '../friendly-path.ts';
 import type { Session } from '../open-session.ts';
@@ -207,14 +208,24 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
   app.openapi(createRoute({
     method: 'get', path: '/tables', summary: 'The record tables in the database',
     responses: { 200: { description: 'table names', ...anyJson }, 401: errorResponse },
-  }), async (context) => context.json({ tables: await session.store.tables() }, 200));
+  }), async (context) => {
+    const ingested = await session.store.tables();
+    const made = await withReader((connection) => sragExtractTables(connection, ingested));
+    return context.json({ tables: [...ingested, ...made.map((table) => table.name)] }, 200);
+  });
+
+  /** The table a request names (or the only one), made by srag ingest or srag import, or from srag_extract (`made`). */
+  const namedTable = async (table: string | undefined) => {
+    const made = await withReader(async (connection) => extractMadeTable(await session.store.tables(), connection, session.store.path, table));
+    return made ? { table: made.name, schema: made.schema, made } : { ...(await session.store.tableInfo(table)), made: undefined };
+  };
 
   app.openapi(createRoute({
     method: 'get', path: '/schema', summary: 'A table\'s record schema: attributes with kind, unit and description, and the JSON Schema',
     request: { query: tableQuery },
     responses: { 200: { description: 'the schema', ...anyJson }, ...errorResponses },
   }), async (context) => {
-    const info = await session.store.tableInfo(context.req.valid('query').table);
+    const info = await namedTable(context.req.valid('query').table);
     return context.json({ table: info.table, title: info.schema.title, attributes: info.schema.attributes, jsonSchema: recordSchemaToJsonSchema(info.schema) }, 200);
   });
 
@@ -253,12 +264,14 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
     responses: { 200: { description: '{table, columns, rows, total}', ...anyJson }, ...errorResponses },
   }), async (context) => {
     const { table, offset, limit } = context.req.valid('query');
-    const info = await session.store.tableInfo(table);
+    const info = await namedTable(table);
     const quoted = quoteIdentifier(info.table);
+    // The document's column comes last: `_source`, or the `filename` of a table made from srag_extract.
+    const sourceColumn = quoteIdentifier(info.made ? 'filename' : '_source');
     const page = await withReader(async (connection) => {
       const total = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${quoted}`)).getRowsJS()[0]![0]);
-      const columns = [...info.schema.attributes.map((attribute) => quoteIdentifier(attribute.name)), '"_source"'].join(', ');
-      const rows = readSqlResult(await connection.runAndReadAll(`SELECT ${columns} FROM ${quoted} ORDER BY "_source" LIMIT ${limit} OFFSET ${offset}`));
+      const columns = [...info.schema.attributes.map((attribute) => quoteIdentifier(attribute.name)), sourceColumn].join(', ');
+      const rows = readSqlResult(await connection.runAndReadAll(`SELECT ${columns} FROM ${quoted} ORDER BY ${sourceColumn} LIMIT ${limit} OFFSET ${offset}`));
       return { total, ...rows };
     });
     return context.json({ table: info.table, ...page, labels: page.rows.map((row) => friendlyPath(String(row.at(-1)))) }, 200);
@@ -275,14 +288,18 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
     responses: { 200: { description: '{source, label, text, spans}', ...anyJson }, ...errorResponses },
   }), async (context) => {
     const { source, quote, table } = context.req.valid('query');
-    const info = await session.store.tableInfo(table);
-    const logged = await withReader(async (connection) =>
-      (await connection.runAndReadAll('SELECT 1 FROM srag_ingestion_log WHERE table_name = $1 AND source = $2', [info.table, source])).getRowsJS().length > 0);
-    if (!logged) {
-      const { status, body } = edgeError('NOT_FOUND', `no document ${source} in ${info.table}'s ingestion log`, 'pass a _source value from GET /records');
+    const info = await namedTable(table);
+    // A row of a table made from srag_extract names its file as the statement did: the log knows it by its content hash.
+    const file = await withReader(async (connection) => (info.made
+      ? (await connection.runAndReadAll(
+        `SELECT l.source FROM ${quoteIdentifier(info.table)} t JOIN srag_ingestion_log l ON l.table_name = $1 AND l.content_hash = t.content_hash WHERE t.filename = $2 LIMIT 1`,
+        [info.made.evidenceName, source])).getRowsJS()[0]?.[0]
+      : (await connection.runAndReadAll('SELECT source FROM srag_ingestion_log WHERE table_name = $1 AND source = $2', [info.table, source])).getRowsJS()[0]?.[0]));
+    if (file === undefined || file === null) {
+      const { status, body } = edgeError('NOT_FOUND', `no document ${source} in ${info.table}'s ingestion log`, `pass a ${info.made ? 'filename' : '_source'} value from GET /records`);
       return context.json(body, status as 404);
     }
-    const text = documentText(source, await readDocumentFile(source, { shownAs: friendlyPath(source) }));
+    const text = documentText(String(file), await readDocumentFile(String(file), { shownAs: friendlyPath(source) }));
     return context.json({ source, label: friendlyPath(source), text, spans: quote ? locateQuote(text, quote) : [] }, 200);
   });
 
