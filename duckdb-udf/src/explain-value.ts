@@ -1,7 +1,7 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { childTableName, SragError } from '../../core/index.ts';
 import { quoteIdentifier } from './quote-identifier.ts';
-import { noSuchRecordTable, sragExtractTables } from './catalog/srag-extract-tables.ts';
+import { contentHashMissing, keptContentHash, noSuchRecordTable, sragExtractTables } from './catalog/srag-extract-tables.ts';
 import { sragCommandLine } from './quote-shell-argument.ts';
 import type { SragStore } from './store/srag-store.ts';
 
@@ -48,6 +48,7 @@ export async function explainValue(store: SragStore, connection: DuckDBConnectio
     if (holding) [chosen, extractTable] = [holding.name, holding.columns];
   } else if (!extractTable && !ingested.includes(chosen)) {
     const made = await sragExtractTables(connection, ingested);
+    if (made.some((candidate) => candidate.name === chosen)) throw contentHashMissing(chosen);
     if (made.length > 0) throw noSuchRecordTable(database, chosen, ingested, made);
   }
   let rows: DuckDBValue[][];
@@ -183,7 +184,7 @@ async function extractTableHolding(store: SragStore, connection: DuckDBConnectio
   const made = await sragExtractTables(connection, ingested);
   if (made.length === 0) return undefined;
   const columnsOf = (table: (typeof made)[number]) => table.columns.map((column) => column.name);
-  const holding = made.filter((table) => columnsOf(table).includes(attribute) && columnsOf(table).includes('content_hash'));
+  const holding = made.filter((table) => columnsOf(table).includes(attribute));
   if (holding.length === 0) {
     if (ingested.length > 0) return undefined;
     throw new SragError({
@@ -198,6 +199,7 @@ async function extractTableHolding(store: SragStore, connection: DuckDBConnectio
   if (names.length > 1) {
     throw new SragError({ code: 'INPUT_INVALID', message: `"${attribute}" is a column of several tables in ${database} (${names.join(', ')})`, hint: `pass --table with one of: ${names.join(', ')}` });
   }
+  if (!keptContentHash(holding[0]!)) throw contentHashMissing(holding[0]!.name);
   return { name: holding[0]!.name, columns: columnsOf(holding[0]!) };
 }
 

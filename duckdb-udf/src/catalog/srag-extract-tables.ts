@@ -42,6 +42,20 @@ export async function sragExtractTables(connection: DuckDBConnection, ingested: 
   });
 }
 
+/** Whether a table made from `srag_extract` kept `content_hash`, by which its rows find their documents' evidence and files. */
+export function keptContentHash(table: AskTable): boolean {
+  return table.columns.some((column) => column.name === 'content_hash');
+}
+
+/** What a table made from `srag_extract` without its `content_hash` column cannot give: a row's evidence or file. */
+export function contentHashMissing(table: string): SragError {
+  return new SragError({
+    code: 'INPUT_INVALID',
+    message: `table ${table} has no content_hash column, by which a row of a table made from srag_extract finds its document's evidence`,
+    hint: 'keep it when you make the table: CREATE TABLE … AS SELECT * FROM srag_extract(…), or name content_hash among the columns',
+  });
+}
+
 /** A table named that is neither one `srag ingest` or `srag import` made (`ingested`) nor one made from `srag_extract` (`made`). */
 export function noSuchRecordTable(database: string, table: string, ingested: readonly string[], made: readonly AskTable[]): SragError {
   const names = [...ingested, ...made.map((candidate) => candidate.name)];

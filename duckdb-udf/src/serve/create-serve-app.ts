@@ -8,7 +8,7 @@ import { documentText, recordSchemaToJsonSchema, SragError } from '../../../core
 import { askInSession, pointsToSragAsk } from '../ask-in-session.ts';
 import { askOverExtractTables, extractTablesAnswerJson } from '../ask-over-extract-tables.ts';
 import { embedderLoader } from '../embedder-loader.ts';
-import { extractMadeTable, sragExtractTables } from '../catalog/srag-extract-tables.ts';
+import { contentHashMissing, extractMadeTable, keptContentHash, sragExtractTables } from '../catalog/srag-extract-tables.ts';
 import { explainValue } from '../explain-value.ts';
 import { friendlyPath } from '../friendly-path.ts';
 import type { Session } from '../open-session.ts';
@@ -289,6 +289,7 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
   }), async (context) => {
     const { source, quote, table } = context.req.valid('query');
     const info = await namedTable(table);
+    if (info.made && !keptContentHash(info.made)) throw contentHashMissing(info.table);
     // A row of a table made from srag_extract names its file as the statement did: the log knows it by its content hash.
     const file = await withReader(async (connection) => (info.made
       ? (await connection.runAndReadAll(
