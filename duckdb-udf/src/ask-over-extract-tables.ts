@@ -1,4 +1,5 @@
-import { listValue, type DuckDBConnection } from '@duckdb/node-api';
+import { listValue } from './duckdb-node-api.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { questionPhrases, type ColumnCoverage, type SqlValue } from '../../core/index.ts';
 import { askCatalogSql, readAskRequest } from './llm-bridge/ask-request.ts';
 import type { AskReply } from './llm-bridge/bridge-protocol.ts';

@@ -1,4 +1,5 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance } from './duckdb-node-api.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { firstLine, SqlRejectedError, SragError, type ColumnCoverage, type CoverageSource, type ParsedSelect, type SqlEngine, type SqlResult } from '../../core/index.ts';
 import { countColumnCoverage, coverageEvidenceTable } from './sandbox/count-column-coverage.ts';

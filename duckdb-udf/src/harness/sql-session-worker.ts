@@ -1,4 +1,5 @@
-import { ResultReturnType, type DuckDBConnection, type DuckDBResultReader } from '@duckdb/node-api';
+import { ResultReturnType } from '../duckdb-node-api.ts';
+import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
 import { parentPort, workerData } from 'node:worker_threads';
 import { firstLine, SragError } from '../../../core/index.ts';
 import { readSqlResult } from '../read-sql-result.ts';

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance } from '../duckdb-node-api.ts';
 import {
   attributeDefinitionHash, proposeTargetSchema, recordSchemaToJsonSchema, runExtraction, sqlTypeForKind,
   type AttributeDefinition, type IngestionLogEntry, type RunProgress, type ModelClient, type NormalizedValue, type PromptLibrary, type ResponseCache,

@@ -1,4 +1,5 @@
-import { listValue, type DuckDBConnection } from '@duckdb/node-api';
+import { listValue } from '../duckdb-node-api.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { SragError } from '../../../core/index.ts';
 import { quoteIdentifier } from '../quote-identifier.ts';
 import { evidenceExportSql, sandboxExportOptions, type SandboxTableSource } from './sandbox-table-source.ts';

@@ -1,4 +1,5 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance } from '../duckdb-node-api.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier } from '../quote-identifier.ts';
 import type { SandboxLimits } from './sandbox-limits.ts';
 import type { SandboxColumn } from './sandbox-table-source.ts';

@@ -1,4 +1,5 @@
-import { DuckDBTypeId, JsonDuckDBValueConverter, StatementType, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
+import { DuckDBTypeId, JsonDuckDBValueConverter, StatementType } from '../duckdb-node-api.ts';
+import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
 import { SqlRejectedError, type SqlResult, type SqlValue } from '../../../core/index.ts';
 import { quoteIdentifier } from '../quote-identifier.ts';
 import { toSqlValue } from '../read-sql-result.ts';

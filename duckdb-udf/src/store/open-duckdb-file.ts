@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance } from '../duckdb-node-api.ts';
 import { firstLine, SragError } from '../../../core/index.ts';
 
 export interface OpenDuckDbFileOptions {

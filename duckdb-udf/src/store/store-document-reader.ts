@@ -1,4 +1,4 @@
-import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
+import { LIST, listValue, VARCHAR } from '../duckdb-node-api.ts';
 import type { DocumentReader } from '../../../core/index.ts';
 import { friendlyPath } from '../friendly-path.ts';
 import { quoteIdentifier } from '../quote-identifier.ts';

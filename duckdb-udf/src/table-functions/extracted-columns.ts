@@ -1,4 +1,5 @@
-import { BIGINT, BOOLEAN, DATE, DOUBLE, DuckDBDateValue, VARCHAR, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import { BIGINT, BOOLEAN, DATE, DOUBLE, DuckDBDateValue, VARCHAR } from '../duckdb-node-api.ts';
+import type { DuckDBType, DuckDBValue } from '@duckdb/node-api';
 import { sqlTypeForKind, type AttributeKind, type NormalizedValue, type RecordColumnSqlType, type RecordSchema } from '../../../core/index.ts';
 import type { ExtractedRow } from '../llm-bridge/bridge-protocol.ts';
 

@@ -1,4 +1,5 @@
-import { BIGINT, DuckDBScalarFunction, LIST, listValue, STRUCT, structValue, VARCHAR, type DuckDBValue } from '@duckdb/node-api';
+import { BIGINT, DuckDBScalarFunction, LIST, listValue, STRUCT, structValue, VARCHAR } from '../duckdb-node-api.ts';
+import type { DuckDBValue } from '@duckdb/node-api';
 import { statSync } from 'node:fs';
 import { expandDocumentPaths } from '../expand-document-paths.ts';
 import { renderSqlError } from './render-sql-error.ts';

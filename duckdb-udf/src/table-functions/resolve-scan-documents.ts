@@ -1,4 +1,5 @@
-import { DuckDBListValue, DuckDBStructValue, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBListValue, DuckDBStructValue } from '../duckdb-node-api.ts';
+import type { DuckDBValue } from '@duckdb/node-api';
 import { resolve } from 'node:path';
 import { SragError } from '../../../core/index.ts';
 import { documentPathOf, expandDocumentPaths, type DocumentPath } from '../expand-document-paths.ts';

@@ -1,4 +1,4 @@
-import { BOOLEAN, DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
+import { BOOLEAN, DuckDBScalarFunction, VARCHAR } from '../duckdb-node-api.ts';
 import { SragError } from '../../../core/index.ts';
 import { askCatalogSql, readAskRequest } from '../llm-bridge/ask-request.ts';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';

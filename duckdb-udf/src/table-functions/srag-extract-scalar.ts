@@ -1,4 +1,4 @@
-import { DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
+import { DuckDBScalarFunction, VARCHAR } from '../duckdb-node-api.ts';
 import { resolve } from 'node:path';
 import { SragError, type RecordSchema } from '../../../core/index.ts';
 import { canonicalPath } from '../canonical-path.ts';

@@ -1,4 +1,4 @@
-import { ANY, BOOLEAN, DuckDBTableFunction, INTEGER, VARCHAR } from '@duckdb/node-api';
+import { ANY, BOOLEAN, DuckDBTableFunction, INTEGER, VARCHAR } from '../duckdb-node-api.ts';
 import { SragError, type RecordSchema } from '../../../core/index.ts';
 import type { ExtractionSettings, OnError, ScanDocument } from '../llm-bridge/bridge-protocol.ts';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';

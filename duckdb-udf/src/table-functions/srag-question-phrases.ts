@@ -1,4 +1,4 @@
-import { DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
+import { DuckDBScalarFunction, VARCHAR } from '../duckdb-node-api.ts';
 import { questionPhrases } from '../../../core/index.ts';
 import { renderSqlError } from './render-sql-error.ts';
 

@@ -1,4 +1,4 @@
-import { DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
+import { DuckDBScalarFunction, VARCHAR } from '../duckdb-node-api.ts';
 import { extractedRecordStructure } from './extracted-columns.ts';
 import { readSchemaArgument } from './read-schema-argument.ts';
 import { renderSqlError } from './render-sql-error.ts';

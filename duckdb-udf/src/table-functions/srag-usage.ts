@@ -1,4 +1,4 @@
-import { BIGINT, DuckDBTableFunction, VARCHAR } from '@duckdb/node-api';
+import { BIGINT, DuckDBTableFunction, VARCHAR } from '../duckdb-node-api.ts';
 import type { ModelUsage } from '../../../core/index.ts';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';
 import { renderSqlError } from './render-sql-error.ts';

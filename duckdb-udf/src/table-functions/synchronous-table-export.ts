@@ -1,4 +1,5 @@
-import { DuckDBPendingResultState, LIST, listValue, VARCHAR, type DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
+import { DuckDBPendingResultState, LIST, listValue, VARCHAR } from '../duckdb-node-api.ts';
+import type { DuckDBInstance, DuckDBPreparedStatement } from '@duckdb/node-api';
 import { firstLine, SragError } from '../../../core/index.ts';
 import type { CallerRequest } from '../llm-bridge/bridge-protocol.ts';
 import { copyEvidenceExportSql, evidenceExportSql, sandboxExportOptions } from '../sandbox/sandbox-table-source.ts';
