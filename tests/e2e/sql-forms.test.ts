@@ -96,7 +96,7 @@ describe('srag_extract in srag sql', () => {
     await sql(asked, `CREATE TABLE hotels AS SELECT * FROM srag_extract(read_text('examples/hotels/docs/*'), schema := '${schema}')`);
     const run = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked], { environment: environment() });
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^11\n\nTable: hotels \(made by srag_extract, asked through srag_ask\)\nPath: sql \(the answer rests on the rows below\)\nSQL: SELECT COUNT\(\*\) FROM hotels WHERE country = 'Spain'\n/);
+    expect(run.stdout).toMatch(/^11\n\nTable: hotels \(made by srag_extract\)\nPath: sql \(the answer rests on the rows below\)\nSQL: SELECT COUNT\(\*\) FROM hotels WHERE country = 'Spain'\n/);
     // Several questions, --table and --json: a line each, with the fields an ingested table's answer has.
     const questions = ['How many hotels are in Spain?', 'How many 4-star hotels are there in Rome?', 'How many hotels charge less than $150 per night?'];
     const json = await runSrag(['ask', ...questions, '--db', asked, '--table', 'hotels', '--json'], { environment: environment() });

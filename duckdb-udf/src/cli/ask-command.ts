@@ -126,7 +126,7 @@ function describeExtractTablesAnswer(answer: ExtractTablesAnswer, db: string): s
   });
   const coverage = note ? `\nCoverage: ${note.split('\n').join('\n  ')}\n` : '';
   const rows = formatTable({ columns: answer.columns, rows: answer.rows }, { maximumRows: shownRows });
-  return `${answer.answer}\n${coverage}\n${answer.tables.length === 1 ? 'Table' : 'Tables'}: ${answer.tables.join(', ')} (made by srag_extract, asked through srag_ask)\n`
+  return `${answer.answer}\n${coverage}\n${answer.tables.length === 1 ? 'Table' : 'Tables'}: ${answer.tables.join(', ')} (made by srag_extract)\n`
     + `Path: sql (the answer rests on the rows below)\nSQL: ${answer.sql}\n${rows}${answer.cut ? `\n${answer.cut}` : ''}\n`;
 }
 

@@ -99,8 +99,14 @@ parentPort!.on('message', async (request: SqlSessionRequest) => {
       case 'close':
         // Closing applies what is left, an apply that failed before included; a failure there is the answer.
         await applying.catch(() => undefined);
-        await database.close().catch((error: unknown) => {
+        try {
+          await database.flush();
+        } catch (error) {
+          await database.close().catch(() => undefined);
           throw applyFailure(error);
+        }
+        await database.close().catch((error: unknown) => {
+          throw new SragError({ code: 'STORE_FAILED', message: `cannot close the database: ${firstLine(error instanceof Error ? error.message : String(error))}`, cause: error });
         });
         return reply({ id: request.id, ok: true });
     }
