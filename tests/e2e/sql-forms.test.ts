@@ -159,6 +159,25 @@ describe('srag_extract in srag sql', () => {
     }
   });
 
+  it('says on a database that also holds an imported table that srag ask chooses among that kind, and --table reaches the table srag_extract made', async () => {
+    const mixed = join(workDirectory, 'mixed.duckdb');
+    await sql(mixed, `CREATE TABLE hotels AS SELECT * FROM srag_extract(read_text('examples/hotels/docs/*'), schema := '${schema}')`);
+    // A database of one kind gets no note.
+    const only = await runSrag(['ask', 'How many hotels are in Spain?', '--db', mixed], { environment: environment() });
+    expect(only.status, only.stderr).toBe(0);
+    expect(only.stderr).not.toContain('note:');
+    const rates = join(workDirectory, 'exchange_rates.csv');
+    writeFileSync(rates, 'currency,rate\nEUR,1.08\nGBP,1.27\n');
+    const imported = await runSrag(['import', rates, '--db', mixed]);
+    expect(imported.status, imported.stderr).toBe(0);
+    const unnamed = await runSrag(['ask', 'How many hotels are in Spain?', '--db', mixed], { environment: environment() });
+    expect(unnamed.stderr.split('\n')[0]).toBe(`note: srag ask chooses among the tables srag ingest or srag import made (exchange_rates); ${mixed} also holds a table made from srag_extract (hotels): to ask it, add --table hotels`);
+    const named = await runSrag(['ask', 'How many hotels are in Spain?', '--db', mixed, '--table', 'hotels'], { environment: environment() });
+    expect(named.status, named.stderr).toBe(0);
+    expect(named.stdout).toMatch(/^11\n\nTable: hotels \(made by srag_extract\)\n/);
+    expect(named.stderr).not.toContain('note:');
+  });
+
   it("keeps every column of srag_ask's result in the query's order: a repeated name made unique, an integer-like name where the query put it", async () => {
     const database = join(workDirectory, 'columns.duckdb');
     // The stand-in answers with the SQL the prompt carries after its marker: here in a column's description.

@@ -6,7 +6,8 @@ import { dryRunExtension, type ExtensionDryRun } from '../dry-run-extension.ts';
 import { embedderLoader } from '../embedder-loader.ts';
 import { friendlyPath } from '../friendly-path.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
-import { openSession } from '../open-session.ts';
+import { openSession, type Session } from '../open-session.ts';
+import { sragExtractTables } from '../catalog/srag-extract-tables.ts';
 import { askOverExtractTables, extractTablesAnswerJson, type ExtractTablesAnswer } from '../ask-over-extract-tables.ts';
 import { confirmOnTerminal } from './confirm-on-terminal.ts';
 import { formatUsd } from './format-usd.ts';
@@ -60,6 +61,7 @@ export async function askCommand(questions: string[], options: AskCommandOptions
       }
       return 0;
     }
+    if (!options.table) await noteExtractTablesLeftOut(session, options.db);
     const loadEmbedder = embedderLoader(session);
     // Once a question finds only tables srag_extract made, the rest are asked of those tables too.
     let extractTables = false;
@@ -115,6 +117,25 @@ export async function askCommand(questions: string[], options: AskCommandOptions
   } finally {
     session.close();
   }
+}
+
+/**
+ * On a database that holds tables srag ingest or srag import made and tables made from
+ * srag_extract, a question without --table chooses among the first kind only: says so on stderr,
+ * once, with the option that reaches the others.
+ */
+async function noteExtractTablesLeftOut(session: Session, db: string): Promise<void> {
+  const ingested = await session.store.tables();
+  if (ingested.length === 0) return;
+  const connection = await session.store.instance.connect();
+  let made: string[];
+  try {
+    made = (await sragExtractTables(connection, ingested)).map((table) => table.name);
+  } finally {
+    connection.closeSync();
+  }
+  if (made.length === 0) return;
+  process.stderr.write(`note: srag ask chooses among the tables srag ingest or srag import made (${ingested.join(', ')}); ${db} also holds ${made.length === 1 ? 'a table' : 'tables'} made from srag_extract (${made.join(', ')}): to ask ${made.length === 1 ? 'it' : 'one of them'}, add --table ${made.length === 1 ? made[0] : 'NAME'}\n`);
 }
 
 /** An answer over tables srag_extract made, as `srag ask` prints one: the answer, its coverage, the tables, the SQL and its rows. */
