@@ -66,7 +66,10 @@ export async function askInSession(session: Session, question: string, options: 
     answerPath: hybrid === undefined ? 'auto' : hybrid ? 'hybrid' : 'sql',
     hybrid: hybridReading(session, choice, loadEmbedder),
   }).catch((error: unknown) => {
-    if (!options.extendHint || !SragError.isInstance(error) || error.code !== 'ATTRIBUTES_MISSING') throw error;
+    if (!SragError.isInstance(error) || error.code !== 'ATTRIBUTES_MISSING') throw error;
+    // Extending extracts from documents: an imported table has none.
+    if (choice.tables.every((candidate) => candidate.origin === 'imported')) throw importedTablesLack(choice.tables.map((candidate) => candidate.name), error);
+    if (!options.extendHint) throw error;
     throw new SragError({ code: error.code, message: error.message, hint: options.extendHint, cause: error });
   });
   const joins = result.joins.map(({ table: joined, column, otherTable, otherColumn }) => ({ table: joined, column, otherTable, otherColumn }));
@@ -140,4 +143,15 @@ async function namedTable(session: Session, catalog: TableCatalog, name: string)
 function hybridReading(session: Session, choice: TableChoice, loadEmbedder: () => Promise<TextEmbedder | undefined>): HybridReading {
   const extracted = choice.tables.filter((table) => table.origin === 'extracted').map((table) => table.name);
   return { reader: storeDocumentReader(session.store, extracted), hashText, loadEmbedder, loadTokenCounter: () => session.loadTokenCounter() };
+}
+
+/** A question that needs what only imported tables were chosen for, and they lack: no extraction can add it. */
+function importedTablesLack(tables: string[], error: SragError): SragError {
+  const one = tables.length === 1;
+  return new SragError({
+    code: error.code,
+    message: error.message,
+    hint: `${tables.join(', ')} ${one ? 'was' : 'were'} imported with srag import, and srag extracts nothing into an imported table: import ${one ? 'it' : 'them'} again from a file with what is missing (srag import --replace), or ask a table made from documents`,
+    cause: error,
+  });
 }

@@ -172,6 +172,9 @@ describe('srag_extract in srag sql', () => {
     expect(imported.status, imported.stderr).toBe(0);
     const unnamed = await runSrag(['ask', 'How many hotels are in Spain?', '--db', mixed], { environment: environment() });
     expect(unnamed.stderr.split('\n')[0]).toBe(`note: srag ask chooses among the tables srag ingest or srag import made (exchange_rates); ${mixed} also holds a table made from srag_extract (hotels): to ask it, add --table hotels`);
+    // What the imported table lacks cannot be extracted into it: the hint says so rather than offering --extend-schema.
+    expect(unnamed.status).toBe(7);
+    expect(unnamed.stderr.split('\n')[1]).toBe('srag: "How many hotels are in Spain?" needs an attribute the table "exchange_rates" does not hold: country — exchange_rates was imported with srag import, and srag extracts nothing into an imported table: import it again from a file with what is missing (srag import --replace), or ask a table made from documents');
     const named = await runSrag(['ask', 'How many hotels are in Spain?', '--db', mixed, '--table', 'hotels'], { environment: environment() });
     expect(named.status, named.stderr).toBe(0);
     expect(named.stdout).toMatch(/^11\n\nTable: hotels \(made by srag_extract\)\n/);
