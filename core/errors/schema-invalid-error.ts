@@ -24,8 +24,11 @@ export class SchemaInvalidError extends SragError {
     return new SchemaInvalidError({ ...describeSchemaProblems(source, problems), property: problems.find((problem) => problem.property !== undefined)?.property, source, problems });
   }
 
-  /** Narrower than `SragError.isInstance`: only errors of this class's code. */
+  /**
+   * Narrower than `SragError.isInstance`: only errors of this class's code that carry its fields.
+   * An `SragError` with the code alone (one rebuilt from a worker's reply) is not one.
+   */
   static override isInstance(error: unknown): error is SchemaInvalidError {
-    return SragError.isInstance(error) && error.code === 'SCHEMA_INVALID';
+    return SragError.isInstance(error) && error.code === 'SCHEMA_INVALID' && Array.isArray((error as { problems?: unknown }).problems);
   }
 }

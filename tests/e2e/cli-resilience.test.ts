@@ -157,6 +157,20 @@ describe('one-line errors that say the fix', () => {
     ]);
   });
 
+  it('gives srag_extract in srag sql a schema file with several problems as one line, not a crash of the error printer', async () => {
+    const schema = join(workDirectory, 'empty-schema.json');
+    writeFileSync(schema, '{}');
+    const run = await runSrag(['sql', '--db', database(), '-c', `SELECT * FROM srag_extract('examples/hotels/docs/*', schema := '${schema}')`], { environment: environment() });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(`srag: srag_extract: invalid schema: ${schema} has 2 problems: key "title" is missing — add a "title": it names the table unless --table is given; key "properties" is missing — add "properties", an object with one entry per attribute\n`);
+  });
+
+  it('refuses a port out of range before it starts the server, saying what a port is', async () => {
+    const run = await runSrag(['serve', '--db', database(), '--port', '99999'], { environment: environment() });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toBe("error: option '--port <n>' argument '99999' is invalid. expected a port, a whole number from 1 to 65535\n(run srag --help for usage)\n");
+  });
+
   it('says when a glob matches nothing', async () => {
     const run = await runSrag(['ingest', 'no/such/dir/*.html', '--schema', 'examples/hotels/schema.json', '--db', database()], { environment: environment() });
     expect(run.status).toBe(2);

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { setMaxListeners } from 'node:events';
 import packageJson from '../../../package.json' with { type: 'json' };
-import { positiveInteger } from './positive-integer.ts';
+import { portNumber, positiveInteger } from './positive-integer.ts';
 import { positiveNumber } from './positive-number.ts';
 import { registerEvalCommand } from './register-eval-command.ts';
 
@@ -145,7 +145,7 @@ ${environmentHelp}`);
   program.command('serve')
     .description('serve the HTTP API (/query, /ingest, /schema, /stats, /why; /openapi.json describes it) and a web page to ask questions and browse the evidence behind every value')
     .addOption(database())
-    .option('--port <n>', 'port', positiveInteger, 8080)
+    .option('--port <n>', 'port (1–65535)', portNumber, 8080)
     .option('--host <address>', 'address to listen on; any but loopback needs SRAG_SERVE_TOKEN', '127.0.0.1')
     .addHelpText('after', `
 With SRAG_SERVE_TOKEN set, every API request needs "Authorization: Bearer <token>" (the page asks
