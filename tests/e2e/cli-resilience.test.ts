@@ -171,6 +171,12 @@ describe('one-line errors that say the fix', () => {
     expect(run.stderr).toBe("error: option '--port <n>' argument '99999' is invalid. expected a port, a whole number from 1 to 65535\n(run srag --help for usage)\n");
   });
 
+  it('names the SQL file srag run cannot read, and where it looked from', async () => {
+    const run = await runSrag(['run', 'no-such-models.sql', '--db', database()], { environment: environment() });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe('srag: cannot read the SQL file no-such-models.sql (ENOENT) — check the path from the current directory\n');
+  });
+
   it('says when a glob matches nothing', async () => {
     const run = await runSrag(['ingest', 'no/such/dir/*.html', '--schema', 'examples/hotels/schema.json', '--db', database()], { environment: environment() });
     expect(run.status).toBe(2);

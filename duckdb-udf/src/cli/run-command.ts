@@ -16,7 +16,7 @@ export interface RunCommandOptions {
  * line naming the statement and the line it starts on. Model usage goes to stderr at the end.
  */
 export async function runCommand(file: string, options: RunCommandOptions, abortSignal?: AbortSignal): Promise<number> {
-  const script = await readTextFile(file);
+  const script = await readTextFile(file, { what: 'the SQL file', hint: 'check the path from the current directory' });
   const statements = splitSqlScript(script);
   if (statements.length === 0) throw new SragError({ code: 'INPUT_INVALID', message: `${file} holds no SQL statement` });
   const session = await openSqlSession(options.db);
