@@ -47,9 +47,11 @@ export async function estimateExtractionRun(options: EstimateExtractionRunOption
         estimate.unreadable += 1;
         continue;
       }
-      const previous = log.get(document.source);
+      const hash = hashText(content);
+      // A moved document keeps its record (a store that plans only says so, moving nothing).
+      const previous = log.get(document.source) ?? await options.store.followMoved?.(document.source, hash);
       const text = documentText(document.source, content);
-      if ((previous?.contentHash === hashText(content) && (previous.status !== 'failed' || !options.retryFailed)) || text.trim() === '') {
+      if ((previous?.contentHash === hash && (previous.status !== 'failed' || !options.retryFailed)) || text.trim() === '') {
         estimate.leftAlone += 1;
         continue;
       }

@@ -70,6 +70,14 @@ export interface ExtractionStore {
    * 50 documents into a table of a million rows reads 50 entries, not a million.
    */
   logEntries(sources?: readonly string[]): Promise<ReadonlyMap<string, IngestionLogEntry>>;
+  /**
+   * Optional: for a document the log does not know, the entry of one the store holds with this
+   * very content whose file is gone from its path — the document was moved or renamed. The store
+   * moves that record (row, child items, evidence, log entry) to `source`, durably, before it
+   * resolves (a store that only plans, for a dry run, moves nothing), and the run then treats the
+   * document as it would that entry: unchanged, no call, no second row. Undefined when there is none.
+   */
+  followMoved?(source: string, contentHash: string): Promise<IngestionLogEntry | undefined>;
   saveRecord(record: StoredRecord): Promise<void>;
   /** A document that was not extracted: it failed, or it was empty (no model call). */
   saveLogEntry(entry: { source: string; contentHash: string; status: 'failed' | 'empty'; error: string | null }): Promise<void>;

@@ -265,7 +265,7 @@ export class ExtractionRun {
     for (let index = start; index < end; index += 1) {
       const document = options.documents[index]!;
       const outcome = blankOutcome(document);
-      const previous = log.get(document.source);
+      let previous = log.get(document.source);
       let content: string;
       try {
         content = await document.read();
@@ -279,6 +279,13 @@ export class ExtractionRun {
         continue;
       }
       outcome.contentHash = this.hashText(content);
+      if (previous === undefined && !options.backfill && options.store.followMoved) {
+        try {
+          previous = await options.store.followMoved(document.source, outcome.contentHash);
+        } catch (error) {
+          throw storeFailure(error, `move the record of ${outcome.label} from the path it was moved from`);
+        }
+      }
       if (options.backfill && (previous?.status !== 'done' || previous.contentHash !== outcome.contentHash)) {
         const reason = previous?.status !== 'done'
           ? 'the document has no record in this table; run srag ingest on it'

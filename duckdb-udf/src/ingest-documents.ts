@@ -10,6 +10,7 @@ import { hashText } from './hash-text.ts';
 import { BatchJobs, type SubmittedRunOptions } from './store/batch-jobs.ts';
 import type { Session } from './open-session.ts';
 import { adoptRelativeSources } from './store/adopt-relative-sources.ts';
+import { followingMovedDocuments, pruneDocuments, type MovedDocuments } from './store/moved-documents.ts';
 import type { SchemaChange } from './store/compare-schemas.ts';
 
 export interface IngestDocumentsOptions {
@@ -29,6 +30,11 @@ export interface IngestDocumentsOptions {
   onWarning?: (line: string) => void;
   /** Called before extraction when documents of the table were logged by an earlier srag by a path relative to another directory. */
   onLeftRelative?: (count: number) => void;
+  /**
+   * After the run, remove the records of the table's documents whose files are gone (not found at
+   * their paths, and not moved to one of `documents`); without it they stay, and the result names them.
+   */
+  prune?: boolean;
   /** Called when the table existed with another schema: what it gains, re-extracts and keeps (see `SragStore.registerTable`). */
   onSchemaChange?: (change: SchemaChange) => void;
   cancellation?: { readonly aborted: boolean };
@@ -70,6 +76,8 @@ export interface IngestDocumentsResult {
   usage: { calls: number; cacheHits: number; retries: number; promptTokens: number; cachedPromptTokens: number; completionTokens: number };
   /** Present when a batch was asked about, collected or submitted. */
   batch?: BatchReport;
+  /** Present when records followed their moved documents, or documents of the table are gone from their paths. */
+  movedDocuments?: MovedDocuments;
 }
 
 /**
@@ -107,6 +115,8 @@ export async function ingestDocuments(session: Session, options: IngestDocuments
     for (const source of sources) inSubmissions.add(source);
   }
   const rest = documents.filter((document) => !batches.waiting.has(document.source) && !inSubmissions.has(document.source));
+  // A moved or renamed file keeps its record (see followingMovedDocuments).
+  const restStore = await followingMovedDocuments(session.store, store, { table, schema, documents: rest });
   runs.push({ documents: rest, options: { retryFailed: options.retryFailed ?? false, batchSize: options.batchSize, withEvidence: options.withEvidence } });
   let deferring: DeferringLanguageModel | undefined;
   let client: ModelClient;
@@ -148,6 +158,7 @@ export async function ingestDocuments(session: Session, options: IngestDocuments
   let requestCount = 0;
   let synthesis: SynthesisReport | undefined;
   let completedBefore = 0;
+  let moveFailure: unknown;
   try {
     for (const run of runs) {
       if (run.documents.length === 0 && run.submission === undefined) continue;
@@ -157,7 +168,7 @@ export async function ingestDocuments(session: Session, options: IngestDocuments
         if (progress.outcome === 'deferred') deferred.add(progress.documentSource);
         options.onProgress?.({ ...progress, completed: offset + progress.completed, total });
       };
-      const withDocuments = { ...runOptions, ...run.options, documents: run.documents, onProgress };
+      const withDocuments = { ...runOptions, ...run.options, documents: run.documents, onProgress, ...(run.documents === rest ? { store: restStore } : {}) };
       let runSummary: RunSummary;
       if (options.synthesize && run.submission === undefined) {
         // QuickJS loads in the sandbox's worker, on the first call: nothing of it for a run without --synthesize.
@@ -195,12 +206,21 @@ export async function ingestDocuments(session: Session, options: IngestDocuments
     }
   } finally {
     stopRetryNotices();
+    // Every move is committed before the ingest ends, however it ends.
+    await restStore.settled().catch((error: unknown) => {
+      moveFailure = error;
+    });
   }
+  if (moveFailure !== undefined) throw moveFailure;
+  const gone = restStore.gone();
+  const pruned = options.prune === true && gone.length > 0;
+  if (pruned) await pruneDocuments(session.store, { table, schema, sources: gone });
+  const movedDocuments = restStore.moved.length > 0 || gone.length > 0 ? { movedDocuments: { moved: restStore.moved, gone, pruned } } : {};
   const waitingDocuments = documents.filter((document) => batches.waiting.has(document.source)).length;
   const batchReport = options.batchApi || waitingDocuments > 0 || batches.collected.batches > 0 || batches.open.length > 0
     ? { submitted, requests: requestCount, deferredDocuments: summary.deferred, waitingDocuments, open: batches.open, collected: batches.collected }
     : undefined;
-  return { summary, usage: client.usage.total(), batch: batchReport, ...(synthesis ? { synthesis } : {}) };
+  return { summary, usage: client.usage.total(), batch: batchReport, ...movedDocuments, ...(synthesis ? { synthesis } : {}) };
 }
 
 /** The cancellation as the wire's signal, when it is one (the CLI's AbortSignal). */

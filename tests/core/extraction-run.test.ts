@@ -139,6 +139,32 @@ describe('runExtraction', () => {
     expect(calls.some((call) => call.startsWith('failed'))).toBe(false);
   });
 
+  it('asks the store to follow a moved document only for one the log does not know, and finds it unchanged after; a failed move stops the run as a store failure', async () => {
+    const moved: IngestionLogEntry = { source: '/old/alpha.txt', contentHash: contentHash(hotels['alpha.txt']), status: 'done', error: null };
+    const asked: string[] = [];
+    const { store, calls } = memoryStore({ log: [{ source: '/corpus/bravo.txt', contentHash: contentHash(hotels['bravo.txt']), status: 'done', error: null }] });
+    store.followMoved = async (source, hash) => {
+      asked.push(source);
+      return hash === moved.contentHash ? { ...moved, source } : undefined;
+    };
+    const { client: model, requests } = client();
+    const summary = await runExtraction({ client: model, prompts, schema, documents: documents(hotels), store });
+    // bravo is in the log: not asked; alpha follows its record; charlie, new, is extracted.
+    expect(asked.sort()).toEqual(['/corpus/alpha.txt', '/corpus/charlie.txt']);
+    expect(summary).toMatchObject({ done: 1, unchanged: 2 });
+    expect(calls).toEqual(['record /corpus/charlie.txt']);
+    expect(requests[0]!.messages[1]!.content).not.toContain('Alpha');
+
+    const failing = memoryStore();
+    failing.store.followMoved = async () => {
+      throw new Error('IO Error: No space left on device');
+    };
+    const error = await caught(runExtraction({ client: model, prompts, schema, documents: documents(hotels), store: failing.store }));
+    expect(SragError.isInstance(error) && error.code).toBe('STORE_FAILED');
+    expect((error as SragError).message).toBe('the store could not move the record of alpha.txt from the path it was moved from: IO Error: No space left on device');
+    expect(failing.calls).toEqual([]);
+  });
+
   it('stops on an error that would fail every document, without marking any', async () => {
     const { store, calls } = memoryStore();
     const { client: model } = client(new LanguageModelError({ message: 'the endpoint refused the API key', status: 401, retryable: false }));

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -195,6 +195,31 @@ describe('a schema with a child entity', () => {
     } finally {
       store.close();
     }
+  }, 60_000);
+
+  it('a renamed document keeps its rooms and their evidence under its new path, with no call and nothing left under the old one', async () => {
+    const movedDatabase = join(workDirectory, 'moved.duckdb');
+    const copies = ['casa-azul-guesthouse.md', 'ribeira-view-guesthouse.md'].map((name) => {
+      const copy = join(workDirectory, `moved-${name}`);
+      cpSync(join(repositoryRoot, 'examples/guesthouses/docs', name), copy);
+      return copy;
+    });
+    await ingest(movedDatabase, copies);
+    const rooms = 'SELECT _source, _position, room_type, price_per_night FROM guesthouses__rooms ORDER BY _source, _position';
+    const roomEvidence = "SELECT source, attribute, quote, status FROM srag_evidence WHERE table_name = 'guesthouses__rooms' ORDER BY source, attribute";
+    const [roomsBefore, evidenceBefore] = [await query(movedDatabase, rooms), await query(movedDatabase, roomEvidence)];
+    expect(roomsBefore.filter((row) => row[0] === copies[0]).length).toBeGreaterThan(0);
+    const renamed = join(workDirectory, 'renamed-casa-azul.md');
+    renameSync(copies[0]!, renamed);
+    standIn.reset();
+    expect(await ingest(movedDatabase, [renamed, copies[1]!])).toMatchObject({ done: 0, unchanged: 2 });
+    expect(standIn.requests).toHaveLength(0);
+    const underNewPath = (rows: SqlValue[][]) => rows.map((row): SqlValue[] => [row[0] === copies[0] ? renamed : row[0]!, ...row.slice(1)]);
+    const sorted = (rows: SqlValue[][]) => [...rows].sort((left, right) => JSON.stringify(left).localeCompare(JSON.stringify(right)));
+    expect(sorted(await query(movedDatabase, rooms))).toEqual(sorted(underNewPath(roomsBefore)));
+    expect(sorted(await query(movedDatabase, roomEvidence))).toEqual(sorted(underNewPath(evidenceBefore)));
+    expect(await query(movedDatabase, `SELECT (SELECT count(*) FROM guesthouses WHERE _source = '${copies[0]}') + (SELECT count(*) FROM guesthouses__rooms WHERE _source = '${copies[0]}')
+      + (SELECT count(*) FROM srag_evidence WHERE source = '${copies[0]}') + (SELECT count(*) FROM srag_ingestion_log WHERE source = '${copies[0]}')`)).toEqual([[0]]);
   }, 60_000);
 
   it('refuses to ingest into a table whose child entities the new schema changes, naming the fix', async () => {

@@ -1,4 +1,4 @@
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +79,60 @@ describe("a document's identity", () => {
     await sql(database, `UPDATE srag_ingestion_log SET source = regexp_replace(source, '^.*/docs/', 'elsewhere/docs/')`);
     const again = await runSrag(['ingest', 'docs/*', '--schema', schema, '--db', 'hotels.duckdb'], { cwd: project, environment: environment() });
     expect(again.stderr).toMatch(/^note: 2 documents of hotels were ingested by an earlier srag from another directory .*run srag ingest there once to convert them/);
+  });
+
+  it('follows a moved or renamed file with its record (no call, no second row), names a file that is gone, and removes its record only with --prune', async () => {
+    const documents = corpus('moved');
+    const project = join(documents, '..');
+    const database = join(project, 'hotels.duckdb');
+    const ingest = (...extra: string[]) => runSrag(['ingest', 'docs', '--schema', schema, '--db', 'hotels.duckdb', ...extra], { cwd: project, environment: environment() });
+    expect((await ingest()).status).toBe(0);
+    const priceOf = (source: string) => sql(database, `SELECT price_per_night FROM hotels WHERE "_source" = '${source}'`);
+    const [archPrice] = await priceOf(join(documents, 'amber-arch-hotel.md'));
+    mkdirSync(join(documents, 'archive'));
+    renameSync(join(documents, 'amber-arch-hotel.md'), join(documents, 'archive/amber-arch-hotel.md'));
+    renameSync(join(documents, 'amber-lantern-hotel.html'), join(documents, 'lantern.html'));
+    rmSync(join(documents, 'crystal-arch-suites.txt'));
+    const moved = 'moved: 2 records of hotels follow their documents to new paths, with no model call (docs/archive/amber-arch-hotel.md, was docs/amber-arch-hotel.md; docs/lantern.html, was docs/amber-lantern-hotel.html)';
+    const note = 'note: 1 document of hotels is gone from its path (docs/crystal-arch-suites.txt): its record stays in the table and answers count it — add --prune to remove it (a moved file keeps its record when srag ingest is given its new path)';
+    standIn.reset();
+
+    // A dry run says what the run will do, and changes nothing.
+    const dry = await ingest('--dry-run');
+    expect(dry.stdout).toBe('hotels (dry run, no model call): 0 documents to extract (4 more unchanged, left alone); no model call to pay for\n');
+    expect(dry.stderr.trim().split('\n')).toEqual([moved.replace('follow their', 'would follow their'), note]);
+    expect(await sql(database, 'SELECT count(*) FROM hotels')).toEqual([[5]]);
+
+    const again = await ingest('--json');
+    expect(again.status, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ documents: 4, done: 0, unchanged: 4, moved: 2, gone: 1, pruned: 0 });
+    expect(again.stderr.trim().split('\n')).toEqual([moved, note]);
+    expect(standIn.requests).toHaveLength(0);
+    // Five rows still, one per content; the moved ones under their new paths, with their values and evidence.
+    expect(await sql(database, 'SELECT count(*), count(DISTINCT "_content_hash") FROM hotels')).toEqual([[5, 5]]);
+    expect(await priceOf(join(documents, 'archive/amber-arch-hotel.md'))).toEqual([archPrice]);
+    expect(await sql(database, `SELECT count(*) FROM (SELECT "_source" AS s FROM hotels UNION ALL SELECT source FROM srag_evidence UNION ALL SELECT source FROM srag_ingestion_log)
+      WHERE s IN ('${join(documents, 'amber-arch-hotel.md')}', '${join(documents, 'amber-lantern-hotel.html')}')`)).toEqual([[0]]);
+    const why = await runSrag(['why', 'docs/lantern.html', 'star_rating', '--db', 'hotels.duckdb'], { cwd: project });
+    expect(why.status, why.stderr).toBe(0);
+    expect(why.stdout.split('\n')[0]).toMatch(/^docs\/lantern\.html · star_rating = \d \(supported\)$/);
+
+    const wouldPrune = await ingest('--prune', '--dry-run');
+    expect(wouldPrune.stderr).toBe('prune: would remove the records of 1 document of hotels gone from its path (docs/crystal-arch-suites.txt)\n');
+    expect(await sql(database, 'SELECT count(*) FROM hotels')).toEqual([[5]]);
+    const pruned = await ingest('--prune');
+    expect(pruned.status, pruned.stderr).toBe(0);
+    expect(pruned.stderr).toBe('pruned: removed the records of 1 document of hotels gone from its path (docs/crystal-arch-suites.txt)\n');
+    const gone = join(documents, 'crystal-arch-suites.txt');
+    expect(await sql(database, `SELECT (SELECT count(*) FROM hotels), (SELECT count(*) FROM hotels WHERE "_source" = '${gone}'),
+      (SELECT count(*) FROM srag_evidence WHERE source = '${gone}'), (SELECT count(*) FROM srag_ingestion_log WHERE source = '${gone}')`)).toEqual([[4, 0, 0, 0]]);
+    const stats = await runSrag(['stats', '--db', 'hotels.duckdb', '--json'], { cwd: project });
+    const table = JSON.parse(stats.stdout) as { rows: number; log: Record<string, number>; statistics: Array<{ rowCount: number }> };
+    expect([table.rows, table.log, table.statistics[0]!.rowCount]).toEqual([4, { done: 4 }, 4]);
+    // Nothing is gone any more: a rerun says nothing.
+    const quiet = await ingest();
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).toMatch(/^hotels: 0 done, 0 failed, 4 unchanged/);
   });
 });
 

@@ -12,6 +12,8 @@ import type { SchemaChange } from '../store/compare-schemas.ts';
 import { createProgressReporter } from './progress-reporter.ts';
 import { readSchemaFile } from './read-schema-file.ts';
 import { resolveDocuments } from './resolve-documents.ts';
+import { friendlyPath } from '../friendly-path.ts';
+import { followingMovedDocuments, type MovedDocuments } from '../store/moved-documents.ts';
 
 export interface IngestCommandOptions {
   schema?: string;
@@ -20,6 +22,7 @@ export interface IngestCommandOptions {
   retryFailed?: boolean;
   evidence: boolean;
   followLinks?: boolean;
+  prune?: boolean;
   synthesize?: boolean;
   batchSize?: number;
   json?: boolean;
@@ -121,6 +124,7 @@ async function ingestInto(session: Session, { documents, schema, table }: { docu
         onLeftRelative: (count) => {
           process.stderr.write(`note: ${countNoun(count, 'document')} of ${table} ${count === 1 ? 'was' : 'were'} ingested by an earlier srag from another directory (their paths are relative to it); run srag ingest there once to convert them, or they may appear twice\n`);
         },
+        prune: options.prune,
         cancellation: abortSignal,
         batchApi: options.batchApi,
         onBatchLine: (line) => process.stderr.write(`${line}\n`),
@@ -137,6 +141,8 @@ async function ingestInto(session: Session, { documents, schema, table }: { docu
       progress.stop();
     }
     const { summary, usage, synthesis, batch } = result;
+    const found = result.movedDocuments ?? { moved: [], gone: [], pruned: false };
+    reportMovedDocuments(table, found);
     const costUsd = price ? usageCost(usage, price) : null;
     const waiting = (batch?.deferredDocuments ?? 0) + (batch?.waitingDocuments ?? 0);
     const batchIds = batch ? [...batch.open.map((open) => open.id), ...batch.submitted] : [];
@@ -146,6 +152,7 @@ async function ingestInto(session: Session, { documents, schema, table }: { docu
         unchanged: summary.unchanged, empty: summary.empty, from_cache: summary.fromCache, calls: usage.calls, retries: usage.retries,
         prompt_tokens: usage.promptTokens, cached_prompt_tokens: usage.cachedPromptTokens, completion_tokens: usage.completionTokens,
         cost_usd: costUsd, model, budget_reached: summary.budgetReached, database: options.db,
+        moved: found.moved.length, gone: found.gone.length, pruned: found.pruned ? found.gone.length : 0,
         ...(batch ? { batch_api: { waiting, submitted: batch.submitted, open: batch.open.map((open) => open.id), collected_replies: batch.collected.replies } } : {}),
         ...(synthesis ? { synthesis } : {}),
       })}\n`);
@@ -210,8 +217,10 @@ async function dryRun(session: Session, { documents, schema, table, model, price
   const waitingSources = await new BatchJobs(session.store).waitingSources(table);
   const toRun = documents.filter((document) => !waitingSources.has(document.source));
   const waiting = documents.length - toRun.length;
+  // A moved document keeps its record (see followingMovedDocuments): the estimate finds it unchanged, and nothing moves.
+  const store = await followingMovedDocuments(session.store, session.store.extractionStore(table, schema), { table, schema, documents: toRun, plan: true });
   const estimate = await estimateExtractionRun({
-    prompts: session.prompts, schema, documents: toRun, store: session.store.extractionStore(table, schema), withEvidence: options.evidence,
+    prompts: session.prompts, schema, documents: toRun, store, withEvidence: options.evidence,
     retryFailed: options.retryFailed, maxInputTokens: session.settings.maxInputTokens, loadTokenCounter: session.loadTokenCounter,
     batchSize: options.batchSize, hashText,
   });
@@ -219,7 +228,7 @@ async function dryRun(session: Session, { documents, schema, table, model, price
   if (options.json) {
     process.stdout.write(`${JSON.stringify({
       documents: estimate.toExtract, calls: estimate.calls, prompt_tokens: estimate.promptTokens, completion_tokens: estimate.completionTokens, cost_usd: costUsd,
-      model, table, left_alone: estimate.leftAlone, unreadable: estimate.unreadable, ...(waiting ? { waiting_for_batch_api: waiting } : {}),
+      model, table, left_alone: estimate.leftAlone, unreadable: estimate.unreadable, moved: store.moved.length, gone: store.gone().length, ...(waiting ? { waiting_for_batch_api: waiting } : {}),
     })}\n`);
   } else {
     const cost = costUsd === null
@@ -235,8 +244,36 @@ async function dryRun(session: Session, { documents, schema, table, model, price
     const spend = estimate.calls === 0 ? 'no model call to pay for'
       : `${countNoun(estimate.calls, 'model call')}, ${estimate.promptTokens} prompt + up to ~${estimate.completionTokens} completion tokens; ${cost}${overBudget}`;
     process.stdout.write(`${table} (dry run, no model call): ${countNoun(estimate.toExtract, 'document')} to extract${alone}${unreadable}; ${spend}\n`);
+    reportMovedDocuments(table, { moved: store.moved, gone: store.gone(), pruned: false }, options.prune ? 'would prune' : 'dry run');
   }
   return 0;
+}
+
+/**
+ * Says which records followed their documents to new paths, and which documents are gone from
+ * theirs: removed with --prune, or kept (and counted by answers) without it.
+ */
+function reportMovedDocuments(table: string, { moved, gone, pruned }: MovedDocuments, mode: 'run' | 'dry run' | 'would prune' = 'run'): void {
+  if (moved.length > 0) {
+    const pairs = moved.map((move) => `${friendlyPath(move.to)}, was ${friendlyPath(move.from)}`);
+    const verb = mode === 'run' ? (moved.length === 1 ? 'follows' : 'follow') : 'would follow';
+    process.stderr.write(`moved: ${countNoun(moved.length, 'record')} of ${table} ${verb} ${moved.length === 1 ? 'its document' : 'their documents'} to ${moved.length === 1 ? 'its new path' : 'new paths'}, with no model call (${listedLines(pairs)})\n`);
+  }
+  if (gone.length === 0) return;
+  const names = listedLines(gone.map((source) => friendlyPath(source)));
+  if (pruned) {
+    process.stderr.write(`pruned: removed the records of ${countNoun(gone.length, 'document')} of ${table} gone from ${gone.length === 1 ? 'its path' : 'their paths'} (${names})\n`);
+  } else if (mode === 'would prune') {
+    process.stderr.write(`prune: would remove the records of ${countNoun(gone.length, 'document')} of ${table} gone from ${gone.length === 1 ? 'its path' : 'their paths'} (${names})\n`);
+  } else {
+    process.stderr.write(`note: ${countNoun(gone.length, 'document')} of ${table} ${gone.length === 1 ? 'is' : 'are'} gone from ${gone.length === 1 ? 'its path' : 'their paths'} (${names}): ` +
+      `${gone.length === 1 ? 'its record stays' : 'their records stay'} in the table and answers count ${gone.length === 1 ? 'it' : 'them'} — add --prune to remove ${gone.length === 1 ? 'it' : 'them'} (a moved file keeps its record when srag ingest is given its new path)\n`);
+  }
+}
+
+/** Up to five items, then how many more. */
+function listedLines(items: string[]): string {
+  return `${items.slice(0, 5).join('; ')}${items.length > 5 ? `; and ${items.length - 5} more` : ''}`;
 }
 
 function listed(items: string[]): string {

@@ -3,7 +3,7 @@ import { quoteIdentifier } from '../duckdb-sql-engine.ts';
 import type { SragStore } from './srag-store.ts';
 
 /** A `_source` an earlier srag stored: the path relative to the directory it ran in. */
-const relativeSourceSql = "source NOT LIKE '/%' AND NOT regexp_matches(source, '^[A-Za-z]:[\\\\/]')";
+export const relativeSourceSql = "source NOT LIKE '/%' AND NOT regexp_matches(source, '^[A-Za-z]:[\\\\/]')";
 
 /**
  * Earlier versions stored a document's path relative to the working directory, so the same files
