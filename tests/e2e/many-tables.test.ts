@@ -137,6 +137,20 @@ describe('srag import', () => {
     expect((await runSrag(['import', empty, '--db', database])).stderr).toMatch(/^srag: .*empty\.csv has no rows to import — a CSV file needs a header line/);
   });
 
+  it('reads a CSV separated by semicolons, as spreadsheets in many locales save it, with comma or point decimals', async () => {
+    const commas = join(workDirectory, 'rates-eu.csv');
+    writeFileSync(commas, 'currency;rate to euro;"note; free text"\nUSD;0,92;a\nGBP;1,17;b\n');
+    const imported = await runSrag(['import', commas, '--db', database]);
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(/^rates_eu: 2 rows, 3 columns \(currency VARCHAR, rate_to_euro DOUBLE, note_free_text VARCHAR\) imported from /);
+    const points = join(workDirectory, 'rates-points.csv');
+    writeFileSync(points, 'currency;rate\nUSD;0.92\nGBP;1.17\n');
+    expect((await runSrag(['import', points, '--db', database])).stdout).toMatch(/^rates_points: 2 rows, 2 columns \(currency VARCHAR, rate DOUBLE\) imported from /);
+    const read = await runSrag(['sql', '--db', database, '--json', '-c', 'SELECT e.currency, e.rate_to_euro, p.rate FROM rates_eu e JOIN rates_points p USING (currency) ORDER BY 1']);
+    expect(JSON.parse(read.stdout).rows).toEqual([['GBP', 1.17, 1.17], ['USD', 0.92, 0.92]]);
+    for (const table of ['rates_eu', 'rates_points']) expect((await runSrag(['drop', table, '--db', database, '--yes'])).status).toBe(0);
+  });
+
   it('replaces an imported table with --replace, and drop removes it with its catalog rows', async () => {
     const copy = join(workDirectory, 'capitals.csv');
     writeFileSync(copy, 'City Name,Population\nParis,1\n');

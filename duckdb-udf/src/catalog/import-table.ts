@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { firstLine, recordSchemaToJsonSchema, SragError, toSnakeCase } from '../../../core/index.ts';
 import { quoteIdentifier } from '../quote-identifier.ts';
@@ -68,14 +68,22 @@ export async function importTable(connection: DuckDBConnection, options: ImportT
       });
     }
   }
-  // The header is the first line and the delimiter is the extension's: left to itself, DuckDB's
+  // The header is the first line and the delimiter is the one it uses: left to itself, DuckDB's
   // sniffer may skip lines or take another delimiter to make a ragged file look regular.
-  const reader = format === 'parquet'
-    ? `read_parquet(${quoteLiteral(file)})`
-    : `read_csv(${quoteLiteral(file)}, header = true, skip = 0, delim = ${extension === '.tsv' ? "'\t'" : "','"}, strict_mode = true)`;
+  const delimiter = extension === '.tsv' ? '\t' : headerDelimiter(file);
+  const csvReader = (options: string) => `read_csv(${quoteLiteral(file)}, header = true, skip = 0, delim = ${quoteLiteral(delimiter)}, strict_mode = true${options})`;
+  let reader = format === 'parquet' ? `read_parquet(${quoteLiteral(file)})` : csvReader('');
+  const describe = async (from: string) => (await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${from}`)).getRowsJS().map(([name, type]) => ({ header: String(name), type: String(type) }));
   let described: Array<{ header: string; type: string }>;
   try {
-    described = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${reader}`)).getRowsJS().map(([name, type]) => ({ header: String(name), type: String(type) }));
+    described = await describe(reader);
+    if (delimiter === ';') {
+      // Where semicolons separate, a comma is often the decimal mark ("3,5"): read so when more columns come out as numbers.
+      const commaDecimals = csvReader(", decimal_separator = ','");
+      const numbers = (columns: Array<{ type: string }>) => columns.filter((column) => /^(DOUBLE|FLOAT|DECIMAL)/.test(column.type)).length;
+      const withCommas = await describe(commaDecimals).catch(() => undefined);
+      if (withCommas && numbers(withCommas) > numbers(described)) [reader, described] = [commaDecimals, withCommas];
+    }
   } catch (error) {
     throw new SragError({
       code: 'INPUT_INVALID',
@@ -137,4 +145,32 @@ function uniqueColumnNames(described: Array<{ header: string; type: string }>): 
 
 function quoteLiteral(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
+}
+
+/** The delimiters a CSV file's header may use: a comma unless the header has none and uses one of the others. */
+const delimiters = [',', ';', '\t', '|'];
+
+/**
+ * The delimiter of a .csv file, from its header line: the one of `delimiters` it uses most outside
+ * quotes, a comma when it uses none. A spreadsheet saved as CSV in many European locales separates
+ * with semicolons; read with commas, each of its lines would be one column of text.
+ */
+export function headerDelimiter(file: string): string {
+  const buffer = Buffer.alloc(64 * 1024);
+  const descriptor = openSync(file, 'r');
+  let length: number;
+  try {
+    length = readSync(descriptor, buffer, 0, buffer.length, 0);
+  } finally {
+    closeSync(descriptor);
+  }
+  const header = buffer.subarray(0, length).toString('utf8').split(/\r?\n/, 1)[0] ?? '';
+  const counts = new Map(delimiters.map((delimiter) => [delimiter, 0]));
+  let quoted = false;
+  for (const character of header) {
+    if (character === '"') quoted = !quoted;
+    else if (!quoted && counts.has(character)) counts.set(character, counts.get(character)! + 1);
+  }
+  const [best, count] = [...counts].reduce((most, entry) => (entry[1] > most[1] ? entry : most));
+  return count > 0 ? best : ',';
 }

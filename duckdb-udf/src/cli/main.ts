@@ -106,7 +106,7 @@ ${environmentHelp}`);
 
   program.command('import')
     .description('import your own CSV or Parquet file as a table (read by DuckDB: read_csv, read_parquet), so questions can join it with extracted records; values are taken as they are, without evidence')
-    .argument('<file>', 'a .csv, .tsv or .parquet file with a header row')
+    .argument('<file>', 'a .csv, .tsv or .parquet file with a header row; a .csv may separate by semicolons (decimal commas then read as numbers), tabs or pipes, as its header line shows')
     .addOption(database())
     .option('--table <name>', 'table name (default: the file name in snake_case)')
     .option('--replace', 'replace a table an earlier srag import made')
