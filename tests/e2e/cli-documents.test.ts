@@ -93,7 +93,7 @@ describe("a document's identity", () => {
     renameSync(join(documents, 'amber-arch-hotel.md'), join(documents, 'archive/amber-arch-hotel.md'));
     renameSync(join(documents, 'amber-lantern-hotel.html'), join(documents, 'lantern.html'));
     rmSync(join(documents, 'crystal-arch-suites.txt'));
-    const moved = 'moved: 2 records of hotels follow their documents to new paths, with no model call (docs/archive/amber-arch-hotel.md, was docs/amber-arch-hotel.md; docs/lantern.html, was docs/amber-lantern-hotel.html)';
+    const moved = 'moved: 2 records of hotels follow their documents to new paths instead of being extracted again (docs/archive/amber-arch-hotel.md, was docs/amber-arch-hotel.md; docs/lantern.html, was docs/amber-lantern-hotel.html)';
     const note = 'note: 1 document of hotels is gone from its path (docs/crystal-arch-suites.txt): its record stays in the table and answers count it — add --prune to remove it (a moved file keeps its record when srag ingest is given its new path)';
     standIn.reset();
 

@@ -257,7 +257,7 @@ function reportMovedDocuments(table: string, { moved, gone, pruned }: MovedDocum
   if (moved.length > 0) {
     const pairs = moved.map((move) => `${friendlyPath(move.to)}, was ${friendlyPath(move.from)}`);
     const verb = mode === 'run' ? (moved.length === 1 ? 'follows' : 'follow') : 'would follow';
-    process.stderr.write(`moved: ${countNoun(moved.length, 'record')} of ${table} ${verb} ${moved.length === 1 ? 'its document' : 'their documents'} to ${moved.length === 1 ? 'its new path' : 'new paths'}, with no model call (${listedLines(pairs)})\n`);
+    process.stderr.write(`moved: ${countNoun(moved.length, 'record')} of ${table} ${verb} ${moved.length === 1 ? 'its document' : 'their documents'} to ${moved.length === 1 ? 'its new path' : 'new paths'} instead of being extracted again (${listedLines(pairs)})\n`);
   }
   if (gone.length === 0) return;
   const names = listedLines(gone.map((source) => friendlyPath(source)));
