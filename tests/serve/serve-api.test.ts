@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ const environment = () => ({ OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-t
 const questions = readGoldQuestions('examples/hotels');
 
 interface ErrorBody { error: { code: string; message: string; hint?: string } }
-interface JobBody { id: string; status: string; table: string; progress: { completed: number; total: number }; result?: { summary: { done: number; failed: number; unchanged: number } }; error?: ErrorBody['error'] }
+interface JobBody { id: string; status: string; table: string; progress: { completed: number; total: number }; result?: { summary: { done: number; failed: number; unchanged: number } }; warnings: string[]; error?: ErrorBody['error'] }
 
 async function call<T = Record<string, unknown>>(path: string, init: RequestInit & { json?: unknown } = {}, base = server.url): Promise<{ status: number; body: T; headers: Headers }> {
   const { json, ...rest } = init;
@@ -77,6 +77,29 @@ describe('srag serve', () => {
     expect(events.some((event) => event.status === 'running' && event.progress.completed > 0 && event.progress.completed < 50)).toBe(true);
     const job = await call<JobBody>(`/jobs/${accepted.body.id}`);
     expect(job.body).toMatchObject({ status: 'done', table: 'hotels', progress: { completed: 50, total: 50 } });
+  }, 60_000);
+
+  it('an ingest job follows a renamed document with its record and says, in its warnings, which document is gone', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'srag-serve-moved-'));
+    for (const page of ['amber-arch-hotel.md', 'amber-lantern-hotel.html', 'crystal-arch-suites.txt']) cpSync(join(repositoryRoot, 'examples/hotels/docs', page), join(directory, page));
+    const job = async () => {
+      const accepted = await call<JobBody>('/ingest', { json: { paths: [directory], schema: 'examples/hotels/schema.json', table: 'hotels_moved' } });
+      expect(accepted.status).toBe(202);
+      const last = (await followEvents(accepted.body.id)).at(-1)!;
+      expect(last.status, JSON.stringify(last.error)).toBe('done');
+      return last;
+    };
+    expect((await job()).result!.summary).toMatchObject({ done: 3 });
+    renameSync(join(directory, 'amber-arch-hotel.md'), join(directory, 'arch.md'));
+    rmSync(join(directory, 'crystal-arch-suites.txt'));
+    standIn.reset();
+    const again = await job();
+    expect(again.result!.summary).toMatchObject({ done: 0, unchanged: 2 });
+    expect(standIn.requests).toHaveLength(0);
+    expect(again.warnings).toEqual([
+      `moved: 1 record of hotels_moved follows its document to its new path instead of being extracted again (${join(directory, 'arch.md')}, was ${join(directory, 'amber-arch-hotel.md')})`,
+      `note: 1 document of hotels_moved is gone from its path (${join(directory, 'crystal-arch-suites.txt')}): its record stays in the table and answers count it — remove it with srag ingest --prune (a moved file keeps its record when srag ingest is given its new path)`,
+    ]);
   }, 60_000);
 
   it('answers every sample question from the SQL the gold data expects', async () => {

@@ -12,7 +12,7 @@ import type { SchemaChange } from '../store/compare-schemas.ts';
 import { createProgressReporter } from './progress-reporter.ts';
 import { readSchemaFile } from './read-schema-file.ts';
 import { resolveDocuments } from './resolve-documents.ts';
-import { friendlyPath } from '../friendly-path.ts';
+import { describeMovedDocuments } from '../describe-moved-documents.ts';
 import { followingMovedDocuments, type MovedDocuments } from '../store/moved-documents.ts';
 
 export interface IngestCommandOptions {
@@ -249,31 +249,9 @@ async function dryRun(session: Session, { documents, schema, table, model, price
   return 0;
 }
 
-/**
- * Says which records followed their documents to new paths, and which documents are gone from
- * theirs: removed with --prune, or kept (and counted by answers) without it.
- */
-function reportMovedDocuments(table: string, { moved, gone, pruned }: MovedDocuments, mode: 'run' | 'dry run' | 'would prune' = 'run'): void {
-  if (moved.length > 0) {
-    const pairs = moved.map((move) => `${friendlyPath(move.to)}, was ${friendlyPath(move.from)}`);
-    const verb = mode === 'run' ? (moved.length === 1 ? 'follows' : 'follow') : 'would follow';
-    process.stderr.write(`moved: ${countNoun(moved.length, 'record')} of ${table} ${verb} ${moved.length === 1 ? 'its document' : 'their documents'} to ${moved.length === 1 ? 'its new path' : 'new paths'} instead of being extracted again (${listedLines(pairs)})\n`);
-  }
-  if (gone.length === 0) return;
-  const names = listedLines(gone.map((source) => friendlyPath(source)));
-  if (pruned) {
-    process.stderr.write(`pruned: removed the records of ${countNoun(gone.length, 'document')} of ${table} gone from ${gone.length === 1 ? 'its path' : 'their paths'} (${names})\n`);
-  } else if (mode === 'would prune') {
-    process.stderr.write(`prune: would remove the records of ${countNoun(gone.length, 'document')} of ${table} gone from ${gone.length === 1 ? 'its path' : 'their paths'} (${names})\n`);
-  } else {
-    process.stderr.write(`note: ${countNoun(gone.length, 'document')} of ${table} ${gone.length === 1 ? 'is' : 'are'} gone from ${gone.length === 1 ? 'its path' : 'their paths'} (${names}): ` +
-      `${gone.length === 1 ? 'its record stays' : 'their records stay'} in the table and answers count ${gone.length === 1 ? 'it' : 'them'} — add --prune to remove ${gone.length === 1 ? 'it' : 'them'} (a moved file keeps its record when srag ingest is given its new path)\n`);
-  }
-}
-
-/** Up to five items, then how many more. */
-function listedLines(items: string[]): string {
-  return `${items.slice(0, 5).join('; ')}${items.length > 5 ? `; and ${items.length - 5} more` : ''}`;
+/** Says on stderr which records followed their documents to new paths, and which documents are gone from theirs. */
+function reportMovedDocuments(table: string, found: MovedDocuments, mode: 'run' | 'dry run' | 'would prune' = 'run'): void {
+  for (const line of describeMovedDocuments(table, found, { mode, removeHint: `add --prune to remove ${found.gone.length === 1 ? 'it' : 'them'}` })) process.stderr.write(`${line}\n`);
 }
 
 function listed(items: string[]): string {

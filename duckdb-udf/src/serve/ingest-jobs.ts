@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { parseRecordSchema, recordSchemaToJsonSchema, tableNameForSchema, type RecordSchema, type RunSummary } from '../../../core/index.ts';
 import { readSchemaFile } from '../cli/read-schema-file.ts';
 import { resolveDocuments } from '../cli/resolve-documents.ts';
+import { describeMovedDocuments } from '../describe-moved-documents.ts';
 import { ingestDocuments, type IngestDocumentsResult } from '../ingest-documents.ts';
 import type { Session } from '../open-session.ts';
 import { httpError, type HttpErrorBody } from './http-error.ts';
@@ -169,6 +170,9 @@ export class IngestJobs {
         cancellation: this.cancellation,
       });
       if (this.cancellation.aborted) return;
+      if (result.movedDocuments) {
+        job.warnings.push(...describeMovedDocuments(job.request.table, result.movedDocuments, { removeHint: `remove ${result.movedDocuments.gone.length === 1 ? 'it' : 'them'} with srag ingest --prune` }));
+      }
       job.result = { summary: result.summary, usage: result.usage };
       job.status = 'done';
     } catch (error) {
