@@ -213,8 +213,10 @@ export async function ingestDocuments(session: Session, options: IngestDocuments
   }
   if (moveFailure !== undefined) throw moveFailure;
   const gone = restStore.gone();
-  const pruned = options.prune === true && gone.length > 0;
-  if (pruned) await pruneDocuments(session.store, { table, schema, sources: gone });
+  // Pruning also removes the log entries of gone documents that failed or were empty.
+  const pruning = options.prune === true ? [...gone, ...restStore.goneWithoutRecord()] : [];
+  const pruned = pruning.length > 0;
+  if (pruned) await pruneDocuments(session.store, { table, schema, sources: pruning });
   const movedDocuments = restStore.moved.length > 0 || gone.length > 0 ? { movedDocuments: { moved: restStore.moved, gone, pruned } } : {};
   const waitingDocuments = documents.filter((document) => batches.waiting.has(document.source)).length;
   const batchReport = options.batchApi || waitingDocuments > 0 || batches.collected.batches > 0 || batches.open.length > 0

@@ -86,6 +86,8 @@ describe("a document's identity", () => {
     const project = join(documents, '..');
     const database = join(project, 'hotels.duckdb');
     const ingest = (...extra: string[]) => runSrag(['ingest', 'docs', '--schema', schema, '--db', 'hotels.duckdb', ...extra], { cwd: project, environment: environment() });
+    // An empty page has a log entry and no record: when it is gone, there is no record to speak of.
+    writeFileSync(join(documents, 'blank.md'), '');
     expect((await ingest()).status).toBe(0);
     const priceOf = (source: string) => sql(database, `SELECT price_per_night FROM hotels WHERE "_source" = '${source}'`);
     const [archPrice] = await priceOf(join(documents, 'amber-arch-hotel.md'));
@@ -93,6 +95,7 @@ describe("a document's identity", () => {
     renameSync(join(documents, 'amber-arch-hotel.md'), join(documents, 'archive/amber-arch-hotel.md'));
     renameSync(join(documents, 'amber-lantern-hotel.html'), join(documents, 'lantern.html'));
     rmSync(join(documents, 'crystal-arch-suites.txt'));
+    rmSync(join(documents, 'blank.md'));
     const moved = 'moved: 2 records of hotels follow their documents to new paths instead of being extracted again (docs/archive/amber-arch-hotel.md, was docs/amber-arch-hotel.md; docs/lantern.html, was docs/amber-lantern-hotel.html)';
     const note = 'note: 1 document of hotels is gone from its path (docs/crystal-arch-suites.txt): its record stays in the table and answers count it — add --prune to remove it (a moved file keeps its record when srag ingest is given its new path)';
     standIn.reset();
@@ -125,7 +128,7 @@ describe("a document's identity", () => {
     expect(pruned.stderr).toBe('pruned: removed the records of 1 document of hotels gone from its path (docs/crystal-arch-suites.txt)\n');
     const gone = join(documents, 'crystal-arch-suites.txt');
     expect(await sql(database, `SELECT (SELECT count(*) FROM hotels), (SELECT count(*) FROM hotels WHERE "_source" = '${gone}'),
-      (SELECT count(*) FROM srag_evidence WHERE source = '${gone}'), (SELECT count(*) FROM srag_ingestion_log WHERE source = '${gone}')`)).toEqual([[4, 0, 0, 0]]);
+      (SELECT count(*) FROM srag_evidence WHERE source = '${gone}'), (SELECT count(*) FROM srag_ingestion_log WHERE source IN ('${gone}', '${join(documents, 'blank.md')}'))`)).toEqual([[4, 0, 0, 0]]);
     const stats = await runSrag(['stats', '--db', 'hotels.duckdb', '--json'], { cwd: project });
     const table = JSON.parse(stats.stdout) as { rows: number; log: Record<string, number>; statistics: Array<{ rowCount: number }> };
     expect([table.rows, table.log, table.statistics[0]!.rowCount]).toEqual([4, { done: 4 }, 4]);

@@ -1,8 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { firstLine, recordSchemaToJsonSchema, SragError, toSnakeCase } from '../../../core/index.ts';
 import { quoteIdentifier } from '../quote-identifier.ts';
+import { readFileStart } from '../read-file-start.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
 import { queryColumnStatistics } from '../store/query-column-statistics.ts';
 import { importedTableSchema, kindOfColumnType, type ImportedColumn } from './imported-table-schema.ts';
@@ -156,15 +157,7 @@ const delimiters = [',', ';', '\t', '|'];
  * with semicolons; read with commas, each of its lines would be one column of text.
  */
 export function headerDelimiter(file: string): string {
-  const buffer = Buffer.alloc(64 * 1024);
-  const descriptor = openSync(file, 'r');
-  let length: number;
-  try {
-    length = readSync(descriptor, buffer, 0, buffer.length, 0);
-  } finally {
-    closeSync(descriptor);
-  }
-  const header = buffer.subarray(0, length).toString('utf8').split(/\r?\n/, 1)[0] ?? '';
+  const header = readFileStart(file, 64 * 1024).toString('utf8').split(/\r?\n/, 1)[0] ?? '';
   const counts = new Map(delimiters.map((delimiter) => [delimiter, 0]));
   let quoted = false;
   for (const character of header) {

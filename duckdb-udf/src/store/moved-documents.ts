@@ -35,8 +35,9 @@ const statsPerTurn = 10_000;
  * child items, evidence and log entry, moved in the store's next transaction (moves that arrive
  * together share one) — and is then found unchanged: no call, no second row. `settled()` waits for
  * every move to be committed (and throws a `STORE_FAILED` error if one was not). With `plan`,
- * nothing is moved: a dry run hears what would be. `gone()` afterwards lists the gone documents no
- * run document took over.
+ * nothing is moved: a dry run hears what would be. Afterwards `gone()` lists the gone documents
+ * that have a record and no run document took over, `goneWithoutRecord()` the others (failed or
+ * empty: only their log entries remain).
  *
  * Its cost when no document of the table is outside `documents` (a rerun of the same glob): one
  * count. Otherwise one anti-join in DuckDB (~2 s for a million names) and a `stat` per document
@@ -44,9 +45,10 @@ const statsPerTurn = 10_000;
  */
 export async function followingMovedDocuments(store: SragStore, log: ExtractionStore, { table, schema, documents, plan = false }: {
   table: string; schema: RecordSchema; documents: readonly DocumentSource[]; plan?: boolean;
-}): Promise<ExtractionStore & { moved: MovedDocuments['moved']; gone(): string[]; settled(): Promise<void> }> {
+}): Promise<ExtractionStore & { moved: MovedDocuments['moved']; gone(): string[]; goneWithoutRecord(): string[]; settled(): Promise<void> }> {
   const entries: ReadonlyMap<string, IngestionLogEntry> = await log.logEntries(documents.map((document) => document.source));
-  const goneSources = await goneOutside(store, table, [...entries.keys()]);
+  const goneEntries = await goneOutside(store, table, [...entries.keys()]);
+  const goneSources = goneEntries.map((entry) => entry.source);
   const byContent = new Map<string, IngestionLogEntry[]>();
   if (goneSources.length > 0 && entries.size < documents.length) {
     for (const entry of (await log.logEntries(goneSources)).values()) {
@@ -73,6 +75,10 @@ export async function followingMovedDocuments(store: SragStore, log: ExtractionS
       failure ??= error;
     }));
   };
+  const notMoved = (gone: Array<{ source: string }>) => {
+    const movedFrom = new Set(moved.map((item) => item.from));
+    return gone.map((entry) => entry.source).filter((source) => !movedFrom.has(source));
+  };
   let atHand: ReadonlyMap<string, IngestionLogEntry> | undefined = entries;
   return {
     ...log,
@@ -81,10 +87,8 @@ export async function followingMovedDocuments(store: SragStore, log: ExtractionS
       await Promise.all(commits);
       if (failure !== undefined) throw storeFailed(failure, store.path);
     },
-    gone: () => {
-      const movedFrom = new Set(moved.map((item) => item.from));
-      return goneSources.filter((source) => !movedFrom.has(source));
-    },
+    gone: () => notMoved(goneEntries.filter((entry) => entry.hasRecord)),
+    goneWithoutRecord: () => notMoved(goneEntries.filter((entry) => !entry.hasRecord)),
     logEntries: async (sources) => {
       const answer = atHand;
       atHand = undefined;
@@ -108,22 +112,25 @@ export async function followingMovedDocuments(store: SragStore, log: ExtractionS
  * them cross into JavaScript as one JSON text. (An anti-join over the names cast from JSON: ~2 s
  * for a million, where NOT IN over from_json's took ~5 s.)
  */
-async function goneOutside(store: SragStore, table: string, named: string[]): Promise<string[]> {
+async function goneOutside(store: SragStore, table: string, named: string[]): Promise<Array<{ source: string; hasRecord: boolean }>> {
   const others = await store.exclusive(async (connection) => {
     const logged = Number((await connection.runAndReadAll(
       `SELECT count(*) FROM srag_ingestion_log WHERE table_name = $1 AND NOT (${relativeSourceSql})`, [table],
     )).getRowsJS()[0]![0]);
-    if (logged <= named.length) return [];
-    return JSON.parse(String((await connection.runAndReadAll(
-      `SELECT coalesce(to_json(list(source)), '[]') FROM srag_ingestion_log
+    if (logged <= named.length) return [] as Array<{ source: string; hasRecord: boolean }>;
+    // Two lists: every source, and the few without a record (failed or empty) by themselves.
+    const [sources, withoutRecord] = (await connection.runAndReadAll(
+      `SELECT coalesce(to_json(list(source)), '[]'), coalesce(to_json(list(source) FILTER (WHERE status <> 'done')), '[]') FROM srag_ingestion_log
        ANTI JOIN (SELECT unnest(CAST($2 AS JSON)::VARCHAR[]) AS given) ON source = given
        WHERE table_name = $1 AND NOT (${relativeSourceSql})`,
       [table, JSON.stringify(named)],
-    )).getRowsJS()[0]![0])) as string[];
+    )).getRowsJS()[0]!.map((cell) => JSON.parse(String(cell)) as string[]);
+    const noRecord = new Set(withoutRecord);
+    return sources!.map((source) => ({ source, hasRecord: !noRecord.has(source) }));
   });
-  const gone: string[] = [];
+  const gone: typeof others = [];
   for (let start = 0; start < others.length; start += statsPerTurn) {
-    for (const source of others.slice(start, start + statsPerTurn)) if (!fileIsThere(source)) gone.push(source);
+    for (const entry of others.slice(start, start + statsPerTurn)) if (!fileIsThere(entry.source)) gone.push(entry);
     // A server's other requests get a turn between slices.
     await new Promise((resolve) => setImmediate(resolve));
   }

@@ -1,6 +1,7 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { DuckDBInstance } from '../duckdb-node-api.ts';
 import { firstLine, SragError } from '../../../core/index.ts';
+import { readFileStart } from '../read-file-start.ts';
 
 export interface OpenDuckDbFileOptions {
   /** Refuse a file that does not exist rather than create it (commands that only read: ask, stats, why). */
@@ -45,15 +46,8 @@ function checkDatabaseFile(path: string, mustExist: boolean): void {
     return;
   }
   if (info.isDirectory()) throw new SragError({ code: 'INPUT_INVALID', message: `--db ${path} is a directory, not a DuckDB file`, hint: 'pass a file name such as srag.duckdb' });
-  const header = Buffer.alloc(12);
-  const descriptor = openSync(path, 'r');
-  let length: number;
-  try {
-    length = readSync(descriptor, header, 0, header.length, 0);
-  } finally {
-    closeSync(descriptor);
-  }
-  if (length < header.length || header.subarray(8, 12).toString('latin1') !== duckDbMagic) {
+  const header = readFileStart(path, 12);
+  if (header.length < 12 || header.subarray(8, 12).toString('latin1') !== duckDbMagic) {
     throw new SragError({
       code: 'INPUT_INVALID',
       message: `${path} exists and is not a DuckDB database`,
