@@ -1,4 +1,5 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,6 +170,27 @@ describe('one-line errors that say the fix', () => {
     const run = await runSrag(['serve', '--db', database(), '--port', '99999'], { environment: environment() });
     expect(run.status).not.toBe(0);
     expect(run.stderr).toBe("error: option '--port <n>' argument '99999' is invalid. expected a port, a whole number from 1 to 65535\n(run srag --help for usage)\n");
+  });
+
+  it('says when the port is in use, and leaves no database behind that the failed start would have created', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const fresh = join(workDirectory, 'never-served.duckdb');
+      const run = await runSrag(['serve', '--db', fresh, '--port', String(port)], { environment: environment() });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toBe(`srag: port ${port} on 127.0.0.1 is in use — pass another --port\n`);
+      expect(existsSync(fresh)).toBe(false);
+      expect(existsSync(`${fresh}.wal`)).toBe(false);
+      // A database that was there before stays, with what it holds.
+      const existing = join(workDirectory, 'served-before.duckdb');
+      expect((await runSrag(['sql', '--db', existing, '-c', 'CREATE TABLE kept AS SELECT 42 AS answer'])).status).toBe(0);
+      expect((await runSrag(['serve', '--db', existing, '--port', String(port)], { environment: environment() })).status).toBe(2);
+      expect((await runSrag(['sql', '--db', existing, '--json', '-c', 'SELECT answer FROM kept'])).stdout).toBe('{"columns":["answer"],"rows":[[42]]}\n');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 
   it('names the SQL file srag run cannot read, and where it looked from', async () => {

@@ -1,4 +1,5 @@
 import { serve, type ServerType } from '@hono/node-server';
+import { existsSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { SragError } from '../../../core/index.ts';
 import { DuckDbSqlEngine } from '../duckdb-sql-engine.ts';
@@ -46,6 +47,8 @@ export async function startServe(options: StartServeOptions): Promise<RunningSer
     });
   }
   const abort = new AbortController();
+  // A database this start creates is removed again when the start fails (the port in use, say): nothing was in it.
+  const creates = options.db !== ':memory:' && !existsSync(options.db);
   const session = await openSession(options.db, { abortSignal: abort.signal, environment });
   let server: ServerType | undefined;
   try {
@@ -82,6 +85,7 @@ export async function startServe(options: StartServeOptions): Promise<RunningSer
   } catch (error) {
     server?.close();
     session.close();
+    if (creates) for (const file of [options.db, `${options.db}.wal`]) rmSync(file, { force: true });
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new SragError({ code: 'INPUT_INVALID', message: `port ${options.port} on ${options.host} is in use`, hint: 'pass another --port', cause: error });
     }
