@@ -79,11 +79,11 @@ describe('srag serve', () => {
     expect(job.body).toMatchObject({ status: 'done', table: 'hotels', progress: { completed: 50, total: 50 } });
   }, 60_000);
 
-  it('an ingest job follows a renamed document with its record and says, in its warnings, which document is gone', async () => {
+  it('an ingest job follows a renamed document with its record, says in its warnings which document is gone, and removes its record with prune: true', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'srag-serve-moved-'));
     for (const page of ['amber-arch-hotel.md', 'amber-lantern-hotel.html', 'crystal-arch-suites.txt']) cpSync(join(repositoryRoot, 'examples/hotels/docs', page), join(directory, page));
-    const job = async () => {
-      const accepted = await call<JobBody>('/ingest', { json: { paths: [directory], schema: 'examples/hotels/schema.json', table: 'hotels_moved' } });
+    const job = async (prune?: boolean) => {
+      const accepted = await call<JobBody>('/ingest', { json: { paths: [directory], schema: 'examples/hotels/schema.json', table: 'hotels_moved', ...(prune === undefined ? {} : { prune }) } });
       expect(accepted.status).toBe(202);
       const last = (await followEvents(accepted.body.id)).at(-1)!;
       expect(last.status, JSON.stringify(last.error)).toBe('done');
@@ -98,8 +98,12 @@ describe('srag serve', () => {
     expect(standIn.requests).toHaveLength(0);
     expect(again.warnings).toEqual([
       `moved: 1 record of hotels_moved follows its document to its new path instead of being extracted again (${join(directory, 'arch.md')}, was ${join(directory, 'amber-arch-hotel.md')})`,
-      `note: 1 document of hotels_moved is gone from its path (${join(directory, 'crystal-arch-suites.txt')}): its record stays in the table and answers count it — remove it with srag ingest --prune (a moved file keeps its record when srag ingest is given its new path)`,
+      `note: 1 document of hotels_moved is gone from its path (${join(directory, 'crystal-arch-suites.txt')}): its record stays in the table and answers count it — submit the job again with prune: true to remove it (a moved file keeps its record when srag ingest is given its new path)`,
     ]);
+    const pruned = await job(true);
+    expect(pruned.warnings).toEqual([`pruned: removed the records of 1 document of hotels_moved gone from its path (${join(directory, 'crystal-arch-suites.txt')})`]);
+    const records = await call<{ total: number }>('/records?table=hotels_moved');
+    expect(records.body.total).toBe(2);
   }, 60_000);
 
   it('answers every sample question from the SQL the gold data expects', async () => {

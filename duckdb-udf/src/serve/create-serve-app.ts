@@ -151,6 +151,7 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
         table: z.string().min(1).optional(),
         retryFailed: z.boolean().optional(),
         evidence: z.boolean().optional().openapi({ description: 'ask for quotes (default true)' }),
+        prune: z.boolean().optional().openapi({ description: 'remove the records of the table\'s documents whose files are gone from their paths (default false: the job\'s warnings name them); a moved or renamed file keeps its record either way' }),
       }).strict()),
     },
     responses: { 202: { description: 'the job, queued', ...anyJson }, ...errorResponses },

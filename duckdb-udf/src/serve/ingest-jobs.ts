@@ -15,6 +15,8 @@ export interface IngestJobRequest {
   table: string;
   retryFailed: boolean;
   evidence: boolean;
+  /** Remove the records of the table's documents whose files are gone (absent from jobs kept by earlier versions: false). */
+  prune?: boolean;
 }
 
 export type IngestJobStatus = 'queued' | 'running' | 'done' | 'failed';
@@ -88,7 +90,7 @@ export class IngestJobs {
    * Checks the request (schema, paths relative to `directory`) and queues it: a bad schema or a
    * path that matches nothing is refused here, before any job exists.
    */
-  async submit(input: { paths: string[]; schema: Record<string, unknown> | string; table?: string; retryFailed?: boolean; evidence?: boolean }, directory: string): Promise<IngestJob> {
+  async submit(input: { paths: string[]; schema: Record<string, unknown> | string; table?: string; retryFailed?: boolean; evidence?: boolean; prune?: boolean }, directory: string): Promise<IngestJob> {
     const absolute = (path: string) => (isAbsolute(path) ? path : resolve(directory, path));
     const schema: RecordSchema = typeof input.schema === 'string'
       ? await readSchemaFile(absolute(input.schema))
@@ -101,6 +103,7 @@ export class IngestJobs {
       table: tableNameForSchema(schema, input.table),
       retryFailed: input.retryFailed ?? false,
       evidence: input.evidence ?? true,
+      prune: input.prune ?? false,
     };
     const job: IngestJob = {
       id: randomUUID(), status: 'queued', table: request.table, request,
@@ -159,6 +162,7 @@ export class IngestJobs {
         retryFailed: job.request.retryFailed,
         retryHint: 'submit the job again with retryFailed: true',
         withEvidence: job.request.evidence,
+        prune: job.request.prune === true,
         onProgress: (progress) => {
           job.progress = {
             completed: progress.completed, total: progress.total,
@@ -171,7 +175,7 @@ export class IngestJobs {
       });
       if (this.cancellation.aborted) return;
       if (result.movedDocuments) {
-        job.warnings.push(...describeMovedDocuments(job.request.table, result.movedDocuments, { removeHint: `remove ${result.movedDocuments.gone.length === 1 ? 'it' : 'them'} with srag ingest --prune` }));
+        job.warnings.push(...describeMovedDocuments(job.request.table, result.movedDocuments, { removeHint: `submit the job again with prune: true to remove ${result.movedDocuments.gone.length === 1 ? 'it' : 'them'}` }));
       }
       job.result = { summary: result.summary, usage: result.usage };
       job.status = 'done';
