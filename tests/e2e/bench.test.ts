@@ -50,3 +50,15 @@ describe('the ingest benchmark', () => {
     }
   });
 });
+
+describe('the moved-documents benchmark', () => {
+  it('runs at a small size: every record follows its renamed directory with no call, the deleted ones are found and pruned (no timing asserted)', async () => {
+    const outputDirectory = mkdtempSync(join(tmpdir(), 'srag-bench-moved-test-'));
+    const run = await runProcess(process.execPath, ['--import', 'tsx', 'bench/moved-documents.ts', '--documents', '300', '--output-dir', outputDirectory], { cwd: repositoryRoot });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^ {2}their directory renamed: every record follows +[\d.]+ s = [\d.]+× the rerun; 300 moved, 0 model calls$/m);
+    const files = readdirSync(outputDirectory);
+    expect(files).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(outputDirectory, files[0]!), 'utf8'))).toMatchObject({ documents: 300, moved: 300, modelCalls: 0, keptDocuments: 3 });
+  });
+});
