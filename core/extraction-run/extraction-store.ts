@@ -73,9 +73,10 @@ export interface ExtractionStore {
   /**
    * Optional: for a document the log does not know, the entry of one the store holds with this
    * very content whose file is gone from its path — the document was moved or renamed. The store
-   * moves that record (row, child items, evidence, log entry) to `source`, durably, before it
-   * resolves (a store that only plans, for a dry run, moves nothing), and the run then treats the
-   * document as it would that entry: unchanged, no call, no second row. Undefined when there is none.
+   * moves that record (row, child items, evidence, log entry) to `source` before any save it is
+   * then given for `source`, and durably before the surface reports the run done (a store that
+   * only plans, for a dry run, moves nothing); the run treats the document as it would that
+   * entry: unchanged, no call, no second row. Undefined when there is none.
    */
   followMoved?(source: string, contentHash: string): Promise<IngestionLogEntry | undefined>;
   saveRecord(record: StoredRecord): Promise<void>;

@@ -116,7 +116,7 @@ export async function ingestDocuments(session: Session, options: IngestDocuments
   }
   const rest = documents.filter((document) => !batches.waiting.has(document.source) && !inSubmissions.has(document.source));
   // A moved or renamed file keeps its record (see followingMovedDocuments).
-  const restStore = await followingMovedDocuments(session.store, store, { table, schema, documents: rest });
+  const restStore = await followingMovedDocuments(session.store, store, { table, documents: rest });
   runs.push({ documents: rest, options: { retryFailed: options.retryFailed ?? false, batchSize: options.batchSize, withEvidence: options.withEvidence } });
   let deferring: DeferringLanguageModel | undefined;
   let client: ModelClient;

@@ -218,7 +218,7 @@ async function dryRun(session: Session, { documents, schema, table, model, price
   const toRun = documents.filter((document) => !waitingSources.has(document.source));
   const waiting = documents.length - toRun.length;
   // A moved document keeps its record (see followingMovedDocuments): the estimate finds it unchanged, and nothing moves.
-  const store = await followingMovedDocuments(session.store, session.store.extractionStore(table, schema), { table, schema, documents: toRun, plan: true });
+  const store = await followingMovedDocuments(session.store, session.store.extractionStore(table, schema), { table, documents: toRun, plan: true });
   const estimate = await estimateExtractionRun({
     prompts: session.prompts, schema, documents: toRun, store, withEvidence: options.evidence,
     retryFailed: options.retryFailed, maxInputTokens: session.settings.maxInputTokens, loadTokenCounter: session.loadTokenCounter,

@@ -1,9 +1,8 @@
 import { statSync } from 'node:fs';
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { childTableName, type DocumentSource, type ExtractionStore, type IngestionLogEntry, type RecordSchema } from '../../../core/index.ts';
-import { quoteIdentifier } from '../duckdb-sql-engine.ts';
+import type { DocumentSource, ExtractionStore, IngestionLogEntry, RecordSchema } from '../../../core/index.ts';
 import { relativeSourceSql } from './adopt-relative-sources.ts';
-import { storeFailed, transaction, type SragStore } from './srag-store.ts';
+import { recordTarget, transaction, type IngestExtractionStore, type SragStore } from './srag-store.ts';
+import { removeSources } from './store-writes.ts';
 
 /** What became of a table's documents that are no longer where it read them, in one ingest. */
 export interface MovedDocuments {
@@ -32,8 +31,8 @@ const statsPerTurn = 10_000;
  * rather than reading them again) and looks for the table's other documents whose files are gone
  * (not found at their paths). The run hashes each document it reads anyway; one the log does not
  * know whose content equals a gone document's takes over its record through `followMoved` — row,
- * child items, evidence and log entry, moved in the store's next transaction (moves that arrive
- * together share one) — and is then found unchanged: no call, no second row. `settled()` waits for
+ * child items, evidence and log entry, moved in the store's group commit with its saves — and is
+ * then found unchanged: no call, no second row. `settled()` waits for
  * every move to be committed (and throws a `STORE_FAILED` error if one was not). With `plan`,
  * nothing is moved: a dry run hears what would be. Afterwards `gone()` lists the gone documents
  * that have a record and no run document took over, `goneWithoutRecord()` the others (failed or
@@ -43,8 +42,8 @@ const statsPerTurn = 10_000;
  * count. Otherwise one anti-join in DuckDB (~2 s for a million names) and a `stat` per document
  * outside (~4.5 µs each). No document is read twice.
  */
-export async function followingMovedDocuments(store: SragStore, log: ExtractionStore, { table, schema, documents, plan = false }: {
-  table: string; schema: RecordSchema; documents: readonly DocumentSource[]; plan?: boolean;
+export async function followingMovedDocuments(store: SragStore, log: IngestExtractionStore, { table, documents, plan = false }: {
+  table: string; documents: readonly DocumentSource[]; plan?: boolean;
 }): Promise<ExtractionStore & { moved: MovedDocuments['moved']; gone(): string[]; goneWithoutRecord(): string[]; settled(): Promise<void> }> {
   const entries: ReadonlyMap<string, IngestionLogEntry> = await log.logEntries(documents.map((document) => document.source));
   const goneEntries = await goneOutside(store, table, [...entries.keys()]);
@@ -56,25 +55,12 @@ export async function followingMovedDocuments(store: SragStore, log: ExtractionS
     }
   }
   const moved: MovedDocuments['moved'] = [];
-  const tables = recordTables(table, schema);
-  // Moves that arrive while one transaction runs share the next (group commit), and the run does
-  // not wait for them: a move lost to a crash is found and made again by the next run, since the
-  // file is still gone and its new path still unknown to the log. The store's queue runs them in
-  // order, so a record saved for a moved document (its missing attributes) comes after its move.
-  let pending: Array<{ from: string; to: string }> = [];
+  // A move goes into the store's group commit, and the run does not wait for it: a move lost to a
+  // crash is found and made again by the next run, since the file is still gone and its new path
+  // still unknown to the log. A record saved for the moved document later (its missing
+  // attributes) joins the same transaction or a later one, and a transaction applies its moves first.
   const commits: Array<Promise<void>> = [];
   let failure: unknown;
-  const move = (from: string, to: string) => {
-    pending.push({ from, to });
-    if (pending.length > 1) return;
-    commits.push(store.exclusive(async (connection) => {
-      const batch = pending;
-      pending = [];
-      await transaction(connection, () => moveSources(connection, tables, batch));
-    }).catch((error: unknown) => {
-      failure ??= error;
-    }));
-  };
   const notMoved = (gone: Array<{ source: string }>) => {
     const movedFrom = new Set(moved.map((item) => item.from));
     return gone.map((entry) => entry.source).filter((source) => !movedFrom.has(source));
@@ -85,7 +71,7 @@ export async function followingMovedDocuments(store: SragStore, log: ExtractionS
     moved,
     settled: async () => {
       await Promise.all(commits);
-      if (failure !== undefined) throw storeFailed(failure, store.path);
+      if (failure !== undefined) throw failure;
     },
     gone: () => notMoved(goneEntries.filter((entry) => entry.hasRecord)),
     goneWithoutRecord: () => notMoved(goneEntries.filter((entry) => !entry.hasRecord)),
@@ -100,7 +86,11 @@ export async function followingMovedDocuments(store: SragStore, log: ExtractionS
       if (!entry) return undefined;
       if (candidates!.length === 0) byContent.delete(contentHash);
       if (failure !== undefined) throw failure;
-      if (!plan) move(entry.source, source);
+      if (!plan) {
+        commits.push(log.moveRecord(entry.source, source).catch((error: unknown) => {
+          failure ??= error;
+        }));
+      }
       moved.push({ from: entry.source, to: source });
       return { ...entry, source };
     },
@@ -140,49 +130,8 @@ async function goneOutside(store: SragStore, table: string, named: string[]): Pr
 /** Removes the records of `sources` — rows, child items, evidence, log entries — in one transaction, and refreshes the table's statistics. */
 export async function pruneDocuments(store: SragStore, { table, schema, sources }: { table: string; schema: RecordSchema; sources: readonly string[] }): Promise<void> {
   if (sources.length === 0) return;
-  await store.exclusive((connection) => transaction(connection, () => removeSources(connection, recordTables(table, schema), sources)));
+  await store.exclusive((connection) => transaction(connection, () => removeSources(connection, recordTarget(table, schema), sources)));
   await store.extractionStore(table, schema).refreshStatistics();
-}
-
-/** A table's record table and child tables, each with the name its evidence is kept under. */
-interface RecordTables {
-  table: string;
-  /** The record table first, then one per child entity. */
-  rows: Array<{ quoted: string; logName: string }>;
-}
-
-export function recordTables(table: string, schema: RecordSchema): RecordTables {
-  const children = (schema.entities ?? []).map((entity) => childTableName(table, entity.name));
-  return { table, rows: [table, ...children].map((name) => ({ quoted: quoteIdentifier(name), logName: name })) };
-}
-
-/**
- * Moves documents' rows, child items, evidence and log entries from one source to another (in the
- * caller's transaction). A row already under the new source is replaced by the moved one.
- */
-export async function moveSources(connection: DuckDBConnection, tables: RecordTables, moves: ReadonlyArray<{ from: string; to: string }>): Promise<void> {
-  const pairs = JSON.stringify(moves.map((move) => ({ before: move.from, after: move.to })));
-  const moveList = `(SELECT unnest(from_json($1, '[{"before":"VARCHAR","after":"VARCHAR"}]'), recursive := true))`;
-  const targets = `(SELECT after FROM ${moveList})`;
-  for (const { quoted, logName } of tables.rows) {
-    await connection.run(`DELETE FROM ${quoted} WHERE "_source" IN ${targets}`, [pairs]);
-    await connection.run(`UPDATE ${quoted} AS t SET "_source" = m.after FROM ${moveList} AS m WHERE t."_source" = m.before`, [pairs]);
-    await connection.run(`DELETE FROM srag_evidence WHERE table_name = $2 AND source IN ${targets}`, [pairs, logName]);
-    await connection.run(`UPDATE srag_evidence AS t SET source = m.after FROM ${moveList} AS m WHERE t.table_name = $2 AND t.source = m.before`, [pairs, logName]);
-  }
-  await connection.run(`DELETE FROM srag_ingestion_log WHERE table_name = $2 AND source IN ${targets}`, [pairs, tables.table]);
-  await connection.run(`UPDATE srag_ingestion_log AS t SET source = m.after FROM ${moveList} AS m WHERE t.table_name = $2 AND t.source = m.before`, [pairs, tables.table]);
-}
-
-/** Removes documents' rows, child items, evidence and log entries (in the caller's transaction). */
-async function removeSources(connection: DuckDBConnection, tables: RecordTables, sources: readonly string[]): Promise<void> {
-  const list = `(SELECT unnest(from_json($1, '["VARCHAR"]')))`;
-  const text = JSON.stringify(sources);
-  for (const { quoted, logName } of tables.rows) {
-    await connection.run(`DELETE FROM ${quoted} WHERE "_source" IN ${list}`, [text]);
-    await connection.run(`DELETE FROM srag_evidence WHERE table_name = $2 AND source IN ${list}`, [text, logName]);
-  }
-  await connection.run(`DELETE FROM srag_ingestion_log WHERE table_name = $2 AND source IN ${list}`, [text, tables.table]);
 }
 
 /** False only when nothing is at `path` any more (or a directory on its way is gone): other errors (no permission) do not count as gone. */

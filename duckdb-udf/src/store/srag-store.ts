@@ -16,7 +16,22 @@ import { queryColumnStatistics } from './query-column-statistics.ts';
 import { hashText } from '../hash-text.ts';
 import { compareSchemas, type SchemaChange } from './compare-schemas.ts';
 import { addedColumns, storeTablesSql } from './store-tables.ts';
-import { StatementBatch, writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget, type StatementRunner } from './store-writes.ts';
+import { moveSources, StatementBatch, writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget, type StatementRunner } from './store-writes.ts';
+
+/**
+ * The extraction store of a table `srag ingest` fills, with one write more than the run's port:
+ * `moveRecord` moves a document's record (row, child items, evidence, log entry) to a new source
+ * in the same group commit as the saves, so a save made after it for the new source comes after it.
+ */
+export type IngestExtractionStore = ExtractionStore & { moveRecord(from: string, to: string): Promise<void> };
+
+/** Where the records of `table`, made by `srag ingest` with `schema`, are kept: its table, child tables and log name. */
+export function recordTarget(table: string, schema: RecordSchema): RecordTarget {
+  return {
+    quotedTable: quoteIdentifier(table), logName: table, schema,
+    children: (schema.entities ?? []).map((entity) => ({ entity, quotedTable: quoteIdentifier(childTableName(table, entity.name)), logName: childTableName(table, entity.name) })),
+  };
+}
 
 export interface TableInfo {
   table: string;
@@ -199,12 +214,9 @@ export class SragStore {
    * runs share the next transaction (group commit); each caller still hears back only after its
    * own record is committed, so "done" stays durable.
    */
-  extractionStore(table: string, schema: RecordSchema): ExtractionStore {
-    const target: RecordTarget = {
-      quotedTable: quoteIdentifier(table), logName: table, schema,
-      children: (schema.entities ?? []).map((entity) => ({ entity, quotedTable: quoteIdentifier(childTableName(table, entity.name)), logName: childTableName(table, entity.name) })),
-    };
-    type Write = { record: StoredRecord } | { entry: LogWrite } | { cache: CacheWrite };
+  extractionStore(table: string, schema: RecordSchema): IngestExtractionStore {
+    const target = recordTarget(table, schema);
+    type Write = { record: StoredRecord } | { entry: LogWrite } | { cache: CacheWrite } | { move: { from: string; to: string } };
     let pending: Array<{ write: Write; resolve: () => void; reject: (error: unknown) => void }> = [];
     const flush = async (connection: DuckDBConnection) => {
       const batch = pending;
@@ -214,6 +226,9 @@ export class SragStore {
           const cache = batch.flatMap(({ write }) => ('cache' in write ? [write.cache] : []));
           const records = batch.flatMap(({ write }) => ('record' in write ? [write.record] : []));
           const entries = batch.flatMap(({ write }) => ('entry' in write ? [write.entry] : []));
+          const moves = batch.flatMap(({ write }) => ('move' in write ? [write.move] : []));
+          // Moves first: a record saved for a moved document in the same transaction lands on the moved row.
+          if (moves.length) await moveSources(connection, target, moves);
           if (cache.length) await writeCacheEntries(connection, cache);
           if (records.length) await writeRecords(connection, target, records);
           if (entries.length) await writeLogEntries(connection, table, entries);
@@ -250,6 +265,7 @@ export class SragStore {
       }),
       saveRecord: (record) => save({ record }),
       saveLogEntry: (entry) => save({ entry }),
+      moveRecord: (from, to) => save({ move: { from, to } }),
       responseCache: {
         get: cache.get,
         set: async (key, response) => {
@@ -595,7 +611,7 @@ async function hasTable(connection: DuckDBConnection, table: string): Promise<bo
 }
 
 /** A write the database refused, as the run reports it: what failed, and that nothing is lost by fixing it and running again. */
-export function storeFailed(error: unknown, path: string): SragError {
+function storeFailed(error: unknown, path: string): SragError {
   if (SragError.isInstance(error)) return error;
   const message = firstLine((error as Error).message);
   return new SragError({

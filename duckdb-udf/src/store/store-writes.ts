@@ -164,6 +164,40 @@ async function writeWholeRecords(connection: StatementRunner, target: RecordTarg
   }
 }
 
+/** The record table and each child table of `target`, with the name their evidence rows carry. */
+function targetTables(target: RecordTarget): Array<{ quotedTable: string; logName: string }> {
+  return [target, ...target.children ?? []];
+}
+
+/**
+ * Moves documents' rows, child items, evidence and log entries from one source to another (a
+ * moved or renamed file), in the caller's transaction. A row already under the new source is
+ * replaced by the moved one.
+ */
+export async function moveSources(connection: StatementRunner, target: RecordTarget, moves: ReadonlyArray<{ from: string; to: string }>): Promise<void> {
+  const pairs = JSON.stringify(moves.map((move) => ({ before: move.from, after: move.to })));
+  const moveList = `(SELECT unnest(from_json($1, '[{"before":"VARCHAR","after":"VARCHAR"}]'), recursive := true))`;
+  const targets = `(SELECT after FROM ${moveList})`;
+  for (const { quotedTable, logName } of targetTables(target)) {
+    await connection.run(`DELETE FROM ${quotedTable} WHERE "_source" IN ${targets}`, [pairs]);
+    await connection.run(`UPDATE ${quotedTable} AS t SET "_source" = m.after FROM ${moveList} AS m WHERE t."_source" = m.before`, [pairs]);
+    await connection.run(`DELETE FROM srag_evidence WHERE table_name = $2 AND source IN ${targets}`, [pairs, logName]);
+    await connection.run(`UPDATE srag_evidence AS t SET source = m.after FROM ${moveList} AS m WHERE t.table_name = $2 AND t.source = m.before`, [pairs, logName]);
+  }
+  await connection.run(`DELETE FROM srag_ingestion_log WHERE table_name = $2 AND source IN ${targets}`, [pairs, target.logName]);
+  await connection.run(`UPDATE srag_ingestion_log AS t SET source = m.after FROM ${moveList} AS m WHERE t.table_name = $2 AND t.source = m.before`, [pairs, target.logName]);
+}
+
+/** Removes documents' rows, child items, evidence and log entries, in the caller's transaction. */
+export async function removeSources(connection: StatementRunner, target: RecordTarget, sources: readonly string[]): Promise<void> {
+  const text = jsonText(sources);
+  for (const { quotedTable, logName } of targetTables(target)) {
+    await connection.run(`DELETE FROM ${quotedTable} WHERE "_source" IN ${textList('$1')}`, [text]);
+    await connection.run(`DELETE FROM srag_evidence WHERE table_name = $2 AND source IN ${textList('$1')}`, [text, logName]);
+  }
+  await connection.run(`DELETE FROM srag_ingestion_log WHERE table_name = $2 AND source IN ${textList('$1')}`, [text, target.logName]);
+}
+
 /** Inserts rows of typed attribute values followed by srag's own columns (`provenance`, in `extraColumns` order). */
 async function insertRows(
   connection: StatementRunner, quotedTable: string, attributes: AttributeDefinition[], extraColumns: Array<{ name: string; type: string }>,
