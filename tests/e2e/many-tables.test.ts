@@ -148,7 +148,11 @@ describe('srag import', () => {
     expect((await runSrag(['import', points, '--db', database])).stdout).toMatch(/^rates_points: 2 rows, 2 columns \(currency VARCHAR, rate DOUBLE\) imported from /);
     const read = await runSrag(['sql', '--db', database, '--json', '-c', 'SELECT e.currency, e.rate_to_euro, p.rate FROM rates_eu e JOIN rates_points p USING (currency) ORDER BY 1']);
     expect(JSON.parse(read.stdout).rows).toEqual([['GBP', 1.17, 1.17], ['USD', 0.92, 0.92]]);
-    for (const table of ['rates_eu', 'rates_points']) expect((await runSrag(['drop', table, '--db', database, '--yes'])).status).toBe(0);
+    // "1,234" could be a thousand and more as well as a decimal: such a column stays text, never 1.234.
+    const thousands = join(workDirectory, 'populations.csv');
+    writeFileSync(thousands, 'city;population\nParis;2,100\nRome;2,750\n');
+    expect((await runSrag(['import', thousands, '--db', database])).stdout).toMatch(/^populations: 2 rows, 2 columns \(city VARCHAR, population VARCHAR\) imported from /);
+    for (const table of ['rates_eu', 'rates_points', 'populations']) expect((await runSrag(['drop', table, '--db', database, '--yes'])).status).toBe(0);
   });
 
   it('replaces an imported table with --replace, and drop removes it with its catalog rows', async () => {

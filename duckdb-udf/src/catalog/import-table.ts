@@ -79,11 +79,16 @@ export async function importTable(connection: DuckDBConnection, options: ImportT
   try {
     described = await describe(reader);
     if (delimiter === ';') {
-      // Where semicolons separate, a comma is often the decimal mark ("3,5"): read so when more columns come out as numbers.
+      // Where semicolons separate, a comma is often the decimal mark ("3,5"): read so when more
+      // columns come out as numbers, and each of them shows a comma that can only be a decimal one.
+      // "1,234" alone could be a thousand and more: such a column stays text rather than 1.234.
       const commaDecimals = csvReader(", decimal_separator = ','");
-      const numbers = (columns: Array<{ type: string }>) => columns.filter((column) => /^(DOUBLE|FLOAT|DECIMAL)/.test(column.type)).length;
+      const isFraction = (type: string) => /^(DOUBLE|FLOAT|DECIMAL)/.test(type);
       const withCommas = await describe(commaDecimals).catch(() => undefined);
-      if (withCommas && numbers(withCommas) > numbers(described)) [reader, described] = [commaDecimals, withCommas];
+      const gained = withCommas?.filter((column, index) => isFraction(column.type) && !isFraction(described[index]?.type ?? '')) ?? [];
+      if (withCommas && gained.length > 0 && await everyColumnHasDecimalComma(connection, csvReader(', all_varchar = true'), gained.map((column) => column.header))) {
+        [reader, described] = [commaDecimals, withCommas];
+      }
     }
   } catch (error) {
     throw new SragError({
@@ -146,6 +151,16 @@ function uniqueColumnNames(described: Array<{ header: string; type: string }>): 
 
 function quoteLiteral(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
+}
+
+/**
+ * Whether each of `columns`, read as text by `reader`, holds a value whose comma can only be a
+ * decimal mark: one not written as thousands groups (`1,234`, `12,345,678`).
+ */
+async function everyColumnHasDecimalComma(connection: DuckDBConnection, reader: string, columns: string[]): Promise<boolean> {
+  const counts = columns.map((column) => `count(*) FILTER (WHERE ${quoteIdentifier(column)} LIKE '%,%' AND NOT regexp_full_match(trim(${quoteIdentifier(column)}), '[-+]?[0-9]{1,3}(,[0-9]{3})+'))`);
+  const row = (await connection.runAndReadAll(`SELECT ${counts.join(', ')} FROM ${reader}`)).getRowsJS()[0] ?? [];
+  return row.every((count) => Number(count) > 0);
 }
 
 /** The delimiters a CSV file's header may use: a comma unless the header has none and uses one of the others. */
