@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -219,6 +219,53 @@ describe('srag_extract in srag sql', () => {
     expect(standIn.requests.some((request) => JSON.stringify(request.body).includes('hunter2'))).toBe(false);
     const followed = (await sql(database, `SELECT filename, _error FROM srag_extract('${documents}/*', schema := '${schema}', follow_links := true) ORDER BY filename`)).rows;
     expect(followed.map((row) => row[1])).toEqual([null, null]);
+  });
+});
+
+describe('srag_extract over moved documents', () => {
+  it('lets a moved or renamed file keep its record — no call, its values, evidence and log entry at the new path — and extracts a changed or copied one anew', async () => {
+    const project = join(workDirectory, 'moving');
+    const documents = join(project, 'docs');
+    mkdirSync(documents, { recursive: true });
+    for (const page of ['amber-arch-hotel.md', 'amber-lantern-hotel.html', 'crystal-arch-suites.txt', 'cedar-crown-hotel.html']) {
+      cpSync(join(repositoryRoot, 'examples/hotels/docs', page), join(documents, page));
+    }
+    const database = join(project, 'moving.duckdb');
+    // One call per document: a call of several would hide which of them were extracted.
+    const scan = (directory: string) => `SELECT filename, hotel_name, star_rating, _error FROM srag_extract('${directory}/*', schema := '${schema}', batch_size := 1) ORDER BY filename`;
+    const before = (await sql(database, scan(documents))).rows as string[][];
+    expect(before).toHaveLength(4);
+
+    // The directory is renamed; one page is changed on the way, and one is copied elsewhere (its original stays).
+    const archive = join(project, 'archive');
+    renameSync(documents, archive);
+    writeFileSync(join(archive, 'cedar-crown-hotel.html'), `${readFileSync(join(archive, 'cedar-crown-hotel.html'), 'utf8')}\n<p>Renovated in 2024.</p>\n`);
+    mkdirSync(join(project, 'copies'));
+    cpSync(join(archive, 'amber-arch-hotel.md'), join(project, 'copies', 'amber-arch-hotel.md'));
+    standIn.reset();
+    const moved = await runSrag(['sql', '--db', database, '--json', '-c', `CREATE TABLE archived AS SELECT * FROM srag_extract('${archive}/*', schema := '${schema}', batch_size := 1); SELECT filename, hotel_name, star_rating, _error FROM archived ORDER BY filename`], { environment: environment() });
+    expect(moved.status, moved.stderr).toBe(0);
+    expect((JSON.parse(moved.stdout.trim().split('\n').at(-1)!) as { rows: string[][] }).rows)
+      .toEqual(before.map(([filename, ...values]) => [filename!.replace('/moving/docs/', '/moving/archive/'), ...values]));
+    // Only the changed page was extracted again; the other three followed their files.
+    expect(standIn.requests).toHaveLength(1);
+    expect(JSON.stringify(standIn.requests[0]!.body)).toContain('Renovated in 2024');
+    expect(moved.stderr).toMatch(/^srag_extract: moved: 3 records of Hotels follow their documents to new paths instead of being extracted again \(\S*archive\/amber-arch-hotel\.md, was \S*docs\/amber-arch-hotel\.md; /m);
+    const counts = `SELECT (SELECT count(*) FROM srag_ingestion_log WHERE source LIKE '%/moving/archive/%'), (SELECT count(*) FROM srag_ingestion_log WHERE source LIKE '%/moving/docs/%'),
+      (SELECT count(DISTINCT source) FROM srag_evidence WHERE source LIKE '%/moving/archive/%'), (SELECT count(DISTINCT source) FROM srag_evidence WHERE source LIKE '%/moving/docs/%')`;
+    // The changed page's old entry stays where it was: its file is gone and nothing took it over.
+    expect((await sql(database, counts)).rows).toEqual([[4, 1, 4, 1]]);
+    const why = await runSrag(['why', join(archive, 'amber-arch-hotel.md'), 'star_rating', '--db', database, '--table', 'archived']);
+    expect(why.status, why.stderr).toBe(0);
+    expect(why.stdout).toMatch(/^\S*archive\/amber-arch-hotel\.md · star_rating = 4 \(supported\)\n/);
+
+    // Nothing is left to follow: the same scan again makes no call and says nothing.
+    standIn.reset();
+    const again = await runSrag(['sql', '--db', database, '--json', '-c', scan(archive)], { environment: environment() });
+    expect([again.status, again.stderr, standIn.requests.length]).toEqual([0, '', 0]);
+    // A copy whose original is still there is a document of its own.
+    expect((await sql(database, scan(join(project, 'copies')))).rows).toEqual([[join(project, 'copies', 'amber-arch-hotel.md'), ...before[0]!.slice(1)]]);
+    expect(standIn.requests).toHaveLength(1);
   });
 });
 

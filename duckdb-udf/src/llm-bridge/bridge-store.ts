@@ -1,4 +1,5 @@
 import type { ExtractionStore, IngestionLogEntry, ResponseCache, StoredRecord } from '../../../core/index.ts';
+import { fileIsThere } from '../file-is-there.ts';
 import type { IngestionLogCopy } from './ingestion-log-copy.ts';
 import type { JournalChannel } from './journal-channel.ts';
 
@@ -10,6 +11,11 @@ import type { JournalChannel } from './journal-channel.ts';
  * the journal and count once it acknowledged them.
  */
 export class BridgeStore implements ExtractionStore {
+  /** Records that followed their documents to new paths in this run. */
+  readonly moved: Array<{ from: string; to: string }> = [];
+  /** Entries of gone documents by content hash (see `lookForMoved`). */
+  private readonly gone = new Map<string, IngestionLogEntry[]>();
+
   constructor(
     private readonly journal: JournalChannel,
     private readonly logName: string,
@@ -20,6 +26,35 @@ export class BridgeStore implements ExtractionStore {
   async logEntries(sources?: readonly string[]): Promise<ReadonlyMap<string, IngestionLogEntry>> {
     if (sources) await this.log.load(sources);
     return this.log.view();
+  }
+
+  /**
+   * Before a run over `sources`, when the log does not know some of them: the schema's other
+   * documents whose files are gone, by content, for `followMoved`. A moved or renamed file is
+   * otherwise a new document — extracted again, paid again — next to a record of a file that is no
+   * longer there.
+   */
+  async lookForMoved(sources: readonly string[]): Promise<void> {
+    if (sources.every((source) => this.log.knows(source) || !isFile(source))) return;
+    for (const entry of await this.log.goneOutside(sources, fileIsThere)) {
+      this.gone.set(entry.contentHash, [...this.gone.get(entry.contentHash) ?? [], entry]);
+    }
+  }
+
+  /** A gone document with the same content takes `source`'s place: its record, evidence and log entry move there. */
+  async followMoved(source: string, contentHash: string): Promise<IngestionLogEntry | undefined> {
+    if (!isFile(source)) return undefined;
+    const candidates = this.gone.get(contentHash);
+    const entry = candidates?.shift();
+    if (!entry) return undefined;
+    if (candidates!.length === 0) this.gone.delete(contentHash);
+    // Not waited for, like a reply: anything saved for the document later is journaled after the
+    // move, and a refused write refuses every later one. A move lost to a crash is found and made
+    // again by the next scan: the file is still gone and its new path still unknown to the log.
+    this.journal.write([{ kind: 'move', logName: this.logName, from: entry.source, to: source }]).catch(() => undefined);
+    this.log.move(entry.source, source);
+    this.moved.push({ from: entry.source, to: source });
+    return { ...entry, source };
   }
 
   async saveRecord(record: StoredRecord): Promise<void> {
@@ -38,4 +73,9 @@ export class BridgeStore implements ExtractionStore {
 
   /** Nothing reads statistics of `srag_extract`'s record tables; `srag_ask` computes them from the user's table. */
   async refreshStatistics(): Promise<void> {}
+}
+
+/** A text `srag_extract(x)` got without a file name is known by its content (`text:<hash>`): it has no path to move from or to. */
+function isFile(source: string): boolean {
+  return !source.startsWith('text:');
 }

@@ -23,8 +23,11 @@ export class IngestionLogCopy {
   /** Written in this session (JSON of an `IngestionLogEntry`): newer than anything stored. */
   private readonly written = new Map<string, string>();
 
-  /** `readLines` undefined: the database has no entry for this schema (it was first seen in this session). */
-  constructor(private readonly readLines?: ReadLogLines) {}
+  /**
+   * `readLines` undefined: the database has no entry for this schema (it was first seen in this
+   * session). `readOutside` reads the lines of `logOutsideSql` (the schema's other documents with a record).
+   */
+  constructor(private readonly readLines?: ReadLogLines, private readonly readOutside?: ReadLogLines) {}
 
   /** Reads the entries of `sources` not read or written yet. */
   async load(sources: readonly string[]): Promise<void> {
@@ -39,6 +42,36 @@ export class IngestionLogCopy {
         if (line) this.stored.set(sourceOfLine(line), line);
       }
     }
+  }
+
+  /**
+   * The stored entries, with their records, of documents other than `sources` whose files are gone
+   * from their paths (`isThere` says): the records a moved or renamed file among `sources` can take
+   * over. One read of their names and hashes, a `stat` each, and one read of the gone ones' entries.
+   */
+  async goneOutside(sources: readonly string[], isThere: (path: string) => boolean): Promise<IngestionLogEntry[]> {
+    if (!this.readOutside) return [];
+    const gone: string[] = [];
+    for (const line of await this.readOutside(sources)) {
+      if (!line) continue;
+      const { source } = JSON.parse(line) as { source: string };
+      if (!this.written.has(source) && !isThere(source)) gone.push(source);
+    }
+    await this.load(gone);
+    return gone.flatMap((source) => this.get(source) ?? []);
+  }
+
+  /** Whether `source` has an entry, without reading it. */
+  knows(source: string): boolean {
+    return this.written.has(source) || Boolean(this.stored.get(source));
+  }
+
+  /** `from`'s entry becomes `to`'s (a moved document), and `from` has none. */
+  move(from: string, to: string): void {
+    const entry = this.get(from);
+    if (entry) this.written.set(to, JSON.stringify({ ...entry, source: to }));
+    this.written.delete(from);
+    this.stored.set(from, null);
   }
 
   get(source: string): IngestionLogEntry | undefined {

@@ -8,6 +8,7 @@ import {
   ModelClient, recordSchemaToJsonSchema, SragError, startExtractionRun,
   type DocumentOutcome, type DocumentSource, type ExtractionRun, type LanguageModel, type ModelUsage, type PromptLibrary, type RecordSchema,
 } from '../../../core/index.ts';
+import { describeMovedDocuments } from '../describe-moved-documents.ts';
 import { hashText } from '../hash-text.ts';
 import { loadPromptLibrary } from '../load-prompt-library.ts';
 import { readDocumentFile } from '../read-document-file.ts';
@@ -28,6 +29,8 @@ interface Scan {
   /** Outcomes taken from the run but not yet returned (an `on_error := 'fail'` scan stops before a failed one). */
   held: DocumentOutcome[];
   runDone: boolean;
+  /** Says what the run did beyond its rows (records that followed moved documents), once it is done. */
+  report: () => void;
 }
 
 /**
@@ -101,6 +104,7 @@ export class LlmBridgeService {
         if (next.done) {
           this.scans.delete(request.scanId);
           this.progress.clear();
+          scan.report();
         }
         return next;
       }
@@ -215,7 +219,7 @@ export class LlmBridgeService {
   private async storeFor(schema: RecordSchema, schemaKey: string): Promise<BridgeStore> {
     let log = this.logs.get(schemaKey);
     if (!log && this.storedSchemaKeys.has(schemaKey)) {
-      log = new IngestionLogCopy((sources) => this.readLogLines(schemaKey, sources));
+      log = new IngestionLogCopy((sources) => this.readLogLines('export-log', schemaKey, sources), (sources) => this.readLogLines('export-log-outside', schemaKey, sources));
       this.logs.set(schemaKey, log);
     } else if (!log) {
       const schemaJson = JSON.stringify(recordSchemaToJsonSchema(schema));
@@ -227,27 +231,33 @@ export class LlmBridgeService {
     return new BridgeStore(this.journal, schemaKey, log, this.extractionCache);
   }
 
-  /** The stored log entries of `sources` for a schema, exported by the blocked DuckDB thread (see `CallerRequest`). */
-  private async readLogLines(schemaKey: string, sources: readonly string[]): Promise<string[]> {
+  /**
+   * The stored log entries of `sources` for a schema (`export-log`), or the names and hashes of its
+   * other documents (`export-log-outside`), exported by the blocked DuckDB thread (see `CallerRequest`).
+   */
+  private async readLogLines(type: 'export-log' | 'export-log-outside', schemaKey: string, sources: readonly string[]): Promise<string[]> {
     const directory = await mkdtemp(join(tmpdir(), 'srag-log-'));
     try {
       const file = join(directory, 'log.json');
-      await this.askCaller({ type: 'export-log', schemaKey, sources: [...sources], file });
+      await this.askCaller({ type, schemaKey, sources: [...sources], file });
       return (await readFile(file, 'utf8')).split('\n');
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
   }
 
-  private async startRun(schema: RecordSchema, schemaKey: string, documents: DocumentSource[], settings: ExtractionSettings, lookahead?: number): Promise<ExtractionRun> {
+  private async startRun(schema: RecordSchema, schemaKey: string, documents: DocumentSource[], settings: ExtractionSettings, lookahead?: number): Promise<{ run: ExtractionRun; store: BridgeStore }> {
     const concurrency = settings.concurrency ?? this.settings.concurrency;
     let failed = 0;
     const store = await this.storeFor(schema, schemaKey);
     // The stored entries are read now, while the DuckDB thread waits in the call that starts the run:
-    // only a blocked call can export them (the run's own read then finds them at hand).
-    await store.logEntries(documents.map((document) => document.source));
+    // only a blocked call can export them (the run's own read then finds them at hand). So are the
+    // gone documents whose records a moved one among them can take over.
+    const sources = documents.map((document) => document.source);
+    await store.logEntries(sources);
+    await store.lookForMoved(sources);
     this.progress.start(documents.length);
-    return startExtractionRun({
+    const run = startExtractionRun({
       client: this.client(concurrency, 'extraction'),
       prompts: this.prompts,
       schema,
@@ -273,10 +283,18 @@ export class LlmBridgeService {
       },
       cancellation: this.abort.signal,
     });
+    return { run, store };
+  }
+
+  /** After a run: which records followed their documents to new paths (one line, when any did). */
+  private reportMoved(store: BridgeStore, schema: RecordSchema): void {
+    if (store.moved.length === 0) return;
+    this.progress.clear();
+    for (const line of describeMovedDocuments(schema.title, { moved: store.moved, gone: [], pruned: false }, { removeHint: '' })) writeLine(`srag_extract: ${line}`);
   }
 
   private async startScan(schema: RecordSchema, schemaKey: string, documents: ScanDocument[], settings: ExtractionSettings): Promise<number> {
-    const run = await this.startRun(schema, schemaKey, documents.map((document) => ({
+    const { run, store } = await this.startRun(schema, schemaKey, documents.map((document) => ({
       source: document.source,
       label: document.label,
       read: () => (document.refusal
@@ -285,7 +303,7 @@ export class LlmBridgeService {
     })), settings);
     const scanId = this.nextScanId;
     this.nextScanId += 1;
-    this.scans.set(scanId, { run, onError: settings.onError, held: [], runDone: false });
+    this.scans.set(scanId, { run, onError: settings.onError, held: [], runDone: false, report: () => this.reportMoved(store, schema) });
     return scanId;
   }
 
@@ -316,7 +334,7 @@ export class LlmBridgeService {
 
   /** The scalar form: a chunk of texts, all extracted (concurrently) before the callback is released. */
   private async extractTexts(schema: RecordSchema, schemaKey: string, documents: Array<ScanDocument & { content: string }>, settings: ExtractionSettings): Promise<ExtractedRow[]> {
-    const run = await this.startRun(schema, schemaKey, documents.map((document) => ({
+    const { run, store } = await this.startRun(schema, schemaKey, documents.map((document) => ({
       // A text without a file name is known by its content.
       source: document.source || `text:${hashText(document.content)}`,
       label: document.label,
@@ -331,6 +349,7 @@ export class LlmBridgeService {
     } finally {
       this.progress.clear();
     }
+    this.reportMoved(store, schema);
     return rows;
   }
 

@@ -3,7 +3,8 @@ import type { LogWrite } from './store-writes.ts';
 
 /**
  * One write the SQL functions hand to the store while DuckDB is busy with a statement (see
- * `StoreJournal`): a schema `srag_extract` was called with, a record, a log entry, a model reply.
+ * `StoreJournal`): a schema `srag_extract` was called with, a record, a log entry, a model reply,
+ * a record following its document to a new path.
  * `logName` is the `srag_extract:<title>:<hash>` key the record table and log rows belong to, or
  * the name of a table `srag ingest` made that `srag_ask(…, extend := true)` grows (`grow-table`:
  * its grown schema, whose new attributes become NULL columns before the back-filled records land).
@@ -13,4 +14,6 @@ export type JournalEntry =
   | { kind: 'grow-table'; table: string; schemaJson: string }
   | { kind: 'record'; logName: string; record: StoredRecord }
   | { kind: 'log'; logName: string; entry: LogWrite }
+  /** A document moved or renamed since it was extracted: its record, evidence and log entry go to its new path. */
+  | { kind: 'move'; logName: string; from: string; to: string }
   | { kind: 'cache'; key: string; response: CachedResponse; purpose: string | null };

@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs';
 import type { DocumentSource, ExtractionStore, IngestionLogEntry, RecordSchema } from '../../../core/index.ts';
+import { fileIsThere } from '../file-is-there.ts';
 import { relativeSourceSql } from './adopt-relative-sources.ts';
 import { recordTarget, transaction, type IngestExtractionStore, type SragStore } from './srag-store.ts';
 import { removeSources } from './store-writes.ts';
@@ -132,14 +132,4 @@ export async function pruneDocuments(store: SragStore, { table, schema, sources 
   if (sources.length === 0) return;
   await store.exclusive((connection) => transaction(connection, () => removeSources(connection, recordTarget(table, schema), sources)));
   await store.extractionStore(table, schema).refreshStatistics();
-}
-
-/** False only when nothing is at `path` any more (or a directory on its way is gone): other errors (no permission) do not count as gone. */
-function fileIsThere(path: string): boolean {
-  try {
-    return statSync(path, { throwIfNoEntry: false }) !== undefined;
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    return code !== 'ENOENT' && code !== 'ENOTDIR';
-  }
 }

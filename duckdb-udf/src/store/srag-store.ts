@@ -498,6 +498,9 @@ export class SragStore {
         case 'log':
           await writeLogEntries(writer, first.logName, (run as Array<Extract<JournalEntry, { kind: 'log' }>>).map((entry) => entry.entry));
           break;
+        case 'move':
+          await moveSources(writer, await target(first.logName), (run as Array<Extract<JournalEntry, { kind: 'move' }>>).map(({ from, to }) => ({ from, to })));
+          break;
         case 'cache':
           // Written above, before the loop.
           break;

@@ -3,6 +3,7 @@ import type { DuckDBInstance, DuckDBPreparedStatement } from '@duckdb/node-api';
 import { firstLine, SragError } from '../../../core/index.ts';
 import type { CallerRequest } from '../llm-bridge/bridge-protocol.ts';
 import { copyEvidenceExportSql, evidenceExportSql, sandboxExportOptions } from '../sandbox/sandbox-table-source.ts';
+import { relativeSourceSql } from '../store/adopt-relative-sources.ts';
 import { extractRecordTableName, extractSchemaName } from '../store/extract-record-table.ts';
 import { quoteIdentifier } from '../quote-identifier.ts';
 
@@ -19,6 +20,8 @@ export interface SynchronousTableExport {
    * (`ingestionLogLineSql`): what the bridge needs of the database when a scan starts.
    */
   exportIngestionLog(schemaKey: string, sources: readonly string[], file: string): void;
+  /** The schema's documents with a record other than `sources`, as JSON lines of `source` and `content_hash` (see `logOutsideSql`). */
+  exportLogOutside(schemaKey: string, sources: readonly string[], file: string): void;
   close(): void;
 }
 
@@ -32,6 +35,8 @@ export function answerCallerRequests(tableExport: SynchronousTableExport): (requ
         return tableExport.exportEvidence(request.table, request.attributes, request.file, request.copy);
       case 'export-log':
         return tableExport.exportIngestionLog(request.schemaKey, request.sources, request.file);
+      case 'export-log-outside':
+        return tableExport.exportLogOutside(request.schemaKey, request.sources, request.file);
     }
   };
 }
@@ -56,6 +61,7 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
   let copyEvidenceStatement: DuckDBPreparedStatement;
   let logStatement: DuckDBPreparedStatement;
   let logOnlyStatement: DuckDBPreparedStatement;
+  let outsideStatement: DuckDBPreparedStatement;
   try {
     statement = await connection.prepare(
       `COPY (SELECT COLUMNS(lambda srag_column: list_contains($2::VARCHAR[], srag_column)) FROM query_table($1::VARCHAR)) TO $3 (${sandboxExportOptions})`,
@@ -64,6 +70,7 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
     copyEvidenceStatement = await connection.prepare(`COPY (${copyEvidenceExportSql}) TO $3 (${sandboxExportOptions})`);
     logStatement = await connection.prepare(`COPY (${ingestionLogLineSql(true)}) TO $3 (FORMAT json)`);
     logOnlyStatement = await connection.prepare(`COPY (${ingestionLogLineSql(false)}) TO $3 (FORMAT json)`);
+    outsideStatement = await connection.prepare(`COPY (${logOutsideSql}) TO $3 (FORMAT json)`);
   } catch (error) {
     connection.closeSync();
     throw error;
@@ -111,6 +118,16 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
         throw new SragError({ code: 'STORE_FAILED', message: `srag_extract could not read its ingestion log: ${firstLine(error instanceof Error ? error.message : String(error))}`, cause: error });
       }
     },
+    exportLogOutside(schemaKey, sources, file) {
+      try {
+        outsideStatement.bindVarchar(1, schemaKey);
+        outsideStatement.bindVarchar(2, JSON.stringify(sources));
+        outsideStatement.bindVarchar(3, file);
+        runToEnd(outsideStatement);
+      } catch (error) {
+        throw new SragError({ code: 'STORE_FAILED', message: `srag_extract could not read its ingestion log: ${firstLine(error instanceof Error ? error.message : String(error))}`, cause: error });
+      }
+    },
     exportTable(table, columns, file) {
       try {
         run(statement, table, columns, file);
@@ -130,6 +147,7 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
       copyEvidenceStatement.destroySync();
       logStatement.destroySync();
       logOnlyStatement.destroySync();
+      outsideStatement.destroySync();
       connection.closeSync();
     },
   };
@@ -150,3 +168,12 @@ export function ingestionLogLineSql(withRecords: boolean): string {
        LEFT JOIN query_table($4::VARCHAR) r ON r."_source" = l.source AND r."_content_hash" = l.content_hash`
     : `SELECT source, content_hash, status, error, NULL AS record FROM (${entries})`;
 }
+
+/**
+ * `source` and `content_hash` of each `done` entry of schema key `$1` whose source is not among
+ * `$2` (a JSON array) and is a path (a text given without a file name, `text:<hash>`, cannot
+ * move). An anti-join over the names cast from JSON, as `srag ingest` finds its gone documents.
+ */
+export const logOutsideSql = `SELECT source, content_hash FROM srag_ingestion_log
+  ANTI JOIN (SELECT unnest(CAST($2::VARCHAR AS JSON)::VARCHAR[]) AS given) ON source = given
+  WHERE table_name = $1::VARCHAR AND status = 'done' AND NOT (${relativeSourceSql})`;
