@@ -267,6 +267,30 @@ describe('srag_extract over moved documents', () => {
     expect((await sql(database, scan(join(project, 'copies')))).rows).toEqual([[join(project, 'copies', 'amber-arch-hotel.md'), ...before[0]!.slice(1)]]);
     expect(standIn.requests).toHaveLength(1);
   });
+
+  it('follows moved files in the scalar form too, with one line for the statement however many chunks DuckDB hands the function', async () => {
+    const project = join(workDirectory, 'moving-scalar');
+    const texts = join(project, 'texts');
+    mkdirSync(texts, { recursive: true });
+    for (const page of ['amber-arch-hotel.md', 'amber-lantern-hotel.html', 'crystal-arch-suites.txt']) {
+      cpSync(join(repositoryRoot, 'examples/hotels/docs', page), join(texts, page));
+    }
+    const database = join(project, 'scalar.duckdb');
+    // read_text hands the scalar a row at a time: three calls of the function in one statement.
+    const scan = (directory: string) => `SELECT filename, r.hotel_name, r.star_rating FROM (SELECT filename, json_transform(srag_extract(content, '${schema}', filename), srag_record_type('${schema}')) AS r FROM read_text('${directory}/*')) ORDER BY filename`;
+    const before = (await sql(database, scan(texts))).rows as string[][];
+    expect(before.map((row) => row[1])).toEqual(['Amber Arch Hotel', 'Amber Lantern Hotel', 'Crystal Arch Suites']);
+    const renamed = join(project, 'renamed');
+    renameSync(texts, renamed);
+    standIn.reset();
+    const moved = await runSrag(['sql', '--db', database, '--json', '-c', scan(renamed)], { environment: environment() });
+    expect(moved.status, moved.stderr).toBe(0);
+    expect((JSON.parse(moved.stdout.trim().split('\n').at(-1)!) as { rows: string[][] }).rows)
+      .toEqual(before.map(([filename, ...values]) => [filename!.replace(texts, renamed), ...values]));
+    expect(standIn.requests).toHaveLength(0);
+    expect(moved.stderr.match(/^srag_extract: moved: /gm)).toHaveLength(1);
+    expect(moved.stderr).toMatch(/^srag_extract: moved: 3 records of Hotels follow their documents to new paths/m);
+  });
 });
 
 describe('srag_extract killed with SIGKILL', () => {

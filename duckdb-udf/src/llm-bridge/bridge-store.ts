@@ -11,11 +11,6 @@ import type { JournalChannel } from './journal-channel.ts';
  * the journal and count once it acknowledged them.
  */
 export class BridgeStore implements ExtractionStore {
-  /** Records that followed their documents to new paths in this run. */
-  readonly moved: Array<{ from: string; to: string }> = [];
-  /** Entries of gone documents by content hash (see `lookForMoved`). */
-  private readonly gone = new Map<string, IngestionLogEntry[]>();
-
   constructor(
     private readonly journal: JournalChannel,
     private readonly logName: string,
@@ -28,33 +23,20 @@ export class BridgeStore implements ExtractionStore {
     return this.log.view();
   }
 
-  /**
-   * Before a run over `sources`, when the log does not know some of them: the schema's other
-   * documents whose files are gone, by content, for `followMoved`. A moved or renamed file is
-   * otherwise a new document — extracted again, paid again — next to a record of a file that is no
-   * longer there.
-   */
+  /** Before a run over `sources`: see `IngestionLogCopy.lookForGone`. */
   async lookForMoved(sources: readonly string[]): Promise<void> {
-    if (sources.every((source) => this.log.knows(source) || !isFile(source))) return;
-    for (const entry of await this.log.goneOutside(sources, fileIsThere)) {
-      this.gone.set(entry.contentHash, [...this.gone.get(entry.contentHash) ?? [], entry]);
-    }
+    await this.log.lookForGone(sources.filter(isFile), fileIsThere);
   }
 
   /** A gone document with the same content takes `source`'s place: its record, evidence and log entry move there. */
   async followMoved(source: string, contentHash: string): Promise<IngestionLogEntry | undefined> {
-    if (!isFile(source)) return undefined;
-    const candidates = this.gone.get(contentHash);
-    const entry = candidates?.shift();
-    if (!entry) return undefined;
-    if (candidates!.length === 0) this.gone.delete(contentHash);
+    const claimed = isFile(source) ? this.log.claimMoved(source, contentHash) : undefined;
+    if (!claimed) return undefined;
     // Not waited for, like a reply: anything saved for the document later is journaled after the
     // move, and a refused write refuses every later one. A move lost to a crash is found and made
     // again by the next scan: the file is still gone and its new path still unknown to the log.
-    this.journal.write([{ kind: 'move', logName: this.logName, from: entry.source, to: source }]).catch(() => undefined);
-    this.log.move(entry.source, source);
-    this.moved.push({ from: entry.source, to: source });
-    return { ...entry, source };
+    this.journal.write([{ kind: 'move', logName: this.logName, from: claimed.from, to: source }]).catch(() => undefined);
+    return claimed.entry;
   }
 
   async saveRecord(record: StoredRecord): Promise<void> {

@@ -22,6 +22,10 @@ export class IngestionLogCopy {
   private readonly stored = new Map<string, string | null>();
   /** Written in this session (JSON of an `IngestionLogEntry`): newer than anything stored. */
   private readonly written = new Map<string, string>();
+  /** This statement's gone documents by content hash (see `lookForGone`); undefined before it looked. */
+  private goneByContent: Map<string, IngestionLogEntry[]> | undefined;
+  /** Records that followed their documents to new paths in this statement. */
+  private readonly moved: Array<{ from: string; to: string }> = [];
 
   /**
    * `readLines` undefined: the database has no entry for this schema (it was first seen in this
@@ -45,33 +49,51 @@ export class IngestionLogCopy {
   }
 
   /**
-   * The stored entries, with their records, of documents other than `sources` whose files are gone
-   * from their paths (`isThere` says): the records a moved or renamed file among `sources` can take
-   * over. One read of their names and hashes, a `stat` each, and one read of the gone ones' entries.
+   * Before a run over `files` (paths, not texts known by their content): when the log does not
+   * know some of them, and the statement has not looked yet, the stored entries of the schema's
+   * other documents whose files are gone from their paths (`isThere` says), by content — the
+   * records a moved or renamed file can take over (`claimMoved`). One read of their names and
+   * hashes, a `stat` each, and one read of the gone ones' entries, once per statement: the scalar
+   * form runs once per chunk DuckDB hands it, often a row.
    */
-  async goneOutside(sources: readonly string[], isThere: (path: string) => boolean): Promise<IngestionLogEntry[]> {
-    if (!this.readOutside) return [];
+  async lookForGone(files: readonly string[], isThere: (path: string) => boolean): Promise<void> {
+    if (!this.readOutside || this.goneByContent || files.every((source) => this.knows(source))) return;
     const gone: string[] = [];
-    for (const line of await this.readOutside(sources)) {
+    for (const line of await this.readOutside(files)) {
       if (!line) continue;
       const { source } = JSON.parse(line) as { source: string };
       if (!this.written.has(source) && !isThere(source)) gone.push(source);
     }
     await this.load(gone);
-    return gone.flatMap((source) => this.get(source) ?? []);
+    const byContent = new Map<string, IngestionLogEntry[]>();
+    for (const entry of gone.flatMap((source) => this.get(source) ?? [])) {
+      byContent.set(entry.contentHash, [...byContent.get(entry.contentHash) ?? [], entry]);
+    }
+    this.goneByContent = byContent;
+  }
+
+  /** A gone document with this content (`from`), whose entry becomes `to`'s, and `from` has none; undefined when there is none. */
+  claimMoved(to: string, contentHash: string): { from: string; entry: IngestionLogEntry } | undefined {
+    const candidates = this.goneByContent?.get(contentHash);
+    const entry = candidates?.shift();
+    if (!entry) return undefined;
+    if (candidates!.length === 0) this.goneByContent!.delete(contentHash);
+    this.written.set(to, JSON.stringify({ ...entry, source: to }));
+    this.written.delete(entry.source);
+    this.stored.set(entry.source, null);
+    this.moved.push({ from: entry.source, to });
+    return { from: entry.source, entry: { ...entry, source: to } };
+  }
+
+  /** At a statement's end: the records that followed their documents during it; the next statement looks for gone files afresh. */
+  endStatement(): Array<{ from: string; to: string }> {
+    this.goneByContent = undefined;
+    return this.moved.splice(0);
   }
 
   /** Whether `source` has an entry, without reading it. */
-  knows(source: string): boolean {
+  private knows(source: string): boolean {
     return this.written.has(source) || Boolean(this.stored.get(source));
-  }
-
-  /** `from`'s entry becomes `to`'s (a moved document), and `from` has none. */
-  move(from: string, to: string): void {
-    const entry = this.get(from);
-    if (entry) this.written.set(to, JSON.stringify({ ...entry, source: to }));
-    this.written.delete(from);
-    this.stored.set(from, null);
   }
 
   get(source: string): IngestionLogEntry | undefined {

@@ -29,8 +29,6 @@ interface Scan {
   /** Outcomes taken from the run but not yet returned (an `on_error := 'fail'` scan stops before a failed one). */
   held: DocumentOutcome[];
   runDone: boolean;
-  /** Says what the run did beyond its rows (records that followed moved documents), once it is done. */
-  report: () => void;
 }
 
 /**
@@ -52,6 +50,8 @@ export class LlmBridgeService {
   private readonly logs = new Map<string, IngestionLogCopy>();
   /** The `srag_extract` schemas the database held when it opened: their logs are read from it. */
   private storedSchemaKeys = new Set<string>();
+  /** The title of each schema a store was made for, to name it in lines about its records. */
+  private readonly titles = new Map<string, string>();
   /** Schemas srag_extract was called with in this session (key → JSON Schema text), for `srag_ask`. */
   private readonly extractSchemas = new Map<string, string>();
   private abort = LlmBridgeService.abortController();
@@ -104,7 +104,6 @@ export class LlmBridgeService {
         if (next.done) {
           this.scans.delete(request.scanId);
           this.progress.clear();
-          scan.report();
         }
         return next;
       }
@@ -157,6 +156,7 @@ export class LlmBridgeService {
       case 'drain':
         await this.journal.idle();
         this.progress.clear();
+        this.reportMoved();
         return null;
     }
   }
@@ -217,6 +217,7 @@ export class LlmBridgeService {
 
   /** The store for one schema, registering the schema (and its record table) the first time. */
   private async storeFor(schema: RecordSchema, schemaKey: string): Promise<BridgeStore> {
+    this.titles.set(schemaKey, schema.title);
     let log = this.logs.get(schemaKey);
     if (!log && this.storedSchemaKeys.has(schemaKey)) {
       log = new IngestionLogCopy((sources) => this.readLogLines('export-log', schemaKey, sources), (sources) => this.readLogLines('export-log-outside', schemaKey, sources));
@@ -246,7 +247,7 @@ export class LlmBridgeService {
     }
   }
 
-  private async startRun(schema: RecordSchema, schemaKey: string, documents: DocumentSource[], settings: ExtractionSettings, lookahead?: number): Promise<{ run: ExtractionRun; store: BridgeStore }> {
+  private async startRun(schema: RecordSchema, schemaKey: string, documents: DocumentSource[], settings: ExtractionSettings, lookahead?: number): Promise<ExtractionRun> {
     const concurrency = settings.concurrency ?? this.settings.concurrency;
     let failed = 0;
     const store = await this.storeFor(schema, schemaKey);
@@ -257,7 +258,7 @@ export class LlmBridgeService {
     await store.logEntries(sources);
     await store.lookForMoved(sources);
     this.progress.start(documents.length);
-    const run = startExtractionRun({
+    return startExtractionRun({
       client: this.client(concurrency, 'extraction'),
       prompts: this.prompts,
       schema,
@@ -283,18 +284,20 @@ export class LlmBridgeService {
       },
       cancellation: this.abort.signal,
     });
-    return { run, store };
   }
 
-  /** After a run: which records followed their documents to new paths (one line, when any did). */
-  private reportMoved(store: BridgeStore, schema: RecordSchema): void {
-    if (store.moved.length === 0) return;
-    this.progress.clear();
-    for (const line of describeMovedDocuments(schema.title, { moved: store.moved, gone: [], pruned: false }, { removeHint: '' })) writeLine(`srag_extract: ${line}`);
+  /** At a statement's end: which records followed their documents to new paths during it, a line per schema. */
+  private reportMoved(): void {
+    for (const [schemaKey, log] of this.logs) {
+      const moved = log.endStatement();
+      if (moved.length === 0) continue;
+      this.progress.clear();
+      for (const line of describeMovedDocuments(this.titles.get(schemaKey) ?? schemaKey, { moved, gone: [], pruned: false }, { removeHint: '' })) writeLine(`srag_extract: ${line}`);
+    }
   }
 
   private async startScan(schema: RecordSchema, schemaKey: string, documents: ScanDocument[], settings: ExtractionSettings): Promise<number> {
-    const { run, store } = await this.startRun(schema, schemaKey, documents.map((document) => ({
+    const run = await this.startRun(schema, schemaKey, documents.map((document) => ({
       source: document.source,
       label: document.label,
       read: () => (document.refusal
@@ -303,7 +306,7 @@ export class LlmBridgeService {
     })), settings);
     const scanId = this.nextScanId;
     this.nextScanId += 1;
-    this.scans.set(scanId, { run, onError: settings.onError, held: [], runDone: false, report: () => this.reportMoved(store, schema) });
+    this.scans.set(scanId, { run, onError: settings.onError, held: [], runDone: false });
     return scanId;
   }
 
@@ -334,7 +337,7 @@ export class LlmBridgeService {
 
   /** The scalar form: a chunk of texts, all extracted (concurrently) before the callback is released. */
   private async extractTexts(schema: RecordSchema, schemaKey: string, documents: Array<ScanDocument & { content: string }>, settings: ExtractionSettings): Promise<ExtractedRow[]> {
-    const { run, store } = await this.startRun(schema, schemaKey, documents.map((document) => ({
+    const run = await this.startRun(schema, schemaKey, documents.map((document) => ({
       // A text without a file name is known by its content.
       source: document.source || `text:${hashText(document.content)}`,
       label: document.label,
@@ -349,7 +352,6 @@ export class LlmBridgeService {
     } finally {
       this.progress.clear();
     }
-    this.reportMoved(store, schema);
     return rows;
   }
 
