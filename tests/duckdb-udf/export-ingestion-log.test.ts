@@ -44,6 +44,12 @@ describe("the export of srag_extract's ingestion log for the documents a scan na
       expect(copy.get('/docs/new.md')).toBeUndefined();
       expect([...copy.view().keys()].sort()).toEqual(['/docs/a.md', '/docs/b.md']);
 
+      // The whole log of the key (the bridge reads it so once a scan reads row by row): every entry, no other key's.
+      tableExport.exportIngestionLog(key, null, file);
+      const whole = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { source: string; record: { hotel_name: string } | null });
+      expect(whole.map((entry) => entry.source).sort()).toEqual(['/docs/a.md', '/docs/b.md', '/docs/c.md', '/docs/not-asked.md']);
+      expect(whole.find((entry) => entry.source === '/docs/not-asked.md')!.record).toMatchObject({ hotel_name: 'Not asked' });
+
       // A log kept by a version of srag that kept no record table: its entries without values.
       await connection.run('DROP TABLE srag_extract.hotels_0123456789ab');
       tableExport.exportIngestionLog(key, ['/docs/a.md', '/docs/b.md'], file);
@@ -51,6 +57,8 @@ describe("the export of srag_extract's ingestion log for the documents a scan na
         { source: '/docs/a.md', content_hash: 'ha', status: 'done', error: null, record: null },
         { source: '/docs/b.md', content_hash: 'hb', status: 'failed', error: 'the model timed out', record: null },
       ]);
+      tableExport.exportIngestionLog(key, null, file);
+      expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(4);
     } finally {
       tableExport.close();
       store.close();

@@ -5,11 +5,13 @@ import { IngestionLogCopy, sourcesPerRead } from '../../duckdb-udf/src/llm-bridg
 const line = (source: string, status: string, record: Record<string, unknown> | null, error: string | null = null) =>
   JSON.stringify({ source, content_hash: `hash of ${source}`, status, error, record: record && { ...record, _source: source, _content_hash: `hash of ${source}` } });
 
-/** A copy over a stored log, recording which sources each read asked for. */
-function copyOver(stored: Map<string, string>) {
-  const reads: string[][] = [];
+/** A copy over a stored log, recording which sources each read asked for (null: the whole log). */
+/** `wholeTooLarge`: the whole log is more than the bridge reads at once. */
+function copyOver(stored: Map<string, string>, wholeTooLarge = false) {
+  const reads: Array<string[] | null> = [];
   const copy = new IngestionLogCopy(async (sources) => {
-    reads.push([...sources]);
+    reads.push(sources && [...sources]);
+    if (sources === null) return wholeTooLarge ? undefined : [...stored.values()];
     return sources.flatMap((source) => (stored.has(source) ? [stored.get(source)!] : []));
   });
   return { copy, reads };
@@ -26,6 +28,37 @@ describe("the bridge's copy of an ingestion log", () => {
     expect(copy.get('/a.md')).toEqual({ source: '/a.md', contentHash: 'hash of /a.md', status: 'done', error: null, values: { name: 'A' } });
     expect(copy.get('/b.md')).toEqual({ source: '/b.md', contentHash: 'hash of /b.md', status: 'failed', error: 'timeout' });
     expect(copy.get('/c.md')).toBeUndefined();
+  });
+
+  it('reads the whole log once after many reads of a row or so (the scalar form over read_text), and knows from it which documents have no entry', async () => {
+    const stored = new Map(Array.from({ length: 100 }, (_, index) => [`/${index}.md`, line(`/${index}.md`, 'done', { name: `N${index}` })] as const));
+    const { copy, reads } = copyOver(stored);
+    copy.set({ source: '/99.md', contentHash: 'written', status: 'done', error: null, values: { name: 'written' } });
+    for (let index = 0; index < 40; index += 1) await copy.load([`/${index}.md`]);
+    expect(reads.slice(0, 32)).toEqual(Array.from({ length: 32 }, (_, index) => [`/${index}.md`]));
+    expect(reads.slice(32)).toEqual([null]);
+    // Nothing more is read: what the whole log does not hold has no entry; what this session wrote stays.
+    await copy.load(['/50.md', '/new.md']);
+    expect(reads).toHaveLength(33);
+    expect(copy.get('/50.md')).toMatchObject({ values: { name: 'N50' } });
+    expect(copy.get('/new.md')).toBeUndefined();
+    expect(copy.get('/99.md')).toMatchObject({ contentHash: 'written' });
+    // A large read (a table scan names its documents at once) does not count as a small one.
+    const large = copyOver(stored);
+    for (let round = 0; round < 40; round += 1) await large.copy.load(Array.from({ length: 65 }, (_, index) => `/r${round}-${index}.md`));
+    expect(large.reads.every((read) => read !== null)).toBe(true);
+  });
+
+  it('keeps reading a row or so at a time when the whole log is too large to hold, and asks for it only once', async () => {
+    const stored = new Map(Array.from({ length: 100 }, (_, index) => [`/${index}.md`, line(`/${index}.md`, 'done', { name: `N${index}` })] as const));
+    const { copy, reads } = copyOver(stored, true);
+    for (let index = 0; index < 60; index += 1) await copy.load([`/${index}.md`]);
+    expect(reads.filter((read) => read === null)).toHaveLength(1);
+    expect(reads.filter((read) => read !== null)).toHaveLength(60);
+    expect(copy.get('/45.md')).toMatchObject({ values: { name: 'N45' } });
+    await copy.load(['/70.md']);
+    expect(copy.get('/70.md')).toMatchObject({ values: { name: 'N70' } });
+    expect(reads.at(-1)).toEqual(['/70.md']);
   });
 
   it('keeps what this session wrote over what the database holds, and does not read it again', async () => {
@@ -79,7 +112,7 @@ describe("the bridge's copy of an ingestion log", () => {
     const sources = Array.from({ length: 2 * sourcesPerRead + 3 }, (_, index) => `/docs/${index}.md`);
     const { copy, reads } = copyOver(new Map(sources.filter((_, index) => index % 1000 === 0).map((source) => [source, line(source, 'done', { n: 1 })])));
     await copy.load(sources);
-    expect(reads.map((read) => read.length)).toEqual([sourcesPerRead, sourcesPerRead, 3]);
+    expect(reads.map((read) => read?.length)).toEqual([sourcesPerRead, sourcesPerRead, 3]);
     expect(reads.flat()).toEqual(sources);
     expect(copy.view().size).toBe(Math.ceil(sources.length / 1000));
   });

@@ -107,7 +107,7 @@ export type CallerRequest =
   /** The evidence behind coverage; `table` is the record table's name in `srag_evidence`, `copy` a copy whose rows it is keyed to. */
   | { type: 'export-evidence'; table: string; attributes: string[]; file: string; copy?: string }
   /** The stored ingestion log of a `srag_extract` schema, for the documents a run names, as JSON lines (see `IngestionLogCopy`). */
-  | { type: 'export-log'; schemaKey: string; sources: string[]; file: string }
+  | { type: 'export-log'; schemaKey: string; sources: string[] | null; file: string }
   /**
    * The schema's other documents, those not among `sources`, that have a record: one JSON line each
    * with `source` and `content_hash` (see `IngestionLogCopy.goneOutside`).

@@ -2,6 +2,23 @@ import type { IngestionLogEntry, NormalizedValue } from '../../../core/index.ts'
 
 /** Reads the stored log entries of `sources` as JSON lines (`ingestionLogLineSql`); the sources without an entry have no line. */
 export type ReadLogLines = (sources: readonly string[]) => Promise<string[]>;
+/**
+ * `ReadLogLines`, where null reads every stored entry of the schema, or gives undefined when they
+ * take more than `wholeLogBytes` (the reads then stay by source).
+ */
+export type ReadLogLinesOrAll = (sources: readonly string[] | null) => Promise<string[] | undefined>;
+
+/** The most the whole log is read at once: ~100,000 documents' lines (~0.6 KB each). */
+export const wholeLogBytes = 64 * 1024 * 1024;
+
+/** Reads of at most this many sources count as small (a chunk of the scalar form over `read_text` is a row). */
+const smallRead = 64;
+/**
+ * Small reads after which the whole log is read, once: each read is a query that scans the
+ * schema's log and record table, so a row at a time it grew with the square of the rows (a
+ * rerun of the scalar form over 2,000 pages spent 5.3 ms a row reading its entries).
+ */
+const smallReadsBeforeWhole = 32;
 
 /**
  * Sources whose entries are read at once: ~30 MB of lines, far below the longest string V8 can hold
@@ -26,21 +43,42 @@ export class IngestionLogCopy {
   private goneByContent: Map<string, IngestionLogEntry[]> | undefined;
   /** Records that followed their documents to new paths in this statement. */
   private readonly moved: Array<{ from: string; to: string }> = [];
+  private smallReads = 0;
+  /** Every stored entry has been read: a source not in `stored` has none. */
+  private whole = false;
+  /** The whole log was more than `wholeLogBytes`: reads stay by source. */
+  private wholeTooLarge = false;
 
   /**
    * `readLines` undefined: the database has no entry for this schema (it was first seen in this
    * session). `readOutside` reads the lines of `logOutsideSql` (the schema's other documents with a record).
    */
-  constructor(private readonly readLines?: ReadLogLines, private readonly readOutside?: ReadLogLines) {}
+  constructor(private readonly readLines?: ReadLogLinesOrAll, private readonly readOutside?: ReadLogLines) {}
 
-  /** Reads the entries of `sources` not read or written yet. */
+  /**
+   * Reads the entries of `sources` not read or written yet; after `smallReadsBeforeWhole` reads of
+   * a few sources each, the whole log instead, once (this session writes every later entry itself).
+   */
   async load(sources: readonly string[]): Promise<void> {
-    if (!this.readLines) return;
+    if (!this.readLines || this.whole) return;
     const missing = [...new Set(sources)].filter((source) => !this.stored.has(source) && !this.written.has(source));
     if (missing.length === 0) return;
+    if (!this.wholeTooLarge && missing.length <= smallRead && ++this.smallReads > smallReadsBeforeWhole) {
+      const all = await this.readLines(null);
+      if (all) {
+        for (const line of all) {
+          // A source read before keeps what it had: none, or none any more (its record moved in this statement).
+          const source = line ? sourceOfLine(line) : undefined;
+          if (source !== undefined && !this.stored.has(source)) this.stored.set(source, line);
+        }
+        this.whole = true;
+        return;
+      }
+      this.wholeTooLarge = true;
+    }
     for (let start = 0; start < missing.length; start += sourcesPerRead) {
       const slice = missing.slice(start, start + sourcesPerRead);
-      const lines = await this.readLines(slice);
+      const lines = (await this.readLines(slice))!;
       for (const source of slice) this.stored.set(source, null);
       for (const line of lines) {
         if (line) this.stored.set(sourceOfLine(line), line);

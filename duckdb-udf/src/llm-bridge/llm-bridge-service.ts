@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { writeSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as wait } from 'node:timers/promises';
@@ -15,7 +15,7 @@ import { readDocumentFile } from '../read-document-file.ts';
 import { readSettings, type SragSettings } from '../read-settings.ts';
 import type { BridgeRequest, CallerRequest, ExtractedRow, ExtractionSettings, OnError, ScanDocument } from './bridge-protocol.ts';
 import { BridgeStore } from './bridge-store.ts';
-import { IngestionLogCopy } from './ingestion-log-copy.ts';
+import { IngestionLogCopy, wholeLogBytes } from './ingestion-log-copy.ts';
 import type { JournalChannel } from './journal-channel.ts';
 import { JournaledResponseCache } from './journaled-response-cache.ts';
 import { ProgressLine } from './progress-line.ts';
@@ -220,7 +220,7 @@ export class LlmBridgeService {
     this.titles.set(schemaKey, schema.title);
     let log = this.logs.get(schemaKey);
     if (!log && this.storedSchemaKeys.has(schemaKey)) {
-      log = new IngestionLogCopy((sources) => this.readLogLines('export-log', schemaKey, sources), (sources) => this.readLogLines('export-log-outside', schemaKey, sources));
+      log = new IngestionLogCopy((sources) => this.readLogLines('export-log', schemaKey, sources), async (sources) => (await this.readLogLines('export-log-outside', schemaKey, sources))!); // undefined only for a whole log
       this.logs.set(schemaKey, log);
     } else if (!log) {
       const schemaJson = JSON.stringify(recordSchemaToJsonSchema(schema));
@@ -233,14 +233,15 @@ export class LlmBridgeService {
   }
 
   /**
-   * The stored log entries of `sources` for a schema (`export-log`), or the names and hashes of its
+   * The stored log entries of `sources` for a schema (`export-log`; null: all of them), or the names and hashes of its
    * other documents (`export-log-outside`), exported by the blocked DuckDB thread (see `CallerRequest`).
    */
-  private async readLogLines(type: 'export-log' | 'export-log-outside', schemaKey: string, sources: readonly string[]): Promise<string[]> {
+  private async readLogLines(type: 'export-log' | 'export-log-outside', schemaKey: string, sources: readonly string[] | null): Promise<string[] | undefined> {
     const directory = await mkdtemp(join(tmpdir(), 'srag-log-'));
     try {
       const file = join(directory, 'log.json');
-      await this.askCaller({ type, schemaKey, sources: [...sources], file });
+      await this.askCaller(type === 'export-log' ? { type, schemaKey, sources: sources && [...sources], file } : { type, schemaKey, sources: [...sources ?? []], file });
+      if (sources === null && (await stat(file)).size > wholeLogBytes) return undefined;
       return (await readFile(file, 'utf8')).split('\n');
     } finally {
       await rm(directory, { recursive: true, force: true });

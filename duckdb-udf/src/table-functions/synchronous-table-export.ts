@@ -16,10 +16,10 @@ export interface SynchronousTableExport {
    */
   exportEvidence(table: string, attributes: string[], file: string, copy?: string): void;
   /**
-   * The ingestion log of a schema `srag_extract` was called with, for `sources` only, as JSON lines
-   * (`ingestionLogLineSql`): what the bridge needs of the database when a scan starts.
+   * The ingestion log of a schema `srag_extract` was called with, for `sources` only (null: all of
+   * it), as JSON lines (`ingestionLogLineSql`): what the bridge needs of the database when a scan starts.
    */
-  exportIngestionLog(schemaKey: string, sources: readonly string[], file: string): void;
+  exportIngestionLog(schemaKey: string, sources: readonly string[] | null, file: string): void;
   /** The schema's documents with a record other than `sources`, as JSON lines of `source` and `content_hash` (see `logOutsideSql`). */
   exportLogOutside(schemaKey: string, sources: readonly string[], file: string): void;
   close(): void;
@@ -61,6 +61,8 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
   let copyEvidenceStatement: DuckDBPreparedStatement;
   let logStatement: DuckDBPreparedStatement;
   let logOnlyStatement: DuckDBPreparedStatement;
+  let wholeLogStatement: DuckDBPreparedStatement;
+  let wholeLogOnlyStatement: DuckDBPreparedStatement;
   let outsideStatement: DuckDBPreparedStatement;
   try {
     statement = await connection.prepare(
@@ -70,6 +72,8 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
     copyEvidenceStatement = await connection.prepare(`COPY (${copyEvidenceExportSql}) TO $3 (${sandboxExportOptions})`);
     logStatement = await connection.prepare(`COPY (${ingestionLogLineSql(true)}) TO $3 (FORMAT json)`);
     logOnlyStatement = await connection.prepare(`COPY (${ingestionLogLineSql(false)}) TO $3 (FORMAT json)`);
+    wholeLogStatement = await connection.prepare(`COPY (${ingestionLogLineSql(true, true)}) TO $2 (FORMAT json)`);
+    wholeLogOnlyStatement = await connection.prepare(`COPY (${ingestionLogLineSql(false, true)}) TO $2 (FORMAT json)`);
     outsideStatement = await connection.prepare(`COPY (${logOutsideSql}) TO $3 (FORMAT json)`);
   } catch (error) {
     connection.closeSync();
@@ -99,20 +103,20 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
       }
     },
     exportIngestionLog(schemaKey, sources, file) {
-      const runLog = (prepared: DuckDBPreparedStatement) => {
-        prepared.bindVarchar(1, schemaKey);
-        prepared.bindVarchar(2, JSON.stringify(sources));
-        prepared.bindVarchar(3, file);
-        if (prepared === logStatement) prepared.bindVarchar(4, `${quoteIdentifier(extractSchemaName)}.${quoteIdentifier(extractRecordTableName(schemaKey))}`);
+      // Parameters in order: the key, the sources (unless the whole log), the file, the record table (with records).
+      const runLog = (prepared: DuckDBPreparedStatement, withRecords: boolean) => {
+        const values = [schemaKey, ...sources === null ? [] : [JSON.stringify(sources)], file];
+        if (withRecords) values.push(`${quoteIdentifier(extractSchemaName)}.${quoteIdentifier(extractRecordTableName(schemaKey))}`);
+        values.forEach((value, index) => prepared.bindVarchar(index + 1, value));
         runToEnd(prepared);
       };
       try {
         try {
-          runLog(logStatement);
+          runLog(sources === null ? wholeLogStatement : logStatement, true);
         } catch (error) {
           // A log kept by a version of srag that kept no record table: its `done` entries are extracted again.
           if (!/Table with name .* does not exist/.test(error instanceof Error ? error.message : String(error))) throw error;
-          runLog(logOnlyStatement);
+          runLog(sources === null ? wholeLogOnlyStatement : logOnlyStatement, false);
         }
       } catch (error) {
         throw new SragError({ code: 'STORE_FAILED', message: `srag_extract could not read its ingestion log: ${firstLine(error instanceof Error ? error.message : String(error))}`, cause: error });
@@ -147,6 +151,8 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
       copyEvidenceStatement.destroySync();
       logStatement.destroySync();
       logOnlyStatement.destroySync();
+      wholeLogStatement.destroySync();
+      wholeLogOnlyStatement.destroySync();
       outsideStatement.destroySync();
       connection.closeSync();
     },
@@ -157,15 +163,16 @@ export async function createSynchronousTableExport(instance: DuckDBInstance): Pr
  * One JSON line per entry of the ingestion log of schema key `$1` for the sources of `$2` (a JSON
  * array): `source`, `content_hash`, `status`, `error`, and `record`, the row of record table `$4`
  * the entry is about (null when it has none, or `withRecords` is false), internal columns included.
- * The sources travel as one JSON text, unnested by DuckDB: one statement however many.
+ * The sources travel as one JSON text, unnested by DuckDB: one statement however many. `whole`:
+ * every entry of the key, with no `$2` (the record table is then `$3`).
  */
-export function ingestionLogLineSql(withRecords: boolean): string {
+export function ingestionLogLineSql(withRecords: boolean, whole = false): string {
   const entries = `SELECT source, content_hash, status, error FROM srag_ingestion_log
-    WHERE table_name = $1::VARCHAR AND source IN (SELECT unnest(from_json($2::VARCHAR, '["VARCHAR"]')))`;
+    WHERE table_name = $1::VARCHAR${whole ? '' : ` AND source IN (SELECT unnest(from_json($2::VARCHAR, '["VARCHAR"]')))`}`;
   return withRecords
     // An unmatched row is a struct of NULLs, not NULL: the record is NULL where no row matched.
     ? `SELECT l.source, l.content_hash, l.status, l.error, CASE WHEN r."_source" IS NULL THEN NULL ELSE r END AS record FROM (${entries}) l
-       LEFT JOIN query_table($4::VARCHAR) r ON r."_source" = l.source AND r."_content_hash" = l.content_hash`
+       LEFT JOIN query_table(${whole ? '$3' : '$4'}::VARCHAR) r ON r."_source" = l.source AND r."_content_hash" = l.content_hash`
     : `SELECT source, content_hash, status, error, NULL AS record FROM (${entries})`;
 }
 
