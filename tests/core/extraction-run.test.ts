@@ -298,6 +298,33 @@ describe('startExtractionRun', () => {
     expect(readsBeforeFirstCall).toBeLessThanOrEqual(24);
   });
 
+  it("gives the host's event loop a turn before each read, so a request handed to a socket leaves while the next documents are read", async () => {
+    // A socket write happens on the event loop's turn; documents read synchronously give it none.
+    const texts = Object.fromEntries(Array.from({ length: 200 }, (_, index) => [`hotel-${index}.txt`, `The H${index} Hotel has ${(index % 5) + 1} stars.`]));
+    const readsWhenFirstSent = async (yieldTurn?: () => Promise<void>) => {
+      let reads = 0;
+      let readsWhenSent: number | undefined;
+      const languageModel = {
+        modelId: 'stand-in',
+        doGenerate: async (request: LanguageModelRequest) => {
+          setImmediate(() => { readsWhenSent ??= reads; });
+          return { text: answer(request), usage: { promptTokens: 1, completionTokens: 1 }, model: 'stand-in' };
+        },
+      };
+      const counted = documents(texts).map((document) => ({ ...document, read: () => { reads += 1; return document.read(); } }));
+      const summary = await runExtraction({
+        client: new ModelClient({ languageModel, maxConcurrency: 64, sleep: async () => {} }),
+        prompts, schema, documents: counted, store: memoryStore().store, concurrency: 64, batchSize: 1, yieldTurn,
+      });
+      expect(summary.done).toBe(200);
+      return readsWhenSent;
+    };
+    expect(await readsWhenFirstSent(() => new Promise<void>((resolve) => setImmediate(resolve)))).toBeLessThanOrEqual(24);
+    // Without the turn (and with a model that answers at once) the whole run, all 200 documents,
+    // was over before the first request's turn came.
+    expect(await readsWhenFirstSent()).toBeUndefined();
+  });
+
   it('starts no more than the lookahead past what was taken, so a consumer that stops early pays for little', async () => {
     const texts = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`hotel-${index}.txt`, `The H${index} Hotel has ${(index % 5) + 1} stars.`]));
     const { client: model, requests } = client();

@@ -284,6 +284,7 @@ export class LlmBridgeService {
         writeLine(`srag_extract: warning: ${line}`);
       },
       cancellation: this.abort.signal,
+      yieldTurn: () => new Promise<void>((resolve) => setImmediate(resolve)),
     });
   }
 
