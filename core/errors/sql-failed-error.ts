@@ -1,6 +1,6 @@
 import { SragError } from './srag-error.ts';
 
-/** A generated query that still failed after the repair round (seed 000 §3.3). */
+/** A generated query that still failed after the repair round (S-RAG paper §3.3). */
 export class SqlFailedError extends SragError {
   readonly sql: string;
   readonly question: string;

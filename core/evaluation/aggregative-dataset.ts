@@ -25,7 +25,7 @@ export interface AggregativeDataset {
 }
 
 /**
- * Parse the paper's published dataset layout (seed 000 §4): `corpus.jsonl` with one document per
+ * Parse the paper's published dataset layout (S-RAG paper §4): `corpus.jsonl` with one document per
  * line (an id and its text, HTML reduced to text) and `questions.jsonl` with one question and its
  * gold answer per line. Strict: the first line fixes which field names the file uses and every line
  * must have them; duplicate document ids, empty texts and non-text answers are errors naming the line.

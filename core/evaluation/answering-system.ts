@@ -17,7 +17,7 @@ export interface SystemAnswer {
 
 /**
  * A question-answering system under evaluation: srag itself, or one of the paper's baselines
- * (seed 000 §5.1). Each is built once per run and asked every question.
+ * (S-RAG paper §5.1). Each is built once per run and asked every question.
  */
 export interface AnsweringSystem {
   /** `srag`, `rag` or `full-corpus`: the row label of the summary table. */

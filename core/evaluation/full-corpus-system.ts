@@ -18,7 +18,7 @@ export interface FullCorpusSystemOptions {
 }
 
 /**
- * The FullCorpus baseline (seed 000 §5.1): every document cut to a prefix of at most
+ * The FullCorpus baseline (S-RAG paper §5.1): every document cut to a prefix of at most
  * `documentTokens` tokens, and as many of these prefixes as fit in `contextTokens`, in the
  * documents' order, concatenated into one context that every question gets. The first prefix that
  * does not fit ends the context, so what the model sees is a prefix of the corpus.

@@ -13,7 +13,7 @@ export interface JudgeOptions {
   model?: string;
 }
 
-/** Answer Comparison (seed 000 §5.5, Appendix E prompt): is the answer correct given the gold? */
+/** Answer Comparison (S-RAG paper §5.5, Appendix E prompt): is the answer correct given the gold? */
 export function judgeAnswerComparison(options: JudgeOptions): Promise<YesNoJudgement> {
   const content = renderPrompt(options.prompts['judge-answer-comparison'], {
     query: options.question,

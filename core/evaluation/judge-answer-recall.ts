@@ -28,7 +28,7 @@ const claimsSchema = {
 };
 
 /**
- * Answer Recall (seed 000 §5.5): the judge splits the gold answer into claims, then decides for
+ * Answer Recall (S-RAG paper §5.5): the judge splits the gold answer into claims, then decides for
  * each claim whether the answer covers it. The claims depend only on the question and the gold, so
  * with a response cache every system after the first reuses them.
  */

@@ -12,7 +12,7 @@ export interface RagSystemOptions {
   client: ModelClient;
   prompts: PromptLibrary;
   documents: ContextDocument[];
-  /** Chunk size; the paper uses 500 (seed 000 Appendix A). */
+  /** Chunk size; the paper uses 500 (S-RAG paper Appendix A). */
   chunkTokens?: number;
   /** Chunks retrieved per question; the paper uses 40. */
   topK?: number;
@@ -25,7 +25,7 @@ export interface RagSystemOptions {
 }
 
 /**
- * The VectorRAG baseline (seed 000 §5.1, Appendix A): documents cut into chunks of at most
+ * The VectorRAG baseline (S-RAG paper §5.1, Appendix A): documents cut into chunks of at most
  * `chunkTokens` tokens (at headings, paragraphs and sentences, never overlapping), the `topK`
  * chunks most similar to the question retrieved and concatenated with a delimiter naming each
  * chunk's document, and the answer model asked to answer from that context alone. Similarity is

@@ -5,7 +5,7 @@ import type { AnsweringSystem } from './answering-system.ts';
 /** What `askQuestion` takes, less the question, plus the table's row count for the description. */
 export type SragSystemOptions = Omit<AskQuestionOptions, 'question'> & { rowCount?: number };
 
-/** S-RAG itself (seed 000 §3.3): each question becomes SQL over the ingested table. */
+/** S-RAG itself (S-RAG paper §3.3): each question becomes SQL over the ingested table. */
 export function createSragSystem(options: SragSystemOptions): AnsweringSystem {
   return {
     name: 'srag',

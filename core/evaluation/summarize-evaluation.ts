@@ -1,6 +1,6 @@
 import type { QuestionReport } from './evaluate-questions.ts';
 
-/** One row of the summary table (seed 000 Table 3), for one system. */
+/** One row of the summary table (S-RAG paper Table 3), for one system. */
 export interface SystemSummary {
   system: string;
   questions: number;

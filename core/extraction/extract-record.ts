@@ -24,7 +24,7 @@ export interface ExtractRecordOptions {
   /** The extraction input budget (SRAG_MAX_INPUT_TOKENS); longer documents are split. */
   maxInputTokens?: number;
   countTokens?: (text: string) => number;
-  /** SRAG_EXTRACT_MODEL: seed 001 extracts with a cheaper model than it asks with. */
+  /** SRAG_EXTRACT_MODEL: the SRAG paper (Multi-Doc Multi-Entity QA) extracts with a cheaper model than it asks with. */
   model?: string;
 }
 
@@ -46,7 +46,7 @@ export { defaultMaxInputTokens } from './extraction-parts.ts';
 export { renderExtractionInstructions } from './render-extraction-instructions.ts';
 
 /**
- * One record per document (seed 000 §3.2.2). The prompt puts the fixed instructions and schema in
+ * One record per document (S-RAG paper §3.2.2). The prompt puts the fixed instructions and schema in
  * the system message and the document last, so providers' prompt caching covers the prefix.
  */
 export async function extractRecord(options: ExtractRecordOptions): Promise<ExtractedRecord> {

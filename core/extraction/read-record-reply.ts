@@ -20,7 +20,7 @@ const typeProblemCodes = new Set(['not_a_number', 'not_an_integer', 'not_a_boole
 /**
  * Turn one parsed model reply into typed values with evidence, checking every quote against the
  * text the model was shown. `strict` reports type problems so that `generateObject` re-asks once;
- * after the re-ask they become NULL plus an issue (seed 000 §3.2.2: values are validated by code).
+ * after the re-ask they become NULL plus an issue (S-RAG paper §3.2.2: values are validated by code).
  */
 export function readRecordReply(
   reply: unknown,

@@ -7,7 +7,7 @@ import { normalizeNumber } from './normalize-number.ts';
 import { normalizeString } from './normalize-string.ts';
 
 /**
- * Validate and normalize one extracted value for its column (seed 000 §3.2.2), so that SQL can
+ * Validate and normalize one extracted value for its column (S-RAG paper §3.2.2), so that SQL can
  * aggregate the column. Never throws and never guesses: a missing marker gives `{ value: null }`, a
  * value that cannot be normalized gives `{ value: null, issue }`. A boolean column reads "none" and
  * "not available" as false before treating anything as missing.

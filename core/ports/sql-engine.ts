@@ -2,7 +2,7 @@
  * The SQL-engine port: what core needs from a database to answer a question.
  *
  * `runReadOnlyQuery` must execute where the query cannot read files, reach the network or see any
- * table other than the ones named in `tables` (seed 000 §3.3 runs LLM-written SQL; we treat it as
+ * table other than the ones named in `tables` (S-RAG paper §3.3 runs LLM-written SQL; we treat it as
  * untrusted). `parseSelect` must use the engine's own parser, not a keyword match.
  */
 export type SqlValue = string | number | boolean | null;

@@ -2,7 +2,7 @@ import type { RecordSchema } from '../schema/attribute-definition.ts';
 
 /**
  * What a predicted schema must carry beyond parsing, one problem per line: examples for every
- * attribute, and a unit for every non-integer number (seed 000 §6: a capital-expenditure column
+ * attribute, and a unit for every non-integer number (S-RAG paper §6: a capital-expenditure column
  * without a stated scale held 1 for both 1M and 1B).
  */
 export function checkPredictedSchema(schema: RecordSchema): string[] {

@@ -13,7 +13,7 @@ import { toSnakeCaseProperties } from './to-snake-case-properties.ts';
 export interface PredictSchemaOptions {
   client: ModelClient;
   prompts: PromptLibrary;
-  /** Sample documents as prompt text; the paper uses 12 (seed 000 §3.2.1). */
+  /** Sample documents as prompt text; the paper uses 12 (S-RAG paper §3.2.1). */
   documents: Array<{ name: string; text: string }>;
   /** Representative questions; the paper uses 10. */
   questions: string[];
@@ -34,7 +34,7 @@ export interface PredictedSchema {
 }
 
 /**
- * Iterative schema prediction (seed 000 §3.2.1, Appendix B). Every round's reply must parse as a
+ * Iterative schema prediction (S-RAG paper §3.2.1, Appendix B). Every round's reply must parse as a
  * flat schema whose attributes carry a type, a description and examples (numbers also a unit);
  * a reply that does not gets one re-ask listing what is wrong.
  */

@@ -4,7 +4,7 @@ export type AttributeKind = 'string' | 'number' | 'integer' | 'boolean' | 'date'
 export type ExampleValue = string | number | boolean;
 
 /**
- * One flat, typed attribute of the record schema (seed 000 §3.1: "a primitive attribute with a
+ * One flat, typed attribute of the record schema (S-RAG paper §3.1: "a primitive attribute with a
  * predefined type"). Lists and nested objects are excluded, as in the paper's footnote 3.
  */
 export interface AttributeDefinition {
@@ -22,7 +22,7 @@ export interface AttributeDefinition {
   unit?: string;
   /**
    * For numbers: the multiplier of stored values, e.g. 1e6 when the column holds millions of USD.
-   * Seed 000 §6: a column that held 1 for both 1M and 1B is what this prevents.
+   * The S-RAG paper, §6: a column that held 1 for both 1M and 1B is what this prevents.
    */
   scale?: number;
 }

@@ -1,6 +1,6 @@
 import type { AttributeKind } from '../schema/attribute-definition.ts';
 
-/** Per-column statistics (seed 000 Appendix D), stored with the table and shown to text-to-SQL. */
+/** Per-column statistics (S-RAG paper Appendix D), stored with the table and shown to text-to-SQL. */
 export interface ColumnStatistics {
   name: string;
   kind: AttributeKind;

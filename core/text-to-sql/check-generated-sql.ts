@@ -23,7 +23,7 @@ const hiddenCharacterEverywhere = new RegExp(hiddenCharacterClass, 'g');
 const allowedTableFunctions = new Set(['range', 'generate_series', 'unnest']);
 
 /**
- * Check LLM-written SQL with the engine's parser (seed 000 §3.3 runs it; we treat it as untrusted,
+ * Check LLM-written SQL with the engine's parser (S-RAG paper §3.3 runs it; we treat it as untrusted,
  * it may come from a prompt-injected document): exactly one SELECT, reading only `allowedTables`,
  * calling no file or catalog functions. Throws `SqlRejectedError` naming what was refused.
  */

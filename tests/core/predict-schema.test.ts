@@ -13,7 +13,7 @@ const schemaReply = (properties: Record<string, unknown>) => `Here is the schema
 const name = { type: 'string', description: 'The hotel name as written.', examples: ['Hotel Lux'] };
 const price = { type: 'number', unit: 'USD', description: 'Price of one night, in US dollars.', examples: [120] };
 
-describe('predictSchema (seed 000 §3.2.1)', () => {
+describe('predictSchema (S-RAG paper §3.2.1)', () => {
   it('runs round 1 on documents only and later rounds on the previous schema, the questions and the documents', async () => {
     const { languageModel, requests } = createRecordingLanguageModel([
       schemaReply({ hotel_name: name }),

@@ -1,7 +1,7 @@
 import type { SystemSummary } from '../../../core/index.ts';
 
 /**
- * The summary as an aligned text table, one row per system, like seed 000 Table 3 plus the
+ * The summary as an aligned text table, one row per system, like the S-RAG paper's Table 3 plus the
  * deterministic metric and what answering cost. Judge columns show "–" when no judge ran; a
  * "judge failures" column appears when a judge's reply could not be used. "on incomplete columns"
  * counts the answers whose SQL read a column with values missing or dropped ("–": the system

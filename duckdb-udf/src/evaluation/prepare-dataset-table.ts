@@ -2,7 +2,7 @@ import { countNoun, predictSchema, runExtraction, tableNameForSchema, type Aggre
 import { hashText } from '../hash-text.ts';
 import type { Session } from '../open-session.ts';
 
-/** Documents and questions the schema is predicted from, as in the paper (seed 000 §3.2.1). */
+/** Documents and questions the schema is predicted from, as in the paper (S-RAG paper §3.2.1). */
 const sampleDocuments = 12;
 const sampleQuestions = 10;
 

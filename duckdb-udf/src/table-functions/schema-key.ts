@@ -1,4 +1,5 @@
-import { contentHash, recordSchemaToJsonSchema, tableNameForSchema, type RecordSchema } from '../../../core/index.ts';
+import { recordSchemaToJsonSchema, tableNameForSchema, type RecordSchema } from '../../../core/index.ts';
+import { hashText } from '../hash-text.ts';
 
 /**
  * Names a schema `srag_extract` was called with: `srag_extract:<title>:<hash>`. It keys the
@@ -6,5 +7,6 @@ import { contentHash, recordSchemaToJsonSchema, tableNameForSchema, type RecordS
  * `srag_ingestion_log` and `srag_evidence`, apart from the tables `srag ingest` fills.
  */
 export function schemaKey(schema: RecordSchema): string {
-  return `srag_extract:${tableNameForSchema(schema)}:${contentHash(JSON.stringify(recordSchemaToJsonSchema(schema))).slice(0, 12)}`;
+  // Node's SHA-256, not core's portable one: the scalar form computes the key for every row DuckDB hands it.
+  return `srag_extract:${tableNameForSchema(schema)}:${hashText(JSON.stringify(recordSchemaToJsonSchema(schema))).slice(0, 12)}`;
 }

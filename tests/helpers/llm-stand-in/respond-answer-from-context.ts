@@ -13,7 +13,7 @@ const leadIn = 'Based only on the documents in the context:';
  * context, each keeping only
  * the values whose quotes occur there; the question's gold SQL runs over just those records and the
  * result is phrased. A context missing documents so gives the wrong count, average or list, as the
- * baselines do in seed 000 Table 5.
+ * baselines do in the S-RAG paper's Table 5.
  */
 export async function respondAnswerFromContext(request: ChatRequest, corpora: GoldCorpus[], { hybrid = false }: { hybrid?: boolean } = {}): Promise<Reply> {
   const prompt = request.messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
