@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,6 +59,32 @@ describe("the export of srag_extract's ingestion log for the documents a scan na
       ]);
       tableExport.exportIngestionLog(key, null, file);
       expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(4);
+    } finally {
+      tableExport.close();
+      store.close();
+    }
+  });
+
+  it('leaves no transaction open after an export, so that writes after it can be checkpointed and no write-ahead log stays behind', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'srag-export-log-'));
+    const path = join(directory, 'log.duckdb');
+    const store = await SragStore.open(path);
+    const tableExport = await createSynchronousTableExport(store.instance);
+    const { connection } = store;
+    try {
+      await writeLogEntries(connection, key, Array.from({ length: 200 }, (_, index) => ({ source: `/docs/${index}.md`, contentHash: `h${index}`, status: 'done' as const, error: null })));
+      await connection.run('CHECKPOINT');
+      tableExport.exportIngestionLog(key, ['/docs/1.md'], join(directory, 'log.json'));
+      // What a move does after the scan's export: the log's key column rewritten.
+      await connection.run("UPDATE srag_ingestion_log SET source = replace(source, '/docs/', '/archive/')");
+      let checkpoint: string | undefined = 'not tried';
+      // The export's result is fetched off the thread: give it a moment, a bounded one.
+      for (let attempt = 0; attempt < 20 && checkpoint !== undefined; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        checkpoint = await connection.run('CHECKPOINT').then(() => undefined, (error: Error) => error.message);
+      }
+      expect(checkpoint).toBeUndefined();
+      expect(existsSync(`${path}.wal`)).toBe(false);
     } finally {
       tableExport.close();
       store.close();

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -245,6 +245,8 @@ describe('srag_extract over moved documents', () => {
     standIn.reset();
     const moved = await runSrag(['sql', '--db', database, '--json', '-c', `CREATE TABLE archived AS SELECT * FROM srag_extract('${archive}/*', schema := '${schema}', batch_size := 1); SELECT filename, hotel_name, star_rating, _error FROM archived ORDER BY filename`], { environment: environment() });
     expect(moved.status, moved.stderr).toBe(0);
+    // The moves were checkpointed at close: no write-ahead log is left to replay at the next open.
+    expect(existsSync(`${database}.wal`)).toBe(false);
     expect((JSON.parse(moved.stdout.trim().split('\n').at(-1)!) as { rows: string[][] }).rows)
       .toEqual(before.map(([filename, ...values]) => [filename!.replace('/moving/docs/', '/moving/archive/'), ...values]));
     // Only the changed page was extracted again; the other three followed their files.
@@ -285,6 +287,8 @@ describe('srag_extract over moved documents', () => {
     standIn.reset();
     const moved = await runSrag(['sql', '--db', database, '--json', '-c', scan(renamed)], { environment: environment() });
     expect(moved.status, moved.stderr).toBe(0);
+    // The moves were checkpointed at close: no write-ahead log is left to replay at the next open.
+    expect(existsSync(`${database}.wal`)).toBe(false);
     expect((JSON.parse(moved.stdout.trim().split('\n').at(-1)!) as { rows: string[][] }).rows)
       .toEqual(before.map(([filename, ...values]) => [filename!.replace(texts, renamed), ...values]));
     expect(standIn.requests).toHaveLength(0);
