@@ -220,7 +220,10 @@ export class LlmBridgeService {
     this.titles.set(schemaKey, schema.title);
     let log = this.logs.get(schemaKey);
     if (!log && this.storedSchemaKeys.has(schemaKey)) {
-      log = new IngestionLogCopy((sources) => this.readLogLines('export-log', schemaKey, sources), async (sources) => (await this.readLogLines('export-log-outside', schemaKey, sources))!); // undefined only for a whole log
+      log = new IngestionLogCopy(
+        (sources) => this.readExport((file) => ({ type: 'export-log', schemaKey, sources: sources && [...sources], file }), sources === null ? wholeLogBytes : Number.POSITIVE_INFINITY),
+        async (sources) => (await this.readExport((file) => ({ type: 'export-log-outside', schemaKey, sources: [...sources], file })))!,
+      );
       this.logs.set(schemaKey, log);
     } else if (!log) {
       const schemaJson = JSON.stringify(recordSchemaToJsonSchema(schema));
@@ -233,15 +236,15 @@ export class LlmBridgeService {
   }
 
   /**
-   * The stored log entries of `sources` for a schema (`export-log`; null: all of them), or the names and hashes of its
-   * other documents (`export-log-outside`), exported by the blocked DuckDB thread (see `CallerRequest`).
+   * The JSON lines of an export the blocked DuckDB thread writes to a file (`export-log`,
+   * `export-log-outside`: see `CallerRequest`); undefined when the file is more than `maxBytes`.
    */
-  private async readLogLines(type: 'export-log' | 'export-log-outside', schemaKey: string, sources: readonly string[] | null): Promise<string[] | undefined> {
+  private async readExport(request: (file: string) => CallerRequest, maxBytes = Number.POSITIVE_INFINITY): Promise<string[] | undefined> {
     const directory = await mkdtemp(join(tmpdir(), 'srag-log-'));
     try {
       const file = join(directory, 'log.json');
-      await this.askCaller(type === 'export-log' ? { type, schemaKey, sources: sources && [...sources], file } : { type, schemaKey, sources: [...sources ?? []], file });
-      if (sources === null && (await stat(file)).size > wholeLogBytes) return undefined;
+      await this.askCaller(request(file));
+      if (maxBytes < Number.POSITIVE_INFINITY && (await stat(file)).size > maxBytes) return undefined;
       return (await readFile(file, 'utf8')).split('\n');
     } finally {
       await rm(directory, { recursive: true, force: true });
