@@ -14,7 +14,9 @@
  *   client (no srag in the way), since the stand-in shares this machine's cores and parses, matches
  *   and answers each request itself — what srag adds is the difference; and where the time above
  *   the ideal went (`slotRefills`): when the first call arrived, and how long slots stayed empty
- *   between a reply and the call that took its slot, after the first round and later. The scans pass `batch_size := 1`
+ *   between a reply and the call that took its slot, after the first round and later; and what the
+ *   scan and the replay cost the machine (`cpuOver`: the process's CPU as a share of the cores, and
+ *   on Linux how long its threads waited for one). The scans pass `batch_size := 1`
  *   (one document per call, N calls) unless told otherwise: with short documents batched by
  *   default, 512 pages make ~60 calls, too few rounds at concurrency 64 to measure how full the
  *   slots are kept;
@@ -24,7 +26,7 @@
  *   (the fallback), checking the bundle cache, and opening a session (DuckDB worker).
  * Prints a table and writes JSON to bench/results/. Timings are measurements of this machine.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,6 +67,49 @@ function maximumInFlight(requests: RecordedRequest[]): number {
   for (const event of events) maximum = Math.max(maximum, inFlight += event.change);
   return maximum;
 }
+
+/**
+ * The CPU this process (all its threads: the stand-in, DuckDB's, the bridge, V8's compilers and
+ * collectors) has used, and, on Linux, how long its threads have waited for a core while ready to
+ * run (the second field of each thread's `/proc/self/task/<tid>/schedstat`; null elsewhere).
+ * Milliseconds, to be taken as differences over a window.
+ */
+function cpuClock(): { usedMs: number; waitedMs: number | null } {
+  const usage = process.cpuUsage();
+  let waitedMs: number | null = null;
+  try {
+    waitedMs = 0;
+    for (const thread of readdirSync('/proc/self/task')) {
+      try {
+        waitedMs += Number(readFileSync(`/proc/self/task/${thread}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+      } catch {
+        // A thread that ended between the listing and the read.
+      }
+    }
+  } catch {
+    waitedMs = null;
+  }
+  return { usedMs: (usage.user + usage.system) / 1000, waitedMs };
+}
+
+/**
+ * What a window cost the machine: the CPU the process used as a share of what the cores could give
+ * in that time, and the time its threads spent ready but waiting for a core (Linux). A share near
+ * 1, or a wait of the order of the window, means the scan's pace was set by the cores this machine
+ * shares between srag and the stand-in, not by the model's latency.
+ */
+function cpuOver(start: ReturnType<typeof cpuClock>, wallMs: number) {
+  const end = cpuClock();
+  const usedMs = end.usedMs - start.usedMs;
+  return {
+    cpuSeconds: seconds(usedMs),
+    cpuShareOfCores: usedMs / (wallMs * os.cpus().length),
+    waitedForCoreSeconds: end.waitedMs === null || start.waitedMs === null ? null : seconds(end.waitedMs - start.waitedMs),
+  };
+}
+
+const describeCpu = (cpu: ReturnType<typeof cpuOver>) =>
+  `${cpu.cpuSeconds.toFixed(2)} s = ${(cpu.cpuShareOfCores * 100).toFixed(0)}% of ${os.cpus().length} cores${cpu.waitedForCoreSeconds === null ? '' : `; its threads waited ${cpu.waitedForCoreSeconds.toFixed(2)} s for a core (summed over threads)`}`;
 
 const quantile = (sorted: number[], fraction: number) => sorted[Math.floor(fraction * (sorted.length - 1))] ?? 0;
 
@@ -151,6 +196,8 @@ try {
   const tsxStartMs = median([await bridgeFirstAnswerMs(bridgeWorkerUrl, true), await bridgeFirstAnswerMs(bridgeWorkerUrl, true), await bridgeFirstAnswerMs(bridgeWorkerUrl, true)]);
 
   const uncached: Array<Record<string, number>> = [];
+  /** Per uncached scan, the process's CPU during the scan and during the bare replay (see `cpuOver`). */
+  const uncachedCpu: Array<{ concurrency: number; scan: ReturnType<typeof cpuOver>; replay: ReturnType<typeof cpuOver> }> = [];
   let session: SqlSession | undefined;
   let sessionOpenMs = 0;
   for (const concurrency of concurrencies) {
@@ -168,10 +215,12 @@ try {
     await session.run('SELECT 1');
 
     standIn.reset();
+    const scanCpu = cpuClock();
     const scanAt = performance.now();
     const scanStartedAt = Date.now();
     const result = await session.run(`SELECT count(*), count(_error) FROM srag_extract('${glob}', schema := '${schema}', concurrency := ${concurrency}, batch_size := ${batchSize})`);
     const scanMs = performance.now() - scanAt;
+    const cpu = cpuOver(scanCpu, scanMs);
     // The session applies what the scan journaled after its answer; the next statement waits for that.
     await session.run('SELECT 1');
     const settledMs = performance.now() - scanAt;
@@ -182,7 +231,9 @@ try {
     const refills = slotRefills(standIn.requests, concurrency, scanStartedAt);
     const bodies = standIn.requests.map((request) => JSON.stringify(request.body));
     standIn.reset();
+    const replayCpu = cpuClock();
     const replay = await replayMs(standIn.url, bodies, concurrency);
+    uncachedCpu.push({ concurrency, scan: cpu, replay: cpuOver(replayCpu, replay) });
     if (standIn.requests.length !== requests) throw new Error(`bench: the replay made ${standIn.requests.length} requests, not ${requests}`);
     uncached.push({
       concurrency,
@@ -232,6 +283,7 @@ try {
     latencyMs,
     batchSize,
     uncached,
+    uncachedCpu,
     cached: {
       seconds: seconds(cachedMs),
       perRowMicroseconds: (cachedMs * 1000) / documents,
@@ -243,13 +295,15 @@ try {
 
   const rows: Array<[string, string]> = [
     ['documents · latency · batch size', `${documents} · ${latencyMs} ms · ${batchSize}`],
-    ...uncached.flatMap((run): Array<[string, string]> => [
+    ...uncached.flatMap((run, index): Array<[string, string]> => [
       [`uncached scan at concurrency ${run.concurrency}`, `${run.seconds!.toFixed(2)} s for ${run.requests} calls = ${run.rowsPerSecond!.toFixed(1)} rows/s (ideal ${run.idealSeconds!.toFixed(2)} s)`],
       ['  ratio to ideal N·L/C', run.ratioToIdeal!.toFixed(3)],
       ['  srag\'s tables hold every write (the next statement ran)', `${run.settledSeconds!.toFixed(2)} s, ${((run.settledSeconds! - run.seconds!) * 1000).toFixed(0)} ms after the answer`],
       ['  the stand-in\'s ceiling: its requests replayed bare', `${run.replaySeconds!.toFixed(2)} s = ratio ${run.replayRatioToIdeal!.toFixed(3)}; srag's scan took ${run.aboveReplayMs!.toFixed(0)} ms more`],
       ['  first call · a slot empty after the first round · later', `+${run.firstCallMs} ms · median ${run.firstRoundRefillMedianMs}, last ${run.firstRoundRefillLastMs} ms · median ${run.laterRefillMedianMs}, p90 ${run.laterRefillP90Ms} ms`],
       ['  requests in flight: most · on average', `${run.maximumInFlight} · ${run.averageInFlight!.toFixed(1)} (mean request ${run.meanRequestMs!.toFixed(0)} ms at the stand-in)`],
+      ['  CPU of this process during the scan', describeCpu(uncachedCpu[index]!.scan)],
+      ['  CPU during the bare replay', describeCpu(uncachedCpu[index]!.replay)],
     ]),
     [`cached scan (median of ${cachedRepeats})`, `${figures.cached.seconds.toFixed(3)} s = ${figures.cached.perRowMicroseconds.toFixed(0)} µs/row`],
     ['read_text over the same files', `${figures.cached.readTextPerRowMicroseconds.toFixed(1)} µs/row`],
