@@ -71,17 +71,16 @@ function maximumInFlight(requests: RecordedRequest[]): number {
 /**
  * The CPU this process (all its threads: the stand-in, DuckDB's, the bridge, V8's compilers and
  * collectors) has used, and, on Linux, how long its threads have waited for a core while ready to
- * run (the second field of each thread's `/proc/self/task/<tid>/schedstat`; null elsewhere).
- * Milliseconds, to be taken as differences over a window.
+ * run, by thread (the second field of each thread's `/proc/self/task/<tid>/schedstat`; null
+ * elsewhere). Milliseconds, to be taken as differences over a window.
  */
-function cpuClock(): { usedMs: number; waitedMs: number | null } {
+function cpuClock(): { usedMs: number; waitedMs: Map<string, number> | null } {
   const usage = process.cpuUsage();
-  let waitedMs: number | null = null;
+  let waitedMs: Map<string, number> | null = new Map();
   try {
-    waitedMs = 0;
     for (const thread of readdirSync('/proc/self/task')) {
       try {
-        waitedMs += Number(readFileSync(`/proc/self/task/${thread}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+        waitedMs.set(thread, Number(readFileSync(`/proc/self/task/${thread}/schedstat`, 'utf8').split(' ')[1]) / 1e6);
       } catch {
         // A thread that ended between the listing and the read.
       }
@@ -104,7 +103,11 @@ function cpuOver(start: ReturnType<typeof cpuClock>, wallMs: number) {
   return {
     cpuSeconds: seconds(usedMs),
     cpuShareOfCores: usedMs / (wallMs * os.cpus().length),
-    waitedForCoreSeconds: end.waitedMs === null || start.waitedMs === null ? null : seconds(end.waitedMs - start.waitedMs),
+    // Thread by thread: one started in the window counts from zero, one that ended in it drops out
+    // (its wait is lost, rather than subtracting its whole life from the sum).
+    waitedForCoreSeconds: end.waitedMs === null || start.waitedMs === null
+      ? null
+      : seconds([...end.waitedMs].reduce((sum, [thread, waited]) => sum + waited - (start.waitedMs!.get(thread) ?? 0), 0)),
   };
 }
 
