@@ -1,11 +1,15 @@
 /**
- * Throughput of `srag_extract` inside DuckDB: `npm run bench:udf [-- --documents N] [--latency-ms L] [--concurrency 16,64] [--batch-size 1] [--output-dir DIR]`
+ * Throughput of `srag_extract` inside DuckDB: `npm run bench:udf [-- --documents N] [--rounds R] [--latency-ms L] [--concurrency 16,64] [--batch-size 1] [--output-dir DIR]`
  *
  * Against the LLM stand-in (a loopback OpenAI-compatible server answering from gold data after a
  * fixed latency), over generated hotel pages, through the same path `srag sql` / `srag run` take
  * (DuckDB on a worker thread, the table function's callbacks blocking on the LLM bridge worker).
  * All figures come from one run, as ratios where there is an ideal or a baseline:
- * - per concurrency C: rows/s of an uncached scan at latency L, as a ratio to the ideal N·L/C
+ * - per concurrency C, two uncached scans: a short one over the N pages (at concurrency 64, 512
+ *   pages are eight rounds of calls, so the one-time costs of a scan weigh: the first round leaving
+ *   while nothing is compiled yet and 64 connections open), and a long one over R·C pages of their
+ *   own (R rounds, 64 by default; `--rounds 0` skips it), where what a scan costs per round shows;
+ * - per uncached scan: rows/s at latency L, as a ratio to the ideal N·L/C
  *   (what the model's latency alone costs when C requests are always in flight), how long after
  *   its answer srag's own tables held all it wrote (the session applies the journal's last entries
  *   after the answer, and the next statement waits for that), and the most
@@ -37,12 +41,13 @@ import { openSqlSession, type SqlSession } from '../duckdb-udf/src/harness/sql-s
 import { controlSlots, createControlBuffer } from '../duckdb-udf/src/llm-bridge/control-buffer.ts';
 import { bridgeWorkerUrl } from '../duckdb-udf/src/llm-bridge/llm-bridge.ts';
 import { prepareWorkerBundle, readyWorkerBundle } from '../duckdb-udf/src/llm-bridge/worker-bundle.ts';
-import { startLlmStandIn, type RecordedRequest } from '../tests/helpers/llm-stand-in/index.ts';
+import { startLlmStandIn, type LlmStandIn, type RecordedRequest } from '../tests/helpers/llm-stand-in/index.ts';
 import { generateHotelCorpus } from './generate-hotel-corpus.ts';
 
 const { values: flags } = parseArgs({
   options: {
     documents: { type: 'string', default: '512' },
+    rounds: { type: 'string', default: '64' },
     'latency-ms': { type: 'string', default: '200' },
     concurrency: { type: 'string', default: '16,64' },
     'cached-repeats': { type: 'string', default: '5' },
@@ -51,6 +56,11 @@ const { values: flags } = parseArgs({
   },
 });
 const documents = Number(flags.documents);
+const rounds = Number(flags.rounds);
+if (!Number.isInteger(rounds) || rounds < 0) {
+  process.stderr.write('bench: --rounds must be a whole number (0 skips the long scans)\n');
+  process.exit(2);
+}
 const latencyMs = Number(flags['latency-ms']);
 const concurrencies = flags.concurrency!.split(',').map(Number);
 const cachedRepeats = Number(flags['cached-repeats']);
@@ -182,6 +192,68 @@ async function bridgeFirstAnswerMs(module: URL, registerTypeScript: boolean): Pr
   return elapsed;
 }
 
+/**
+ * One uncached scan of `pages` documents at `concurrency` (see the header), then its requests
+ * replayed bare: the figures of one row group of the table, and what the two cost the machine.
+ */
+async function uncachedScan({ session, standIn, schema, glob, pages, concurrency }: {
+  session: SqlSession;
+  standIn: LlmStandIn;
+  schema: string;
+  glob: string;
+  pages: number;
+  concurrency: number;
+}) {
+  standIn.reset();
+  const scanCpu = cpuClock();
+  const scanAt = performance.now();
+  const scanStartedAt = Date.now();
+  const result = await session.run(`SELECT count(*), count(_error) FROM srag_extract('${glob}', schema := '${schema}', concurrency := ${concurrency}, batch_size := ${batchSize})`);
+  const scanMs = performance.now() - scanAt;
+  const cpu = cpuOver(scanCpu, scanMs);
+  // The session applies what the scan journaled after its answer; the next statement waits for that.
+  await session.run('SELECT 1');
+  const settledMs = performance.now() - scanAt;
+  if (result.rows[0]![0] !== pages || result.rows[0]![1] !== 0) throw new Error(`bench: unexpected scan result ${JSON.stringify(result.rows)}`);
+  const requests = standIn.requests.length;
+  const busyMs = standIn.requests.reduce((sum, request) => sum + request.finishedAt - request.startedAt, 0);
+  const idealMs = (requests * latencyMs) / concurrency;
+  const refills = slotRefills(standIn.requests, concurrency, scanStartedAt);
+  const bodies = standIn.requests.map((request) => JSON.stringify(request.body));
+  standIn.reset();
+  const replayCpu = cpuClock();
+  const replay = await replayMs(standIn.url, bodies, concurrency);
+  const replayCost = cpuOver(replayCpu, replay);
+  if (standIn.requests.length !== requests) throw new Error(`bench: the replay made ${standIn.requests.length} requests, not ${requests}`);
+  return {
+    cpu: { scan: cpu, replay: replayCost },
+    figures: {
+      concurrency,
+      documents: pages,
+      requests,
+      /** Calls per slot: how many times the scan's one-time costs are spread over. */
+      rounds: requests / concurrency,
+      seconds: seconds(scanMs),
+      rowsPerSecond: requests / seconds(scanMs),
+      idealSeconds: seconds(idealMs),
+      ratioToIdeal: idealMs / scanMs,
+      /** Until a statement after the scan could run: the scan, then the apply of its last journal entries to srag's tables. */
+      settledSeconds: seconds(settledMs),
+      maximumInFlight: maximumInFlight(standIn.requests),
+      /** Σ request durations at the stand-in ÷ scan time: how full the C slots were kept. */
+      averageInFlight: busyMs / scanMs,
+      meanRequestMs: busyMs / requests,
+      /** The same requests replayed by a bare client at concurrency C (see `replayMs`): the stand-in's ceiling. */
+      replaySeconds: seconds(replay),
+      replayRatioToIdeal: idealMs / replay,
+      /** What srag's scan took above the bare replay of its requests. */
+      aboveReplayMs: scanMs - replay,
+      /** Where the time above the ideal went (see `slotRefills`). */
+      ...refills,
+    } as Record<string, number>,
+  };
+}
+
 const directory = mkdtempSync(path.join(os.tmpdir(), 'srag-udf-bench-'));
 const sessions: SqlSession[] = [];
 try {
@@ -203,62 +275,26 @@ try {
   const uncachedCpu: Array<{ concurrency: number; scan: ReturnType<typeof cpuOver>; replay: ReturnType<typeof cpuOver> }> = [];
   let session: SqlSession | undefined;
   let sessionOpenMs = 0;
-  for (const concurrency of concurrencies) {
+  /** A session whose model is `url`, its bridge worker started and the first of `glob`'s pages extracted, so that a timed scan measures the scan. */
+  const openWarmSession = async (file: string, url: string, concurrency: number, pages: string) => {
     const openedAt = performance.now();
-    session = await openSqlSession(path.join(directory, `bench-${concurrency}.duckdb`), {
-      environment: { OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-bench-not-a-real-key-0000', SRAG_CONCURRENCY: String(concurrency), SRAG_MAX_RETRIES: '3' },
+    const opened = await openSqlSession(path.join(directory, file), {
+      environment: { OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-bench-not-a-real-key-0000', SRAG_CONCURRENCY: String(concurrency), SRAG_MAX_RETRIES: '3' },
       progress: false,
     });
-    sessions.push(session);
+    sessions.push(opened);
     sessionOpenMs ||= performance.now() - openedAt;
-    // Warm-up: start the bridge worker and extract the first page, so the timed scan measures the scan.
-    const firstPage = (await session.run(`SELECT file FROM glob('${glob}') ORDER BY file LIMIT 1`)).rows[0]![0];
-    await session.run(`SELECT count(*) FROM srag_extract('${firstPage}', schema := '${schema}')`);
+    const firstPage = (await opened.run(`SELECT file FROM glob('${pages}') ORDER BY file LIMIT 1`)).rows[0]![0];
+    await opened.run(`SELECT count(*) FROM srag_extract('${firstPage}', schema := '${schema}')`);
     // The warm-up's own journal is applied after its answer: the next statement waits for that, so it is waited for here.
-    await session.run('SELECT 1');
-
-    standIn.reset();
-    const scanCpu = cpuClock();
-    const scanAt = performance.now();
-    const scanStartedAt = Date.now();
-    const result = await session.run(`SELECT count(*), count(_error) FROM srag_extract('${glob}', schema := '${schema}', concurrency := ${concurrency}, batch_size := ${batchSize})`);
-    const scanMs = performance.now() - scanAt;
-    const cpu = cpuOver(scanCpu, scanMs);
-    // The session applies what the scan journaled after its answer; the next statement waits for that.
-    await session.run('SELECT 1');
-    const settledMs = performance.now() - scanAt;
-    if (result.rows[0]![0] !== documents || result.rows[0]![1] !== 0) throw new Error(`bench: unexpected scan result ${JSON.stringify(result.rows)}`);
-    const requests = standIn.requests.length;
-    const busyMs = standIn.requests.reduce((sum, request) => sum + request.finishedAt - request.startedAt, 0);
-    const idealMs = (requests * latencyMs) / concurrency;
-    const refills = slotRefills(standIn.requests, concurrency, scanStartedAt);
-    const bodies = standIn.requests.map((request) => JSON.stringify(request.body));
-    standIn.reset();
-    const replayCpu = cpuClock();
-    const replay = await replayMs(standIn.url, bodies, concurrency);
-    uncachedCpu.push({ concurrency, scan: cpu, replay: cpuOver(replayCpu, replay) });
-    if (standIn.requests.length !== requests) throw new Error(`bench: the replay made ${standIn.requests.length} requests, not ${requests}`);
-    uncached.push({
-      concurrency,
-      requests,
-      seconds: seconds(scanMs),
-      rowsPerSecond: requests / seconds(scanMs),
-      idealSeconds: seconds(idealMs),
-      ratioToIdeal: idealMs / scanMs,
-      /** Until a statement after the scan could run: the scan, then the apply of its last journal entries to srag's tables. */
-      settledSeconds: seconds(settledMs),
-      maximumInFlight: maximumInFlight(standIn.requests),
-      /** Σ request durations at the stand-in ÷ scan time: how full the C slots were kept. */
-      averageInFlight: busyMs / scanMs,
-      meanRequestMs: busyMs / requests,
-      /** The same requests replayed by a bare client at concurrency C (see `replayMs`): the stand-in's ceiling. */
-      replaySeconds: seconds(replay),
-      replayRatioToIdeal: idealMs / replay,
-      /** What srag's scan took above the bare replay of its requests. */
-      aboveReplayMs: scanMs - replay,
-      /** Where the time above the ideal went (see `slotRefills`). */
-      ...refills,
-    });
+    await opened.run('SELECT 1');
+    return opened;
+  };
+  for (const concurrency of concurrencies) {
+    session = await openWarmSession(`bench-${concurrency}.duckdb`, standIn.url, concurrency, glob);
+    const short = await uncachedScan({ session, standIn, schema, glob, pages: documents, concurrency });
+    uncached.push(short.figures);
+    uncachedCpu.push({ concurrency, ...short.cpu });
   }
 
   // Every page is now unchanged in the last session's database: the scan reads, hashes and looks up.
@@ -277,12 +313,35 @@ try {
   if (standIn.requests.length !== 0) throw new Error('bench: the cached scans made model calls');
   await standIn.close();
 
+  // The long scans come after the cached ones, which their pages would otherwise slow (thousands of
+  // files being written out, a larger heap). Each has pages of its own (R·C calls after the warm-up's
+  // first page), and a session and a stand-in of its own: as cold as the short scan's, and the
+  // stand-in (whose cost per request grows with the gold it matches against) holding only its pages.
+  for (const concurrency of rounds > 0 ? concurrencies : []) {
+    const longDirectory = path.join(directory, `rounds-${concurrency}`);
+    const pages = rounds * concurrency + 1;
+    generateHotelCorpus(longDirectory, pages, 1_000 + concurrency);
+    const long = { directory: longDirectory, glob: path.join(longDirectory, 'docs', '*'), pages };
+    const longStandIn = await startLlmStandIn({ corpora: [long.directory], latencyMs });
+    try {
+      const longSession = await openWarmSession(`bench-${concurrency}-rounds.duckdb`, longStandIn.url, concurrency, long.glob);
+      const measured = await uncachedScan({ session: longSession, standIn: longStandIn, schema, glob: long.glob, pages: long.pages, concurrency });
+      uncached.push(measured.figures);
+      uncachedCpu.push({ concurrency, ...measured.cpu });
+      await longSession.close();
+      sessions.splice(sessions.indexOf(longSession), 1);
+    } finally {
+      await longStandIn.close();
+    }
+  }
+
   const cachedMs = median(cachedTimes);
   const readTextMs = median(readTextTimes);
   const figures = {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, node: process.version, loadAverage: os.loadavg()[0] },
     documents,
+    rounds,
     latencyMs,
     batchSize,
     uncached,
@@ -299,7 +358,7 @@ try {
   const rows: Array<[string, string]> = [
     ['documents · latency · batch size', `${documents} · ${latencyMs} ms · ${batchSize}`],
     ...uncached.flatMap((run, index): Array<[string, string]> => [
-      [`uncached scan at concurrency ${run.concurrency}`, `${run.seconds!.toFixed(2)} s for ${run.requests} calls = ${run.rowsPerSecond!.toFixed(1)} rows/s (ideal ${run.idealSeconds!.toFixed(2)} s)`],
+      [`uncached scan at concurrency ${run.concurrency}, ${run.documents} pages`, `${run.seconds!.toFixed(2)} s for ${run.requests} calls (${run.rounds!.toFixed(0)} rounds) = ${run.rowsPerSecond!.toFixed(1)} rows/s (ideal ${run.idealSeconds!.toFixed(2)} s)`],
       ['  ratio to ideal N·L/C', run.ratioToIdeal!.toFixed(3)],
       ['  srag\'s tables hold every write (the next statement ran)', `${run.settledSeconds!.toFixed(2)} s, ${((run.settledSeconds! - run.seconds!) * 1000).toFixed(0)} ms after the answer`],
       ['  the stand-in\'s ceiling: its requests replayed bare', `${run.replaySeconds!.toFixed(2)} s = ratio ${run.replayRatioToIdeal!.toFixed(3)}; srag's scan took ${run.aboveReplayMs!.toFixed(0)} ms more`],
