@@ -7,8 +7,9 @@
  * All figures come from one run, as ratios where there is an ideal or a baseline:
  * - per concurrency C, two uncached scans: a short one over the N pages (at concurrency 64, 512
  *   pages are eight rounds of calls, so the one-time costs of a scan weigh: the first round leaving
- *   while nothing is compiled yet and 64 connections open), and a long one over R·C pages of their
- *   own (R rounds, 64 by default; `--rounds 0` skips it), where what a scan costs per round shows;
+ *   while nothing is compiled yet and 64 connections open), and a long one over R·C + 1 pages of
+ *   its own (R·C calls after a warm-up page: R rounds, 64 by default; `--rounds 0` skips it),
+ *   where what a scan costs per round shows;
  * - per uncached scan: rows/s at latency L, as a ratio to the ideal N·L/C
  *   (what the model's latency alone costs when C requests are always in flight), how long after
  *   its answer srag's own tables held all it wrote (the session applies the journal's last entries
@@ -19,8 +20,8 @@
  *   and answers each request itself — what srag adds is the difference; and where the time above
  *   the ideal went (`slotRefills`): when the first call arrived, and how long slots stayed empty
  *   between a reply and the call that took its slot, after the first round and later; and what the
- *   scan and the replay cost the machine (`cpuOver`: the process's CPU as a share of the cores, and
- *   on Linux how long its threads waited for one). The scans pass `batch_size := 1`
+ *   scan and the replay cost the machine (`cpu`, see `cpuOver`: the process's CPU as a share of the
+ *   cores, and on Linux how long its threads waited for one). The scans pass `batch_size := 1`
  *   (one document per call, N calls) unless told otherwise: with short documents batched by
  *   default, 512 pages make ~60 calls, too few rounds at concurrency 64 to measure how full the
  *   slots are kept;
@@ -197,7 +198,7 @@ async function bridgeFirstAnswerMs(module: URL, registerTypeScript: boolean): Pr
 
 /**
  * One uncached scan of `pages` documents at `concurrency` (see the header), then its requests
- * replayed bare: the figures of one row group of the table, and what the two cost the machine.
+ * replayed bare: the figures of one row group of the table, what the two cost the machine included.
  */
 async function uncachedScan({ session, standIn, schema, glob, pages, concurrency }: {
   session: SqlSession;
@@ -229,31 +230,30 @@ async function uncachedScan({ session, standIn, schema, glob, pages, concurrency
   const replayCost = cpuOver(replayCpu, replay);
   if (standIn.requests.length !== requests) throw new Error(`bench: the replay made ${standIn.requests.length} requests, not ${requests}`);
   return {
+    concurrency,
+    documents: pages,
+    requests,
+    /** Calls per slot: how many times the scan's one-time costs are spread over. */
+    rounds: requests / concurrency,
+    seconds: seconds(scanMs),
+    rowsPerSecond: requests / seconds(scanMs),
+    idealSeconds: seconds(idealMs),
+    ratioToIdeal: idealMs / scanMs,
+    /** Until a statement after the scan could run: the scan, then the apply of its last journal entries to srag's tables. */
+    settledSeconds: seconds(settledMs),
+    maximumInFlight: maximumInFlight(standIn.requests),
+    /** Σ request durations at the stand-in ÷ scan time: how full the C slots were kept. */
+    averageInFlight: busyMs / scanMs,
+    meanRequestMs: busyMs / requests,
+    /** The same requests replayed by a bare client at concurrency C (see `replayMs`): the stand-in's ceiling. */
+    replaySeconds: seconds(replay),
+    replayRatioToIdeal: idealMs / replay,
+    /** What srag's scan took above the bare replay of its requests. */
+    aboveReplayMs: scanMs - replay,
+    /** Where the time above the ideal went (see `slotRefills`). */
+    ...refills,
+    /** The process's CPU during the scan and during the bare replay (see `cpuOver`). */
     cpu: { scan: cpu, replay: replayCost },
-    figures: {
-      concurrency,
-      documents: pages,
-      requests,
-      /** Calls per slot: how many times the scan's one-time costs are spread over. */
-      rounds: requests / concurrency,
-      seconds: seconds(scanMs),
-      rowsPerSecond: requests / seconds(scanMs),
-      idealSeconds: seconds(idealMs),
-      ratioToIdeal: idealMs / scanMs,
-      /** Until a statement after the scan could run: the scan, then the apply of its last journal entries to srag's tables. */
-      settledSeconds: seconds(settledMs),
-      maximumInFlight: maximumInFlight(standIn.requests),
-      /** Σ request durations at the stand-in ÷ scan time: how full the C slots were kept. */
-      averageInFlight: busyMs / scanMs,
-      meanRequestMs: busyMs / requests,
-      /** The same requests replayed by a bare client at concurrency C (see `replayMs`): the stand-in's ceiling. */
-      replaySeconds: seconds(replay),
-      replayRatioToIdeal: idealMs / replay,
-      /** What srag's scan took above the bare replay of its requests. */
-      aboveReplayMs: scanMs - replay,
-      /** Where the time above the ideal went (see `slotRefills`). */
-      ...refills,
-    } as Record<string, number>,
   };
 }
 
@@ -273,13 +273,11 @@ try {
   const bundleStartMs = median([await bridgeFirstAnswerMs(bundle, false), await bridgeFirstAnswerMs(bundle, false), await bridgeFirstAnswerMs(bundle, false)]);
   const tsxStartMs = median([await bridgeFirstAnswerMs(bridgeWorkerUrl, true), await bridgeFirstAnswerMs(bridgeWorkerUrl, true), await bridgeFirstAnswerMs(bridgeWorkerUrl, true)]);
 
-  const uncached: Array<Record<string, number>> = [];
-  /** Per uncached scan, the process's CPU during the scan and during the bare replay (see `cpuOver`). */
-  const uncachedCpu: Array<{ concurrency: number; scan: ReturnType<typeof cpuOver>; replay: ReturnType<typeof cpuOver> }> = [];
+  const uncached: Array<Awaited<ReturnType<typeof uncachedScan>>> = [];
   let session: SqlSession | undefined;
   let sessionOpenMs = 0;
   /** A session whose model is `url`, its bridge worker started and the first of `glob`'s pages extracted, so that a timed scan measures the scan. */
-  const openWarmSession = async (file: string, url: string, concurrency: number, pages: string) => {
+  const openWarmSession = async (file: string, url: string, concurrency: number, pagesGlob: string) => {
     const openedAt = performance.now();
     const opened = await openSqlSession(path.join(directory, file), {
       environment: { OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-bench-not-a-real-key-0000', SRAG_CONCURRENCY: String(concurrency), SRAG_MAX_RETRIES: '3' },
@@ -287,7 +285,7 @@ try {
     });
     sessions.push(opened);
     sessionOpenMs ||= performance.now() - openedAt;
-    const firstPage = (await opened.run(`SELECT file FROM glob('${pages}') ORDER BY file LIMIT 1`)).rows[0]![0];
+    const firstPage = (await opened.run(`SELECT file FROM glob('${pagesGlob}') ORDER BY file LIMIT 1`)).rows[0]![0];
     await opened.run(`SELECT count(*) FROM srag_extract('${firstPage}', schema := '${schema}')`);
     // The warm-up's own journal is applied after its answer: the next statement waits for that, so it is waited for here.
     await opened.run('SELECT 1');
@@ -295,9 +293,7 @@ try {
   };
   for (const concurrency of concurrencies) {
     session = await openWarmSession(`bench-${concurrency}.duckdb`, standIn.url, concurrency, glob);
-    const short = await uncachedScan({ session, standIn, schema, glob, pages: documents, concurrency });
-    uncached.push(short.figures);
-    uncachedCpu.push({ concurrency, ...short.cpu });
+    uncached.push(await uncachedScan({ session, standIn, schema, glob, pages: documents, concurrency }));
   }
 
   /**
@@ -344,9 +340,7 @@ try {
     const longStandIn = await startLlmStandIn({ corpora: [long.directory], latencyMs });
     try {
       const longSession = await openWarmSession(`bench-${concurrency}-rounds.duckdb`, longStandIn.url, concurrency, long.glob);
-      const measured = await uncachedScan({ session: longSession, standIn: longStandIn, schema, glob: long.glob, pages: long.pages, concurrency });
-      uncached.push(measured.figures);
-      uncachedCpu.push({ concurrency, ...measured.cpu });
+      uncached.push(await uncachedScan({ session: longSession, standIn: longStandIn, schema, glob: long.glob, pages: long.pages, concurrency }));
       cached.push(await cachedScan(longSession, longStandIn, long.glob, long.pages));
       await longSession.close();
       sessions.splice(sessions.indexOf(longSession), 1);
@@ -363,7 +357,6 @@ try {
     latencyMs,
     batchSize,
     uncached,
-    uncachedCpu,
     /** The N pages' cached scan first, then one per long scan's pages. */
     cached,
     startup: { bridgeWorkerFromBundleMs: bundleStartMs, bridgeWorkerThroughTsxMs: tsxStartMs, bundleCacheCheckMs: bundleCheckMs, sessionOpenMs },
@@ -371,15 +364,15 @@ try {
 
   const rows: Array<[string, string]> = [
     ['documents · latency · batch size', `${documents} · ${latencyMs} ms · ${batchSize}`],
-    ...uncached.flatMap((run, index): Array<[string, string]> => [
-      [`uncached scan at concurrency ${run.concurrency}, ${run.documents} pages`, `${run.seconds!.toFixed(2)} s for ${run.requests} calls (${run.rounds!.toFixed(0)} rounds) = ${run.rowsPerSecond!.toFixed(1)} rows/s (ideal ${run.idealSeconds!.toFixed(2)} s)`],
-      ['  ratio to ideal N·L/C', run.ratioToIdeal!.toFixed(3)],
-      ['  srag\'s tables hold every write (the next statement ran)', `${run.settledSeconds!.toFixed(2)} s, ${((run.settledSeconds! - run.seconds!) * 1000).toFixed(0)} ms after the answer`],
-      ['  the stand-in\'s ceiling: its requests replayed bare', `${run.replaySeconds!.toFixed(2)} s = ratio ${run.replayRatioToIdeal!.toFixed(3)}; srag's scan took ${run.aboveReplayMs!.toFixed(0)} ms more`],
+    ...uncached.flatMap((run): Array<[string, string]> => [
+      [`uncached scan at concurrency ${run.concurrency}, ${run.documents} pages`, `${run.seconds.toFixed(2)} s for ${run.requests} calls (${run.rounds.toFixed(0)} rounds) = ${run.rowsPerSecond.toFixed(1)} rows/s (ideal ${run.idealSeconds.toFixed(2)} s)`],
+      ['  ratio to ideal N·L/C', run.ratioToIdeal.toFixed(3)],
+      ['  srag\'s tables hold every write (the next statement ran)', `${run.settledSeconds.toFixed(2)} s, ${((run.settledSeconds - run.seconds) * 1000).toFixed(0)} ms after the answer`],
+      ['  the stand-in\'s ceiling: its requests replayed bare', `${run.replaySeconds.toFixed(2)} s = ratio ${run.replayRatioToIdeal.toFixed(3)}; srag's scan took ${run.aboveReplayMs.toFixed(0)} ms more`],
       ['  first call · a slot empty after the first round · later', `+${run.firstCallMs} ms · median ${run.firstRoundRefillMedianMs}, last ${run.firstRoundRefillLastMs} ms · median ${run.laterRefillMedianMs}, p90 ${run.laterRefillP90Ms} ms`],
-      ['  requests in flight: most · on average', `${run.maximumInFlight} · ${run.averageInFlight!.toFixed(1)} (mean request ${run.meanRequestMs!.toFixed(0)} ms at the stand-in)`],
-      ['  CPU of this process during the scan', describeCpu(uncachedCpu[index]!.scan)],
-      ['  CPU during the bare replay', describeCpu(uncachedCpu[index]!.replay)],
+      ['  requests in flight: most · on average', `${run.maximumInFlight} · ${run.averageInFlight.toFixed(1)} (mean request ${run.meanRequestMs.toFixed(0)} ms at the stand-in)`],
+      ['  CPU of this process during the scan', describeCpu(run.cpu.scan)],
+      ['  CPU during the bare replay', describeCpu(run.cpu.replay)],
     ]),
     ...cached.flatMap((run): Array<[string, string]> => [
       [`cached scan, ${run.documents} pages (median of ${cachedRepeats})`, `${run.seconds.toFixed(3)} s = ${run.perRowMicroseconds.toFixed(0)} µs/row`],
