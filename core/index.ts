@@ -7,6 +7,7 @@ export { isIncomplete, type ColumnCoverage } from './coverage/column-coverage.ts
 export { describeCoverage, type DescribeCoverageOptions } from './coverage/describe-coverage.ts';
 export { renderCoverageForPrompt } from './coverage/render-coverage-for-prompt.ts';
 export { SragError, type SragErrorCode } from './errors/srag-error.ts';
+export type { ErrorFix } from './errors/error-fix.ts';
 export { SchemaInvalidError } from './errors/schema-invalid-error.ts';
 export { ModelOutputInvalidError } from './errors/model-output-invalid-error.ts';
 export { SqlRejectedError } from './errors/sql-rejected-error.ts';
@@ -81,6 +82,7 @@ export { automaticBatchSize, plannedRecordTokens, resolveBatchSize } from './ext
 export { defaultModelPrices, findModelPrice, type ModelPrice, type ModelPrices } from './cost/model-prices.ts';
 export { readModelPrices } from './cost/read-model-prices.ts';
 export { usageCost } from './cost/usage-cost.ts';
+export { formatUsd } from './cost/format-usd.ts';
 export { batchApiPrice } from './cost/batch-api-price.ts';
 export { SpendBudget } from './cost/spend-budget.ts';
 export * from './evaluation/index.ts';

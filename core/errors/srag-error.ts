@@ -1,3 +1,5 @@
+import type { ErrorFix } from './error-fix.ts';
+
 const marker = Symbol.for('srag.error');
 
 /**
@@ -31,6 +33,8 @@ export interface SragErrorOptions {
   message: string;
   /** What a user needs to fix it, e.g. "set OPENAI_API_KEY or OPENAI_BASE_URL". */
   hint?: string;
+  /** The fix as data, which each edge words itself (see `ErrorFix`); `hint` is the fallback. */
+  fix?: ErrorFix;
   cause?: unknown;
 }
 
@@ -42,12 +46,14 @@ export class SragError extends Error {
   private readonly [marker] = true;
   readonly code: SragErrorCode;
   readonly hint: string | undefined;
+  readonly fix: ErrorFix | undefined;
 
-  constructor({ code, message, hint, cause }: SragErrorOptions) {
+  constructor({ code, message, hint, fix, cause }: SragErrorOptions) {
     super(message, { cause });
     this.name = 'SragError';
     this.code = code;
     this.hint = hint;
+    this.fix = fix;
   }
 
   static isInstance(error: unknown): error is SragError {

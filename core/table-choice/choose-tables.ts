@@ -55,7 +55,8 @@ export async function chooseTables({ question, catalog, maximumCandidates = 12, 
     throw new SragError({
       code: 'TABLE_NOT_FOUND',
       message: `no table matches the words of the question "${question}"`,
-      hint: `name the table: --table NAME (CLI) or srag_ask('…', 'NAME'); tables: ${tables.slice(0, 10).map((table) => table.name).join(', ')}${tables.length > 10 ? ', …' : ''}`,
+      hint: `name the table, one of: ${tables.slice(0, 10).map((table) => table.name).join(', ')}${tables.length > 10 ? ', …' : ''}`,
+      fix: { kind: 'name-table', choices: tables.map((table) => table.name) },
     });
   }
   const candidates = ranked.slice(0, maximumCandidates);

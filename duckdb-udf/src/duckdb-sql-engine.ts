@@ -1,11 +1,13 @@
 import { DuckDBInstance } from './duckdb-node-api.ts';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
-import { firstLine, SqlRejectedError, SragError, type ColumnCoverage, type CoverageSource, type ParsedSelect, type SqlEngine, type SqlResult } from '../../core/index.ts';
+import type { AskEngine } from '../../app/index.ts';
+import { firstLine, SqlRejectedError, SragError, type ColumnCoverage, type ColumnStatistics, type ParsedSelect, type RecordSchema, type SqlResult } from '../../core/index.ts';
 import { countColumnCoverage, coverageEvidenceTable } from './sandbox/count-column-coverage.ts';
 import { readCoveragePlan } from './sandbox/read-coverage-plan.ts';
 import { duckDbSqlDialect } from './duckdb-sql-dialect.ts';
 import { connectionTableSource } from './sandbox/connection-table-source.ts';
+import { queryColumnStatistics } from './store/query-column-statistics.ts';
 import { openSandbox, type Sandbox, type SandboxTable } from './sandbox/open-sandbox.ts';
 import { createPrivateDirectory } from './sandbox/private-directory.ts';
 import { readBoundedResult } from './sandbox/read-bounded-result.ts';
@@ -14,7 +16,6 @@ import { sandboxLimits, type SandboxLimits } from './sandbox/sandbox-limits.ts';
 import type { SandboxTableSource } from './sandbox/sandbox-table-source.ts';
 import type { CountedColumn } from './sandbox/count-column-coverage.ts';
 
-export { quoteIdentifier } from './quote-identifier.ts';
 
 /** One parser per thread: `json_serialize_sql` holds no state, and an engine is made per `srag_ask` call. */
 let parserConnection: Promise<DuckDBConnection> | undefined;
@@ -28,7 +29,7 @@ let parserConnection: Promise<DuckDBConnection> | undefined;
  * read to Parquet in a private temporary directory, removed when the query ends. So a query over
  * a million-row table costs a columnar export of the columns it names, not a copy of every row.
  */
-export class DuckDbSqlEngine implements SqlEngine, CoverageSource {
+export class DuckDbSqlEngine implements AskEngine {
   readonly dialect = duckDbSqlDialect;
   private readonly source: SandboxTableSource;
   private queue: Promise<unknown> = Promise.resolve();
@@ -76,6 +77,11 @@ export class DuckDbSqlEngine implements SqlEngine, CoverageSource {
     const next = this.queue.then(() => this.withSandbox([table], wanted, (sandbox) => read(sandbox.connection)));
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /** The Appendix-D statistics of `table`, computed by DuckDB in a sandbox over the schema's columns (a table whose statistics are not kept). */
+  computeStatistics(table: string, schema: RecordSchema): Promise<ColumnStatistics[]> {
+    return this.readTable(table, schema.attributes.map((attribute) => attribute.name), (connection) => queryColumnStatistics(connection, table, schema));
   }
 
   /**

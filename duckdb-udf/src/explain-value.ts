@@ -47,7 +47,7 @@ export async function explainValue(store: SragStore, connection: DuckDBConnectio
     const holding = await extractTableHolding(store, connection, ingested, attribute, database);
     if (holding) [chosen, extractTable] = [holding.name, holding.columns];
   } else if (!extractTable && !ingested.includes(chosen)) {
-    const made = await sragExtractTables(connection, ingested);
+    const made = await sragExtractTables(connection);
     if (made.some((candidate) => candidate.name === chosen)) throw contentHashMissing(chosen);
     if (made.length > 0) throw noSuchRecordTable(database, chosen, ingested, made);
   }
@@ -181,7 +181,7 @@ const extractColumns = new Set(['filename', 'content_hash', '_error']);
  * `srag_extract`, is an error that says which to name.
  */
 async function extractTableHolding(store: SragStore, connection: DuckDBConnection, ingested: string[], attribute: string, database: string): Promise<{ name: string; columns: string[] } | undefined> {
-  const made = await sragExtractTables(connection, ingested);
+  const made = await sragExtractTables(connection);
   if (made.length === 0) return undefined;
   const columnsOf = (table: (typeof made)[number]) => table.columns.map((column) => column.name);
   const holding = made.filter((table) => columnsOf(table).includes(attribute));
@@ -197,7 +197,7 @@ async function extractTableHolding(store: SragStore, connection: DuckDBConnectio
   }
   const names = [...(ingested.length > 0 ? await ingestedTablesHolding(store, attribute) : []).map((info) => info.table), ...holding.map((table) => table.name)];
   if (names.length > 1) {
-    throw new SragError({ code: 'INPUT_INVALID', message: `"${attribute}" is a column of several tables in ${database} (${names.join(', ')})`, hint: `pass --table with one of: ${names.join(', ')}` });
+    throw new SragError({ code: 'INPUT_INVALID', message: `"${attribute}" is a column of several tables in ${database} (${names.join(', ')})`, hint: `name one of: ${names.join(', ')}`, fix: { kind: 'name-table', choices: names } });
   }
   if (!keptContentHash(holding[0]!)) throw contentHashMissing(holding[0]!.name);
   return { name: holding[0]!.name, columns: columnsOf(holding[0]!) };

@@ -37,8 +37,8 @@ export async function readTableStats(store: SragStore, connection: DuckDBConnect
   if (made) {
     const { rows, rowsWithoutValues } = await countRows(connection, made.name, made.schema);
     return {
-      table: made.name, schema: made.schema, rows, rowsWithoutValues, log: await logCounts(connection, made.evidenceName),
-      statistics: await queryColumnStatistics(connection, made.name, made.schema), sragExtract: { schemaKey: made.evidenceName },
+      table: made.name, schema: made.schema, rows, rowsWithoutValues, log: await logCounts(connection, made.evidence!.name),
+      statistics: await queryColumnStatistics(connection, made.name, made.schema), sragExtract: { schemaKey: made.evidence!.name },
     };
   }
   const info = await store.tableInfo(table);

@@ -100,7 +100,7 @@ describe('srag_ask(question, extend := true)', () => {
     await session.run("CREATE TABLE one_hotel AS SELECT * FROM srag_extract('examples/hotels/docs/amber-arch-hotel.md', schema := 'examples/hotels/schema.json')");
     try {
       const refused = await session.run(`SELECT * FROM srag_ask(${sqlString(shuttle.question)}, 'one_hotel', extend := true)`).catch((error: Error) => error);
-      expect(String(refused)).toMatch(/extend := true grows tables srag ingest made, whose documents it knows; "one_hotel" was made by srag_extract/);
+      expect(String(refused)).toMatch(/grows a table srag ingest made, whose documents it knows; the question is asked of "one_hotel" \(made by srag_extract\) — extract the attributes with srag_extract/);
     } finally {
       await session.run('DROP TABLE one_hotel');
     }

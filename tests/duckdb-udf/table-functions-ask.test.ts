@@ -91,15 +91,15 @@ describe('srag_ask', () => {
   });
 
   it('refuses a table whose columns it cannot explain, and says how to make one', async () => {
-    await expect(session.run("SELECT * FROM srag_ask('How many?', 'unrelated')")).rejects.toThrow(/srag_ask: unknown table: table "unrelated" was not made by srag_extract, srag ingest or srag import/);
-    await expect(session.run("SELECT * FROM srag_ask('How many?', 'no_such_table')")).rejects.toThrow(/srag_ask: unknown table: no table "no_such_table" in this database; record tables: hotels — SELECT \* FROM srag_ask\('…', 'hotels'\)/);
+    await expect(session.run("SELECT * FROM srag_ask('How many?', 'unrelated')")).rejects.toThrow(/srag_ask: unknown table: table "unrelated" was not made by srag ingest, srag import or srag_extract, so the meaning of its columns is unknown/);
+    await expect(session.run("SELECT * FROM srag_ask('How many?', 'no_such_table')")).rejects.toThrow(/srag_ask: unknown table: no table "no_such_table" in this database made by srag ingest, srag import or srag_extract — name the table: SELECT \* FROM srag_ask\('…', 'hotels'\), one of: hotels$/);
   });
 
   it('names the form that works when the one-argument form finds no table for the question, when srag_ask is called as a scalar or without a question, and when srag_extract is called as a scalar without a schema', async () => {
     await session.run('CREATE TABLE hotels_copy AS SELECT * FROM hotels');
     try {
       const several = await session.run("SELECT * FROM srag_ask('How many?')").catch((error: Error) => error);
-      expect(String(several)).toMatch(/srag_ask: unknown table: no table matches the words of the question "How many\?" — name the table: .*srag_ask\('…', 'NAME'\); tables: hotels, hotels_copy/);
+      expect(String(several)).toMatch(/srag_ask: unknown table: no table matches the words of the question "How many\?" — name the table: SELECT \* FROM srag_ask\('…', 'hotels'\), one of: hotels, hotels_copy/);
       expect(String(several).split('\n')).toHaveLength(1);
     } finally {
       await session.run('DROP TABLE hotels_copy');

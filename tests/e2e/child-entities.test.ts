@@ -123,7 +123,7 @@ describe('a schema with a child entity', () => {
       expect(explained).toMatchObject({ table: 'guesthouses__rooms', value: '95', raw: 'USD 95', quote: 'Double Room: USD 95 per night, sleeps 2', status: 'supported' });
       // No --table needed beside the cities table: only the guesthouses (with their rooms) hold these names.
       expect(await explainValue(store, store.connection, { document: 'casa-azul', attribute: 'star_rating', database })).toMatchObject({ table: 'guesthouses', value: '3' });
-      expect(await refusal('city')).toMatch(/holds several tables \(cities, guesthouses, guesthouses__rooms\) — pass --table/);
+      expect(await refusal('city')).toMatch(/holds several tables \(cities, guesthouses, guesthouses__rooms\) — name one of: cities, guesthouses, guesthouses__rooms$/);
       const items = 'one of: rooms[1].price_per_night, rooms[2].price_per_night, rooms[3].price_per_night';
       expect(await refusal('price_per_night')).toBe(`table guesthouses__rooms holds one "price_per_night" per item of a document: name the item — ${items}`);
       expect(await refusal('price_per_night', 'guesthouses__rooms')).toBe(`table guesthouses__rooms holds one "price_per_night" per item of a document: name the item — ${items}`);

@@ -22,7 +22,7 @@ const extractionRequests = () => requestedAttributesPerDocument(standIn.requests
 const ingest = (documents: string, database: string) =>
   runCommandInProcess((signal) => ingestCommand([documents], { schema: schemaWithoutThree, db: database, evidence: true }, signal));
 const ask = (questions: string[], database: string, options: { extendSchema?: boolean; json?: boolean; dryRun?: boolean } = {}) =>
-  runCommandInProcess((signal) => askCommand(questions, { db: database, ...options }, signal));
+  runCommandInProcess((signal) => askCommand(questions, { db: database, ...options }, signal), { database });
 
 beforeAll(async () => {
   standIn = await startLlmStandIn({ corpora: ['examples/hotels'] });
@@ -89,7 +89,7 @@ describe('srag ask --extend-schema over a table ingested without three attribute
     standIn.reset();
     const again = await ask([needsLeftOut[1]!.question], database, { extendSchema: true, json: true });
     expect(again.status, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ added_attributes: [], extraction_usage: { calls: 0 } });
+    expect(JSON.parse(again.stdout), again.stdout).toMatchObject({ added_attributes: [], extraction_usage: { calls: 0 } });
     expect(extractionCallCount(standIn.requests)).toBe(0);
     const reingested = await ingest('examples/hotels/docs/*', database);
     expect(reingested.stdout).toMatch(/^hotels: 0 done, 0 failed, 50 unchanged/);

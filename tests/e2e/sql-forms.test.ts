@@ -101,9 +101,9 @@ describe('srag_extract in srag sql', () => {
     const questions = ['How many hotels are in Spain?', 'How many 4-star hotels are there in Rome?', 'How many hotels charge less than $150 per night?'];
     const json = await runSrag(['ask', ...questions, '--db', asked, '--table', 'hotels', '--json'], { environment: environment() });
     expect(json.status, json.stderr).toBe(0);
-    const answers = json.stdout.trim().split('\n').map((line) => JSON.parse(line) as { answer: string; path: string; tables: string[]; columns: string[]; rows: unknown[][]; coverage: unknown[]; via: string });
-    expect(answers.map((answer) => [answer.answer, answer.rows, answer.tables, answer.path, answer.via])).toEqual([
-      ['11', [[11]], ['hotels'], 'sql', 'srag_ask'], ['3', [[3]], ['hotels'], 'sql', 'srag_ask'], ['9', [[9]], ['hotels'], 'sql', 'srag_ask'],
+    const answers = json.stdout.trim().split('\n').map((line) => JSON.parse(line) as { answer: string; path: string; tables: string[]; columns: string[]; rows: unknown[][]; coverage: unknown[] });
+    expect(answers.map((answer) => [answer.answer, answer.rows, answer.tables, answer.path])).toEqual([
+      ['11', [[11]], ['hotels'], 'sql'], ['3', [[3]], ['hotels'], 'sql'], ['9', [[9]], ['hotels'], 'sql'],
     ]);
     expect(answers[0]!.coverage).toMatchObject([{ column: 'country', rows: 50, present: 50 }]);
     // The same answers as srag_ask gives in srag sql.
@@ -112,15 +112,14 @@ describe('srag_extract in srag sql', () => {
     // What srag_ask cannot do is refused in one line: reading documents, and growing a table srag ingest did not make.
     const hybrid = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked, '--hybrid'], { environment: environment() });
     expect(hybrid.status).toBe(2);
-    expect(hybrid.stderr).toMatch(/^srag: --hybrid reads the documents of tables srag ingest made; the tables srag_extract made in .* are answered from SQL alone — leave out --hybrid\n$/);
+    expect(hybrid.stderr).toMatch(/^srag: the hybrid path reads the documents of tables srag ingest made, and the question is asked of none \(tables made by srag import or srag_extract are answered from SQL alone\) — leave out --hybrid\n$/);
     const extend = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked, '--extend-schema'], { environment: environment() });
     expect(extend.status).toBe(2);
     expect(extend.stderr.trim().split('\n')).toHaveLength(1);
-    expect(extend.stderr).toContain('"hotels" was made by srag_extract');
-    // A table name that is nowhere in the database keeps its own error.
+    expect(extend.stderr).toContain('the question is asked of "hotels" (made by srag_extract) — extract the attributes with srag_extract');
+    // A table name that is nowhere in the database: the error names the tables there are.
     const mistyped = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked, '--table', 'hotles'], { environment: environment() });
-    expect(mistyped.stderr).toMatch(/^srag: no srag table in .* — run `srag ingest/);
-    expect(mistyped.stderr).not.toContain('srag_ask');
+    expect(mistyped.stderr).toMatch(/^srag: no table "hotles" in .* made by srag ingest, srag import or srag_extract — pass --table with one of: hotels\n$/);
     // srag serve answers over the same tables, with the same fields as srag ask --json; /why and /stats find the table too.
     const server = await startServe({ db: asked, port: 0, host: '127.0.0.1', environment: environment(), directory: repositoryRoot });
     try {
@@ -132,7 +131,7 @@ describe('srag_extract in srag sql', () => {
       }
       const refused = await query({ question: questions[0], hybrid: true });
       expect(refused.status).toBe(400);
-      expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('the tables srag_extract made here are answered from SQL alone');
+      expect((await refused.json()) as { error: { message: string; hint: string } }).toMatchObject({ error: { message: expect.stringContaining('(tables made by srag import or srag_extract are answered from SQL alone)'), hint: 'leave out "hybrid"' } });
       const why = await (await fetch(`${server.url}/why?document=amber-arch-hotel.md&attribute=star_rating`)).json() as Record<string, unknown>;
       expect(why).toMatchObject({ table: 'hotels', attribute: 'star_rating', value: '4', status: 'supported' });
       const stats = await (await fetch(`${server.url}/stats`)).json() as Record<string, unknown>;
@@ -159,26 +158,21 @@ describe('srag_extract in srag sql', () => {
     }
   });
 
-  it('says on a database that also holds an imported table that srag ask chooses among that kind, and --table reaches the table srag_extract made', async () => {
+  it('chooses among every table whatever made it: beside an imported table, a question finds the table srag_extract made', async () => {
     const mixed = join(workDirectory, 'mixed.duckdb');
     await sql(mixed, `CREATE TABLE hotels AS SELECT * FROM srag_extract(read_text('examples/hotels/docs/*'), schema := '${schema}')`);
-    // A database of one kind gets no note.
-    const only = await runSrag(['ask', 'How many hotels are in Spain?', '--db', mixed], { environment: environment() });
-    expect(only.status, only.stderr).toBe(0);
-    expect(only.stderr).not.toContain('note:');
     const rates = join(workDirectory, 'exchange_rates.csv');
     writeFileSync(rates, 'currency,rate\nEUR,1.08\nGBP,1.27\n');
     const imported = await runSrag(['import', rates, '--db', mixed]);
     expect(imported.status, imported.stderr).toBe(0);
     const unnamed = await runSrag(['ask', 'How many hotels are in Spain?', '--db', mixed], { environment: environment() });
-    expect(unnamed.stderr.split('\n')[0]).toBe(`note: srag ask chooses among the tables srag ingest or srag import made (exchange_rates); ${mixed} also holds a table made from srag_extract (hotels): to ask it, add --table hotels`);
+    expect(unnamed.status, unnamed.stderr).toBe(0);
+    expect(unnamed.stdout).toMatch(/^11\n\nTable: hotels \(made by srag_extract\)\n/);
+    expect(unnamed.stderr).toBe('');
     // What the imported table lacks cannot be extracted into it: the hint says so rather than offering --extend-schema.
-    expect(unnamed.status).toBe(7);
-    expect(unnamed.stderr.split('\n')[1]).toBe('srag: "How many hotels are in Spain?" needs an attribute the table "exchange_rates" does not hold: country — exchange_rates was imported with srag import, and srag extracts nothing into an imported table: import it again from a file with what is missing (srag import --replace), or ask a table made from documents');
-    const named = await runSrag(['ask', 'How many hotels are in Spain?', '--db', mixed, '--table', 'hotels'], { environment: environment() });
-    expect(named.status, named.stderr).toBe(0);
-    expect(named.stdout).toMatch(/^11\n\nTable: hotels \(made by srag_extract\)\n/);
-    expect(named.stderr).not.toContain('note:');
+    const rate = await runSrag(['ask', 'How many hotels are in Spain?', '--db', mixed, '--table', 'exchange_rates'], { environment: environment() });
+    expect(rate.status).toBe(7);
+    expect(rate.stderr).toBe('srag: "How many hotels are in Spain?" needs an attribute the table "exchange_rates" does not hold: country — exchange_rates was imported with srag import, and srag extracts nothing into an imported table: import it again from a file with what is missing (srag import --replace), or ask a table made from documents\n');
   });
 
   it("keeps every column of srag_ask's result in the query's order: a repeated name made unique, an integer-like name where the query put it", async () => {
@@ -201,8 +195,7 @@ describe('srag_extract in srag sql', () => {
 
     const ask = await runSrag(['ask', 'Which countries have hotels?', '--db', database, '--json'], { environment: environment() });
     expect(ask.status, ask.stderr).toBe(0);
-    const answer = JSON.parse(ask.stdout) as { columns: string[]; rows: unknown[][]; via: string };
-    expect(answer.via).toBe('srag_ask');
+    const answer = JSON.parse(ask.stdout) as { columns: string[]; rows: unknown[][] };
     expect(answer.columns).toEqual(['country', 'country_1', '2023', '10']);
     expect(answer.rows).toEqual(expected.rows);
   });

@@ -13,8 +13,9 @@ export interface InProcessRun {
  * stderr, the exit status of its code). Saves a process start per command where the test is about
  * the command's behaviour rather than the executable; the settings come from `process.env`
  * (`vi.stubEnv`). One command at a time: the capture replaces the process's own writers.
+ * `database` is the `--db` the command line would name, for the commands an error's fix prints.
  */
-export async function runCommandInProcess(command: (abortSignal: AbortSignal) => Promise<number>): Promise<InProcessRun> {
+export async function runCommandInProcess(command: (abortSignal: AbortSignal) => Promise<number>, { database }: { database?: string } = {}): Promise<InProcessRun> {
   let stdout = '';
   let stderr = '';
   const collect = (append: (text: string) => void) => (chunk: string | Uint8Array, ...rest: unknown[]) => {
@@ -29,7 +30,7 @@ export async function runCommandInProcess(command: (abortSignal: AbortSignal) =>
     const status = await command(new AbortController().signal);
     return { status, stdout, stderr };
   } catch (error) {
-    const rendered = renderError(error);
+    const rendered = renderError(error, { database });
     return { status: rendered.exitStatus, stdout, stderr: `${stderr}${rendered.line}\n` };
   } finally {
     out.mockRestore();

@@ -1,49 +1,25 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { SragError } from '../../../core/index.ts';
-import { askCandidates, type AskTable } from '../llm-bridge/resolve-ask-table.ts';
-import { internalTableNames } from '../store/internal-table-names.ts';
+import { recordTables, type RecordTable } from '../../../app/index.ts';
+import { readTableSnapshotOver } from './read-table-snapshot.ts';
 
 /**
  * The tables made from `srag_extract`'s rows (`CREATE TABLE hotels AS SELECT * FROM
- * srag_extract(…)`), known as `srag_ask(question)` knows them (`askCandidates`): a `filename`
- * column, and the schema `srag_extract` recorded that shares the most attribute names with the
- * table, cut down to the attributes it kept. For the commands that read a table's schema outside
- * SQL (`srag why`, `srag stats`, and the server's `/why` and `/stats`). Tables `srag ingest` or
- * `srag import` made (`ingested`) are left out: their schemas are the store's.
+ * srag_extract(…)`), as every question knows them (app's `recordTables`), for the commands that
+ * read a table's schema outside a question (`srag why`, `srag stats`, and the server's `/why` and
+ * `/stats`). Tables `srag ingest` or `srag import` made are left out: their schemas are the store's.
  */
-export async function sragExtractTables(connection: DuckDBConnection, ingested: readonly string[]): Promise<AskTable[]> {
-  const recorded = (await connection.runAndReadAll(
-    "SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'srag_extract_schemas'",
-  )).getRowsJS().length > 0;
-  if (!recorded) return [];
-  const knownSchemas = (await connection.runAndReadAll('SELECT schema_key, schema_json FROM srag_extract_schemas ORDER BY schema_key')).getRowsJS()
-    .map((row) => ({ name: String(row[0]), schemaJson: String(row[1]), statisticsJson: null, origin: 'srag_extract' as const }));
-  if (knownSchemas.length === 0) return [];
-  const leftOut = new Set([...internalTableNames, ...ingested].map((name) => name.toLowerCase()));
-  const columns = (await connection.runAndReadAll(
-    `SELECT table_name, column_name, data_type FROM duckdb_columns()
-     WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal
-     ORDER BY table_name, column_index`,
-  )).getRowsJS();
-  const tables = new Map<string, Array<{ name: string; type: string }>>();
-  for (const [table, column, type] of columns) {
-    if (leftOut.has(String(table).toLowerCase())) continue;
-    const list = tables.get(String(table)) ?? [];
-    list.push({ name: String(column), type: String(type) });
-    tables.set(String(table), list);
-  }
-  return askCandidates({
-    question: '',
-    table: null,
-    tables: [...tables].map(([name, tableColumns]) => ({ name, columns: tableColumns })),
-    knownSchemas,
-    catalog: { imports: [], links: [], mentions: [] },
-    extend: false,
-  });
+export async function sragExtractTables(connection: DuckDBConnection): Promise<RecordTable[]> {
+  return (await readRecordTables(connection)).filter((table) => table.madeBy === 'srag_extract');
+}
+
+/** Every table a question may read, whatever made it (app's `recordTables` over a snapshot without a question). */
+export async function readRecordTables(connection: DuckDBConnection): Promise<RecordTable[]> {
+  return recordTables(await readTableSnapshotOver(connection, '', undefined));
 }
 
 /** Whether a table made from `srag_extract` kept `content_hash`, by which its rows find their documents' evidence and files. */
-export function keptContentHash(table: AskTable): boolean {
+export function keptContentHash(table: RecordTable): boolean {
   return table.columns.some((column) => column.name === 'content_hash');
 }
 
@@ -57,9 +33,9 @@ export function contentHashMissing(table: string): SragError {
 }
 
 /** A table named that is neither one `srag ingest` or `srag import` made (`ingested`) nor one made from `srag_extract` (`made`). */
-export function noSuchRecordTable(database: string, table: string, ingested: readonly string[], made: readonly AskTable[]): SragError {
+export function noSuchRecordTable(database: string, table: string, ingested: readonly string[], made: readonly RecordTable[]): SragError {
   const names = [...ingested, ...made.map((candidate) => candidate.name)];
-  return new SragError({ code: 'TABLE_NOT_FOUND', message: `no table "${table}" in ${database} made by srag ingest, srag import or srag_extract`, hint: `pass --table with one of: ${names.join(', ')}` });
+  return new SragError({ code: 'TABLE_NOT_FOUND', message: `no table "${table}" in ${database} made by srag ingest, srag import or srag_extract`, hint: `name one of: ${names.join(', ')}`, fix: { kind: 'name-table', choices: names } });
 }
 
 /**
@@ -68,10 +44,10 @@ export function noSuchRecordTable(database: string, table: string, ingested: rea
  * go on with the store's tables (`SragStore.tableInfo`).
  * A name that is neither kind's is an error that lists both kinds.
  */
-export async function extractMadeTable(ingested: readonly string[], connection: DuckDBConnection, database: string, table: string | undefined): Promise<AskTable | undefined> {
+export async function extractMadeTable(ingested: readonly string[], connection: DuckDBConnection, database: string, table: string | undefined): Promise<RecordTable | undefined> {
   if (table !== undefined && ingested.includes(table)) return undefined;
   if (table === undefined && ingested.length > 0) return undefined;
-  const made = await sragExtractTables(connection, ingested);
+  const made = await sragExtractTables(connection);
   if (table !== undefined) {
     const found = made.find((candidate) => candidate.name === table);
     if (found || made.length === 0) return found;
@@ -81,7 +57,8 @@ export async function extractMadeTable(ingested: readonly string[], connection: 
     throw new SragError({
       code: 'TABLE_NOT_FOUND',
       message: `${database} holds several tables made from srag_extract (${made.map((candidate) => candidate.name).join(', ')})`,
-      hint: `pass --table with one of: ${made.map((candidate) => candidate.name).join(', ')}`,
+      hint: `name one of: ${made.map((candidate) => candidate.name).join(', ')}`,
+      fix: { kind: 'name-table', choices: made.map((candidate) => candidate.name) },
     });
   }
   return made[0];

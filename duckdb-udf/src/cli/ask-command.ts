@@ -1,16 +1,12 @@
-import { countNoun, describeCoverage, SragError, type AskResult } from '../../../core/index.ts';
-import { askInSession, pointsToSragAsk, type AskInSessionResult } from '../ask-in-session.ts';
-import type { ExtendTableOptions } from '../extend-table-for-question.ts';
+import { answerJson, ask, estimateExtension, type ExtensionDryRun, type GrowOptions } from '../../../app/index.ts';
+import { countNoun, describeCoverage, formatUsd, SragError, type AskResult } from '../../../core/index.ts';
 import { describeTableChoice } from '../catalog/describe-table-choice.ts';
-import { dryRunExtension, type ExtensionDryRun } from '../dry-run-extension.ts';
 import { embedderLoader } from '../embedder-loader.ts';
 import { friendlyPath } from '../friendly-path.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
-import { openSession, type Session } from '../open-session.ts';
-import { sragExtractTables } from '../catalog/srag-extract-tables.ts';
-import { askOverExtractTables, extractTablesAnswerJson, type ExtractTablesAnswer } from '../ask-over-extract-tables.ts';
+import { openSession } from '../open-session.ts';
+import { sessionAskPorts } from '../session-ask-ports.ts';
 import { confirmOnTerminal } from './confirm-on-terminal.ts';
-import { formatUsd } from './format-usd.ts';
 import { formatTable } from './format-table.ts';
 import { createProgressReporter, type ProgressReporter } from './progress-reporter.ts';
 
@@ -38,117 +34,53 @@ const shownRows = 100;
 
 /**
  * `srag ask`: question → tables → SQL → answer; the answer always comes with the tables and the
- * SQL it rests on. Without --table each question chooses its tables (`chooseTables`); with it,
- * the named table is the only one. By default the model that writes
- * the SQL also decides whether the question needs the documents' text (the S-RAG paper's hybrid
- * mode, §3.3): the SQL then selects documents, and the answer is read from them and names them.
- * Several questions share one session (one JSON object per line
- * with --json). A question whose SQL fails stops the command with its error, after the answers
- * printed so far. Over a database whose tables `srag_extract` made (`CREATE TABLE … AS SELECT *
- * FROM srag_extract(…)`), the questions are answered as `srag_ask` answers them in SQL
- * (`askOverExtractTables`), with the catalog, statistics and coverage of such tables.
+ * SQL it rests on. Each question goes through app's `ask`, as on every surface: without --table it
+ * chooses among every table of the database, whatever made it (`srag ingest`, `srag import`,
+ * `srag_extract`); with it, the named table is the only one. By default the model that writes the
+ * SQL also decides whether the question needs the documents' text (the S-RAG paper's hybrid mode,
+ * §3.3). Several questions share one session (one JSON object per line with --json). A question
+ * whose SQL fails stops the command with its error, after the answers printed so far.
  */
 export async function askCommand(questions: string[], options: AskCommandOptions, abortSignal: AbortSignal): Promise<number> {
   if (options.dryRun && !options.extendSchema) {
     throw new SragError({ code: 'INPUT_INVALID', message: '--dry-run estimates the back-fill of --extend-schema; without it srag ask makes no extraction call', hint: 'add --extend-schema, or leave out --dry-run' });
   }
   const session = await openSession(options.db, { abortSignal, mustExist: true });
+  // A connection of its own for the question's reads: the store's serves the response cache meanwhile.
+  const connection = await session.store.instance.connect();
   try {
-    if (options.dryRun) {
-      for (const question of questions) {
-        const estimate = await dryRunExtension(session, question, options.table);
-        process.stdout.write(options.json ? `${JSON.stringify(estimate)}\n` : `${describeDryRun(estimate)}\n`);
-      }
-      return 0;
-    }
-    if (!options.table) await noteExtractTablesLeftOut(session, options.db);
-    const loadEmbedder = embedderLoader(session);
-    // Once a question finds only tables srag_extract made, the rest are asked of those tables too.
-    let extractTables = false;
+    const ports = sessionAskPorts(session, connection, { loadEmbedder: embedderLoader(session) });
     for (const [index, question] of questions.entries()) {
-      const heading = questions.length > 1 ? `${index > 0 ? '\n' : ''}Q: ${question}\n` : '';
-      let asked: AskInSessionResult | undefined;
-      if (!extractTables) {
-        try {
-          asked = await askInSession(session, question, {
-            table: options.table,
-            hybrid: options.hybrid,
-            loadEmbedder,
-            ...(options.extendSchema ? { extendSchema: extendOnTerminal(options, abortSignal) } : {}),
-            extendHint: `add them (extracting only them from every document) with: ${sragCommandLine(['ask', question, '--extend-schema', ...options.table ? ['--table', options.table] : []], options.db)}`,
-          });
-        } catch (error) {
-          if (!pointsToSragAsk(error)) throw error;
-          if (options.hybrid) {
-            throw new SragError({
-              code: 'INPUT_INVALID',
-              message: `--hybrid reads the documents of tables srag ingest made; the tables srag_extract made in ${options.db} are answered from SQL alone`,
-              hint: 'leave out --hybrid',
-            });
-          }
-          extractTables = true;
-        }
-      }
-      if (extractTables) {
-        // A connection of its own: the store's serves the response cache meanwhile.
-        const connection = await session.store.instance.connect();
-        let answer: ExtractTablesAnswer;
-        try {
-          answer = await askOverExtractTables(session, connection, question, { table: options.table, extend: options.extendSchema });
-        } finally {
-          connection.closeSync();
-        }
-        process.stdout.write(options.json ? `${JSON.stringify(extractTablesAnswerJson(answer))}\n` : `${heading}${describeExtractTablesAnswer(answer, options.db)}\n`);
+      if (options.dryRun) {
+        const estimate = await estimateExtension(ports, question, { table: options.table, extractModel: session.settings.extractModel });
+        process.stdout.write(options.json ? `${JSON.stringify(estimate)}\n` : `${describeDryRun(estimate)}\n`);
         continue;
       }
-      const { result, json, choice } = asked!;
+      const answer = await ask(ports, question, {
+        table: options.table,
+        hybrid: options.hybrid,
+        ...(options.extendSchema ? { extend: extendOnTerminal(options, abortSignal) } : {}),
+      });
       if (options.json) {
-        process.stdout.write(`${JSON.stringify(json)}\n`);
-      } else {
-        const note = describeCoverage(result.coverage, {
-          title: choice.tables.map((table) => table.schema.title).join(', '),
-          whereToLook: (column, document) => `see ${sragCommandLine(['why', document ? documentName(document) : '<document>', column], options.db)}`,
-        });
-        const coverage = note ? `\nCoverage: ${note.split('\n').join('\n  ')}\n` : '';
-        process.stdout.write(`${heading}${result.answer}\n${coverage}\n${describeTableChoice({ tables: choice.tables, joins: result.joins })}\n${renderEvidence(result)}\n`);
+        process.stdout.write(`${JSON.stringify(answerJson(answer))}\n`);
+        continue;
       }
+      const heading = questions.length > 1 ? `${index > 0 ? '\n' : ''}Q: ${question}\n` : '';
+      const note = describeCoverage(answer.coverage, {
+        title: answer.chosen.map((table) => table.schema.title).join(', '),
+        whereToLook: (column, document) => {
+          const tableArgument = answer.chosen.length === 1 && answer.chosen[0]!.madeBy === 'srag_extract' ? ['--table', answer.chosen[0]!.name] : [];
+          return `see ${sragCommandLine(['why', document ? documentName(document) : '<document>', column, ...tableArgument], options.db)}`;
+        },
+      });
+      const coverage = note ? `\nCoverage: ${note.split('\n').join('\n  ')}\n` : '';
+      process.stdout.write(`${heading}${answer.answer}\n${coverage}\n${describeTableChoice({ tables: answer.chosen, joins: answer.joins })}\n${renderEvidence(answer)}\n`);
     }
     return 0;
   } finally {
+    connection.closeSync();
     session.close();
   }
-}
-
-/**
- * On a database that holds tables srag ingest or srag import made and tables made from
- * srag_extract, a question without --table chooses among the first kind only: says so on stderr,
- * once, with the option that reaches the others.
- */
-async function noteExtractTablesLeftOut(session: Session, db: string): Promise<void> {
-  const ingested = await session.store.tables();
-  if (ingested.length === 0) return;
-  const connection = await session.store.instance.connect();
-  let made: string[];
-  try {
-    made = (await sragExtractTables(connection, ingested)).map((table) => table.name);
-  } finally {
-    connection.closeSync();
-  }
-  if (made.length === 0) return;
-  process.stderr.write(`note: srag ask chooses among the tables srag ingest or srag import made (${ingested.join(', ')}); ${db} also holds ${made.length === 1 ? 'a table' : 'tables'} made from srag_extract (${made.join(', ')}): to ask ${made.length === 1 ? 'it' : 'one of them'}, add --table ${made.length === 1 ? made[0] : 'NAME'}\n`);
-}
-
-/** An answer over tables srag_extract made, as `srag ask` prints one: the answer, its coverage, the tables, the SQL and its rows. */
-function describeExtractTablesAnswer(answer: ExtractTablesAnswer, db: string): string {
-  const table = answer.tables.length === 1 ? answer.tables[0] : undefined;
-  const note = describeCoverage(answer.coverage ?? undefined, {
-    title: answer.tables.join(', '),
-    whereToLook: (column, document) => `see ${sragCommandLine(['why', document ? documentName(document) : '<document>', column, ...(table ? ['--table', table] : [])], db)}`,
-  });
-  const coverage = note ? `\nCoverage: ${note.split('\n').join('\n  ')}\n` : '';
-  const rows = formatTable({ columns: answer.columns, rows: answer.rows }, { maximumRows: shownRows });
-  return `${answer.answer}\n${coverage}\n${answer.tables.length === 1 ? 'Table' : 'Tables'}: ${answer.tables.join(', ')} (made by srag_extract)\n`
-    + `Path: sql (the answer rests on the rows below)\nSQL: ${answer.sql}\n${rows}${answer.cut ? `\n${answer.cut}` : ''}\n`;
 }
 
 /** What the answer rests on: the path taken, then the rows, or the documents read and those that could not be. */
@@ -169,7 +101,7 @@ function renderEvidence(result: AskResult): string {
  * a back-fill over SRAG_CONFIRM_DOCUMENTS documents a question on the terminal — unless `--yes`,
  * or there is no terminal to ask on (a pipe, a script), where the estimate is printed and it goes on.
  */
-function extendOnTerminal(options: AskCommandOptions, abortSignal: AbortSignal): ExtendTableOptions {
+function extendOnTerminal(options: AskCommandOptions, abortSignal: AbortSignal): Omit<GrowOptions, 'dryRun'> {
   let progress: ProgressReporter | undefined;
   return {
     onNotice: (line) => process.stderr.write(`${line}\n`),

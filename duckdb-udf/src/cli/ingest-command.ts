@@ -7,7 +7,7 @@ import { BatchJobs } from '../store/batch-jobs.ts';
 import { ingestDocuments } from '../ingest-documents.ts';
 import { loadModelPrices } from '../load-model-prices.ts';
 import { openSession, type Session } from '../open-session.ts';
-import { formatUsd } from './format-usd.ts';
+import { formatUsd } from '../../../core/index.ts';
 import type { SchemaChange } from '../store/compare-schemas.ts';
 import { createProgressReporter } from './progress-reporter.ts';
 import { readSchemaFile } from './read-schema-file.ts';

@@ -182,9 +182,18 @@ the server did not finish resumes when it starts again.`)
       return code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help' ? 0 : 2;
     }
     const { renderError } = await import('./render-error.ts');
-    const { line, exitStatus: status } = renderError(error);
+    const { line, exitStatus: status } = renderError(error, { database: databaseArgument(argv) });
     process.stderr.write(`${line}\n`);
     return status;
   }
   return exitStatus;
+}
+
+/** The `--db` the command line names (the default when none), for commands an error's fix prints. */
+function databaseArgument(argv: readonly string[]): string {
+  for (const [index, argument] of argv.entries()) {
+    if (argument === '--db' && argv[index + 1] !== undefined) return argv[index + 1]!;
+    if (argument.startsWith('--db=')) return argument.slice('--db='.length);
+  }
+  return 'srag.duckdb';
 }

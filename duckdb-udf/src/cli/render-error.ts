@@ -1,5 +1,6 @@
 import { redactSecrets, renderSchemaProblem, SchemaInvalidError, SragError, type SragErrorCode } from '../../../core/index.ts';
 import { secretSettings } from '../read-settings.ts';
+import { renderFixForCli } from './render-fix.ts';
 
 /** The CLI's one table from error code to exit status. */
 const exitStatusForCode: Record<SragErrorCode, number> = {
@@ -23,17 +24,19 @@ const exitStatusForCode: Record<SragErrorCode, number> = {
 };
 
 /**
- * One line for the terminal: what failed, then how to fix it; never a stack trace, never a key.
- * A schema with several problems gets one line each, under a line naming the file.
+ * One line for the terminal: what failed, then how to fix it (a fix carried as data in the
+ * command line's words, `--db` added for `database` when it is not the default); never a stack
+ * trace, never a key. A schema with several problems gets one line each, under a line naming the file.
  */
-export function renderError(error: unknown): { line: string; exitStatus: number } {
+export function renderError(error: unknown, { database = 'srag.duckdb' }: { database?: string } = {}): { line: string; exitStatus: number } {
   if (SchemaInvalidError.isInstance(error) && error.problems.length > 1) {
     const source = error.source ?? 'schema';
     const lines = [`srag: ${source} has ${error.problems.length} problems:`, ...error.problems.map((problem) => `  ${renderSchemaProblem(problem, source)}`)];
     return { line: redactSecrets(lines.join('\n'), secretSettings()), exitStatus: exitStatusForCode.SCHEMA_INVALID };
   }
   if (SragError.isInstance(error)) {
-    const hint = error.hint ? ` — ${error.hint}` : '';
+    const fix = error.fix ? renderFixForCli(error.fix, database) : error.hint;
+    const hint = fix ? ` — ${fix}` : '';
     return { line: redactSecrets(`srag: ${error.message}${hint}`, secretSettings()), exitStatus: exitStatusForCode[error.code] ?? 1 };
   }
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);

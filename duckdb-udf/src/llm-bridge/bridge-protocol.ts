@@ -1,8 +1,8 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { ColumnCoverage, ModelUsage, NormalizedValue, RecordSchema, SragErrorCode } from '../../../core/index.ts';
+import type { ColumnCoverage, ErrorFix, ModelUsage, NormalizedValue, RecordSchema, SragErrorCode } from '../../../core/index.ts';
 import type { JournalEntry } from '../store/journal-entry.ts';
 import type { BridgeStart } from '../store/srag-store.ts';
-import type { TableLinkRow } from '../catalog/read-catalog-rows.ts';
+import type { TableSnapshot } from '../../../app/index.ts';
 
 /** How a failed document is reported by `srag_extract` (`on_error := ...`). */
 export type OnError = 'capture' | 'null' | 'fail';
@@ -35,46 +35,14 @@ export interface ExtractedRow {
   error: string | null;
 }
 
-/** A registered table's schema as `srag_tables` or `srag_extract_schemas` holds it. */
-export interface KnownSchema {
-  /** The table name (srag_tables) or the schema key (srag_extract_schemas). */
-  name: string;
-  schemaJson: string;
-  statisticsJson: string | null;
-  origin: 'srag_tables' | 'srag_extract';
-}
-
+/** `srag_ask(question[, table][, extend := true])`: the question, and the database as the macro read it (never rows). */
 export interface AskRequest {
   question: string;
-  /** The table the call names; null for `srag_ask(question)`, which takes the database's one record table. */
+  /** The table the call names; null for `srag_ask(question)`, which chooses among every table. */
   table: string | null;
-  /** The tables of the database (main schema, srag's own left out) with their columns: names and types only, never rows. */
-  tables: Array<{ name: string; columns: Array<{ name: string; type: string }> }>;
-  knownSchemas: KnownSchema[];
-  /** What table choice needs beyond schemas, read from the catalog by the macro (never rows). */
-  catalog: AskCatalog;
-  /** `srag_ask(question, extend := true)`: first add the attributes the question needs that the table lacks (see `extendAskTable`). */
+  snapshot: TableSnapshot;
+  /** `extend := true`: first add the attributes the question needs that the table lacks (app's `tableGrower`). */
   extend: boolean;
-}
-
-/** What `srag_ask(…, extend := true)` added and what it cost, as `srag ask --extend-schema --json` reports it. */
-export interface SchemaExtensionReply {
-  addedAttributes: string[];
-  /** The target-schema call (SRAG_MODEL). */
-  schemaUsage: { calls: number; promptTokens: number; completionTokens: number };
-  /** The back-fill (SRAG_EXTRACT_MODEL): zero calls when no record lacked an attribute. */
-  extractionUsage: { calls: number; promptTokens: number; completionTokens: number; documents: number };
-  /** Said before the back-fill (never asked about in SQL); null when there was nothing to back-fill. */
-  estimate: { documents: number; calls: number; promptTokens: number; completionTokens: number; costUsd: number | null; model: string; text: string } | null;
-  /** Rows whose document changed or is gone: their new columns stay NULL with the reason. */
-  notBackfilled: Array<{ document: string; reason: string }>;
-}
-
-/** The catalog rows `srag_ask(question)` chooses tables from: imports, links, and the question's phrases found among column values. */
-export interface AskCatalog {
-  imports: Array<{ name: string; file: string; description: string | null }>;
-  links: TableLinkRow[];
-  mentions: Array<{ table_name: string; column_name: string; phrase: string }>;
 }
 
 export interface AskReply {
@@ -92,8 +60,8 @@ export interface AskReply {
   coverage: ColumnCoverage[] | null;
   promptTokens: number;
   completionTokens: number;
-  /** With `extend`: what was added and what the back-fill cost; null otherwise. */
-  schemaExtension: SchemaExtensionReply | null;
+  /** With `extend`: what was added and what the back-fill cost (app's `extensionJson`); null otherwise. */
+  schemaExtension: Record<string, unknown> | null;
 }
 
 /**
@@ -144,6 +112,7 @@ export interface SerializedError {
   code: SragErrorCode | 'INTERNAL';
   message: string;
   hint?: string;
+  fix?: ErrorFix;
 }
 
 export type BridgeReply =

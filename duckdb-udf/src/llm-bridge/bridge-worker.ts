@@ -44,7 +44,7 @@ function settleCallerRequest(reply: CallerReply): void {
 const service = new LlmBridgeService({ environment: data.environment, progress: data.progress, journal, askCaller });
 
 function serialize(error: unknown): SerializedError {
-  if (SragError.isInstance(error)) return { code: error.code, message: redactSecrets(error.message, secrets), hint: error.hint };
+  if (SragError.isInstance(error)) return { code: error.code, message: redactSecrets(error.message, secrets), hint: error.hint, ...(error.fix ? { fix: error.fix } : {}) };
   const message = error instanceof Error ? firstLine(error.message) : String(error);
   return { code: 'INTERNAL', message: redactSecrets(`unexpected error in the LLM bridge: ${message}`, secrets) };
 }

@@ -13,6 +13,8 @@ import { hashText } from '../hash-text.ts';
 import { loadPromptLibrary } from '../load-prompt-library.ts';
 import { readDocumentFile } from '../read-document-file.ts';
 import { readSettings, type SragSettings } from '../read-settings.ts';
+import { loadModelPrices } from '../load-model-prices.ts';
+import { nodeDocumentFiles } from '../node-document-files.ts';
 import type { BridgeRequest, CallerRequest, ExtractedRow, ExtractionSettings, OnError, ScanDocument } from './bridge-protocol.ts';
 import { BridgeStore } from './bridge-store.ts';
 import { IngestionLogCopy, wholeLogBytes } from './ingestion-log-copy.ts';
@@ -111,45 +113,50 @@ export class LlmBridgeService {
         return { rows: await this.extractTexts(request.schema, request.schemaKey, request.documents, request.settings) };
       case 'ask': {
         // A schema recorded in this session may not be applied yet; the table's own SQL cannot see it.
-        const known = new Set(request.request.knownSchemas.filter((schema) => schema.origin === 'srag_extract').map((schema) => schema.name));
-        const knownSchemas = [...request.request.knownSchemas];
+        const snapshot = request.request.snapshot;
+        const known = new Set(snapshot.knownSchemas.filter((schema) => schema.origin === 'srag_extract').map((schema) => schema.name));
+        const knownSchemas = [...snapshot.knownSchemas];
         for (const [name, schemaJson] of this.extractSchemas) {
           if (!known.has(name)) knownSchemas.push({ name, schemaJson, statisticsJson: null, origin: 'srag_extract' });
         }
         // Loaded on the first question: it brings DuckDB (the sandbox) into this worker, which extraction never needs.
-        const { askOverTable } = await import('./ask-over-table.ts');
-        const exportTable = (table: string, columns: string[], file: string) => this.askCaller({ type: 'export-table', table, columns, file });
-        const exportEvidence = (table: string, attributes: string[], file: string, copy?: string) => this.askCaller({ type: 'export-evidence', table, attributes, file, copy });
+        const { answerAskRequest } = await import('./answer-ask-request.ts');
         const client = this.client(this.settings.concurrency, 'ask');
-        return askOverTable({
-          client, prompts: this.prompts, request: { ...request.request, knownSchemas }, model: this.settings.model, exportTable, exportEvidence,
-          extend: async (table) => {
-            const { extendAskTable } = await import('./extend-ask-table.ts');
-            let failed = 0;
-            try {
-              return await extendAskTable({
-                table, question: request.request.question, prompts: this.prompts, client, model: this.settings.model, journal: this.journal, exportTable, exportEvidence,
-                extraction: {
-                  client: this.client(this.settings.concurrency * 2, 'extraction'), model: this.settings.extractModel, cache: this.extractionCache,
-                  concurrency: this.settings.concurrency * 2, maxInputTokens: this.settings.maxInputTokens, callWarningThreshold: this.settings.callWarningThreshold,
-                  loadTokenCounter: () => this.loadTokenCounter(),
-                },
-                onWarning: (line) => {
-                  this.progress.clear();
-                  writeLine(`srag_ask: warning: ${line}`);
-                },
-                onStart: (documents) => this.progress.start(documents),
-                onProgress: (progress) => {
-                  if (progress.outcome === 'failed' || progress.outcome === 'stale') failed += 1;
-                  this.progress.update(progress.completed, failed);
-                },
-                cancellation: this.abort.signal,
-              });
-            } finally {
+        let failed = 0;
+        try {
+          return await answerAskRequest({
+            request: { ...request.request, snapshot: { ...snapshot, knownSchemas } },
+            client, prompts: this.prompts, model: this.settings.model,
+            exporter: {
+              exportTable: (table, columns, file) => this.askCaller({ type: 'export-table', table, columns, file }),
+              exportEvidence: (evidence, attributes, file) => this.askCaller({ type: 'export-evidence', table: evidence.name, attributes, file, ...(evidence.copyOf ? { copy: evidence.copyOf } : {}) }),
+            },
+            growth: {
+              journal: this.journal, cache: this.extractionCache,
+              runtime: {
+                client, prompts: this.prompts, model: this.settings.model,
+                extractionClient: () => this.client(this.settings.concurrency * 2, 'extraction'),
+                extractModel: this.settings.extractModel, concurrency: this.settings.concurrency * 2,
+                maxInputTokens: this.settings.maxInputTokens, callWarningThreshold: this.settings.callWarningThreshold,
+                // No one to ask in SQL: a back-fill goes ahead, its estimate in `schema_extension`.
+                confirmDocuments: Number.POSITIVE_INFINITY,
+                documents: nodeDocumentFiles, loadPrices: () => loadModelPrices(), loadTokenCounter: () => this.loadTokenCounter(), hashText,
+              },
+              onStart: (documents) => this.progress.start(documents),
+            },
+            onWarning: (line) => {
               this.progress.clear();
-            }
-          },
-        });
+              writeLine(`srag_ask: warning: ${line}`);
+            },
+            onProgress: (progress) => {
+              if (progress.outcome === 'failed' || progress.outcome === 'stale') failed += 1;
+              this.progress.update(progress.completed, failed);
+            },
+            cancellation: this.abort.signal,
+          });
+        } finally {
+          this.progress.clear();
+        }
       }
       case 'usage':
         return this.usage();

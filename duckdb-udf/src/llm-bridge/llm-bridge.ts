@@ -204,5 +204,5 @@ export class LlmBridge {
 
 function unwrap(reply: BridgeReply): unknown {
   if (reply.ok) return reply.value;
-  throw new SragError({ code: (reply.error.code === 'INTERNAL' ? 'LLM_REQUEST_FAILED' : reply.error.code) as SragErrorCode, message: reply.error.message, hint: reply.error.hint });
+  throw new SragError({ code: (reply.error.code === 'INTERNAL' ? 'LLM_REQUEST_FAILED' : reply.error.code) as SragErrorCode, message: reply.error.message, hint: reply.error.hint, fix: reply.error.fix });
 }

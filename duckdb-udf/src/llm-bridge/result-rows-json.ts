@@ -1,3 +1,4 @@
+import { uniqueColumnNames } from '../../../app/index.ts';
 import type { SqlValue } from '../../../core/index.ts';
 
 /**
@@ -11,19 +12,4 @@ import type { SqlValue } from '../../../core/index.ts';
 export function resultRowsJson(columns: readonly string[], rows: readonly SqlValue[][]): string {
   const keys = uniqueColumnNames(columns).map((name) => JSON.stringify(name));
   return `[${rows.map((row) => `{${keys.map((key, index) => `${key}:${JSON.stringify(row[index] ?? null)}`).join(',')}}`).join(',')}]`;
-}
-
-/** `columns` with each repeat (the same name, case and all: JSON keys tell case apart) renamed `<name>_<n>`, the first free n from 1, as DuckDB names a subquery's columns. */
-export function uniqueColumnNames(columns: readonly string[]): string[] {
-  const taken = new Set<string>();
-  return columns.map((column) => {
-    let name = column;
-    if (taken.has(name)) {
-      let suffix = 1;
-      while (taken.has(`${column}_${suffix}`)) suffix += 1;
-      name = `${column}_${suffix}`;
-    }
-    taken.add(name);
-    return name;
-  });
 }

@@ -21,36 +21,5 @@ export const copyEvidenceExportSql = `SELECT t.filename AS source, e.attribute, 
   JOIN srag_evidence e ON e.table_name = $1::VARCHAR AND e.source = l.source AND list_contains($2::VARCHAR[], e.attribute)
   GROUP BY t.filename, e.attribute`;
 
-/** A column as the sandbox recreates it: its name and DuckDB type, as the source table has them. */
-export interface SandboxColumn {
-  name: string;
-  type: string;
-}
-
-/** A table as a source describes it for the sandbox. */
-export interface SandboxTableDescription {
-  /** Every column, in table order. */
-  columns: SandboxColumn[];
-  /**
-   * Columns the sandbox shows under a second name: a table made by `srag_extract` calls its
-   * provenance column `filename`, and the text-to-SQL prompt calls it `_source`.
-   */
-  aliases?: Array<{ name: string; of: string }>;
-}
-
-/**
- * Where the sandbox takes a table from. Rows never pass through JavaScript: the source has DuckDB
- * write the chosen columns to a Parquet file, which the sandbox reads. `srag ask` exports over its
- * own connection (`connectionTableSource`); `srag_ask` asks the thread that owns the database,
- * which is blocked in the DuckDB callback and runs the export there (see `srag-ask.ts`).
- */
-export interface SandboxTableSource {
-  describeTable(table: string): Promise<SandboxTableDescription>;
-  /** Writes `columns` of every row of `table`, in table order, to a new Parquet file at `file`. */
-  exportTable(table: string, columns: string[], file: string): Promise<void>;
-  /**
-   * Writes the evidence kept for `attributes` of `table` (document, attribute, status; see
-   * `srag_evidence`) to a new Parquet file at `file`, for coverage. Absent where no evidence is kept.
-   */
-  exportEvidence?(table: string, attributes: string[], file: string): Promise<void>;
-}
+/** The table source's types are app's ports (`TableSource`); the names the sandbox's files use. */
+export type { SandboxColumn, SandboxTableDescription, TableSource as SandboxTableSource } from '../../../app/index.ts';

@@ -5,8 +5,8 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { streamSSE } from 'hono/streaming';
 import { documentText, recordSchemaToJsonSchema, SragError } from '../../../core/index.ts';
-import { askInSession, pointsToSragAsk } from '../ask-in-session.ts';
-import { askOverExtractTables, extractTablesAnswerJson } from '../ask-over-extract-tables.ts';
+import { answerJson, ask } from '../../../app/index.ts';
+import { sessionAskPorts } from '../session-ask-ports.ts';
 import { embedderLoader } from '../embedder-loader.ts';
 import { contentHashMissing, extractMadeTable, keptContentHash, sragExtractTables } from '../catalog/srag-extract-tables.ts';
 import { explainValue } from '../explain-value.ts';
@@ -125,21 +125,10 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
   }), async (context) => {
     const { question, table, hybrid, extend_schema: extendSchema } = context.req.valid('json');
     // A server has no one to ask: a back-fill over SRAG_CONFIRM_DOCUMENTS goes ahead, its estimate in the response.
-    const asked = await askInSession(session, question, {
-      table, hybrid, loadEmbedder,
-      ...(extendSchema ? { extendSchema: {} } : {}),
-      extendHint: `add them (extracting only them from every document) by sending the question again with "extend_schema": true`,
-    }).catch((error: unknown) => {
-      if (!pointsToSragAsk(error)) throw error;
-      // The tables srag_extract made (CREATE TABLE … AS SELECT * FROM srag_extract(…)) are answered as srag_ask answers them.
-      if (hybrid) {
-        throw new SragError({ code: 'INPUT_INVALID', message: '"hybrid": true reads the documents of tables srag ingest made; the tables srag_extract made here are answered from SQL alone', hint: 'leave out "hybrid"' });
-      }
-      return undefined;
-    });
-    if (asked) return context.json(asked.json, 200);
-    const answer = await withReader((connection) => askOverExtractTables(session, connection, question, { table, extend: extendSchema }));
-    return context.json(extractTablesAnswerJson(answer), 200);
+    const answer = await withReader((connection) => ask(sessionAskPorts(session, connection, { loadEmbedder }), question, {
+      table, hybrid, ...(extendSchema ? { extend: {} } : {}),
+    }));
+    return context.json(answerJson(answer), 200);
   });
 
   app.openapi(createRoute({
@@ -211,7 +200,7 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
     responses: { 200: { description: 'table names', ...anyJson }, 401: errorResponse },
   }), async (context) => {
     const ingested = await session.store.tables();
-    const made = await withReader((connection) => sragExtractTables(connection, ingested));
+    const made = await withReader((connection) => sragExtractTables(connection));
     return context.json({ tables: [...ingested, ...made.map((table) => table.name)] }, 200);
   });
 
@@ -295,7 +284,7 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
     const file = await withReader(async (connection) => (info.made
       ? (await connection.runAndReadAll(
         `SELECT l.source FROM ${quoteIdentifier(info.table)} t JOIN srag_ingestion_log l ON l.table_name = $1 AND l.content_hash = t.content_hash WHERE t.filename = $2 LIMIT 1`,
-        [info.made.evidenceName, source])).getRowsJS()[0]?.[0]
+        [info.made.evidence!.name, source])).getRowsJS()[0]?.[0]
       : (await connection.runAndReadAll('SELECT source FROM srag_ingestion_log WHERE table_name = $1 AND source = $2', [info.table, source])).getRowsJS()[0]?.[0]));
     if (file === undefined || file === null) {
       const { status, body } = edgeError('NOT_FOUND', `no document ${source} in ${info.table}'s ingestion log`, `pass a ${info.made ? 'filename' : '_source'} value from GET /records`);

@@ -1,4 +1,4 @@
-import { redactSecrets, SchemaInvalidError, renderSchemaProblem, SragError, type SragErrorCode } from '../../../core/index.ts';
+import { redactSecrets, SchemaInvalidError, renderSchemaProblem, SragError, type ErrorFix, type SragErrorCode } from '../../../core/index.ts';
 import { secretSettings } from '../read-settings.ts';
 
 /** Codes only the HTTP edge has (everything else is a `SragErrorCode`). */
@@ -31,7 +31,8 @@ const statusForCode: Record<SragErrorCode | HttpOnlyCode, number> = {
 };
 
 export interface HttpErrorBody {
-  error: { code: SragErrorCode | HttpOnlyCode; message: string; hint?: string };
+  /** `fix`, when there is one, is the error's fix as data (e.g. `{kind: 'name-table', choices}`), which `hint` words for HTTP. */
+  error: { code: SragErrorCode | HttpOnlyCode; message: string; hint?: string; fix?: ErrorFix };
 }
 
 /**
@@ -46,7 +47,11 @@ export function httpError(error: unknown): { status: number; body: HttpErrorBody
     return { status: statusForCode.SCHEMA_INVALID, body: { error: { code: 'SCHEMA_INVALID', message: redact(message) } } };
   }
   if (SragError.isInstance(error)) {
-    return { status: statusForCode[error.code] ?? 500, body: { error: { code: error.code, message: redact(error.message), ...(error.hint ? { hint: redact(error.hint) } : {}) } } };
+    const hint = error.fix ? renderFixForHttp(error.fix) : error.hint;
+    return {
+      status: statusForCode[error.code] ?? 500,
+      body: { error: { code: error.code, message: redact(error.message), ...(hint ? { hint: redact(hint) } : {}), ...(error.fix ? { fix: error.fix } : {}) } },
+    };
   }
   const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
   return { status: 500, body: { error: { code: 'INTERNAL', message: redact(`unexpected error: ${message}`) } } };
@@ -55,4 +60,16 @@ export function httpError(error: unknown): { status: number; body: HttpErrorBody
 /** An error of the HTTP edge itself (no route, no token, too large), in the same shape. */
 export function edgeError(code: HttpOnlyCode | 'INPUT_INVALID', message: string, hint?: string): { status: number; body: HttpErrorBody } {
   return { status: statusForCode[code], body: { error: { code, message, ...(hint ? { hint } : {}) } } };
+}
+
+/** An error's fix in HTTP's words: the request field (or query parameter) to send. */
+function renderFixForHttp(fix: ErrorFix): string {
+  switch (fix.kind) {
+    case 'name-table':
+      return `name the table with "table" (a field of the JSON body, or ?table= in the URL), one of: ${fix.choices.slice(0, 10).join(', ')}${fix.choices.length > 10 ? ', …' : ''}`;
+    case 'extend-schema':
+      return `add them (extracting only them from every document) by sending the question again with "extend_schema": true${fix.table ? ` and "table": "${fix.table}"` : ''}`;
+    case 'answer-from-sql':
+      return 'leave out "hybrid"';
+  }
 }

@@ -1,5 +1,5 @@
 import type { DocumentSource } from '../../../core/index.ts';
-import { quoteIdentifier } from '../duckdb-sql-engine.ts';
+import { quoteIdentifier } from '../quote-identifier.ts';
 import type { SragStore } from './srag-store.ts';
 
 /** A `_source` an earlier srag stored: the path relative to the directory it ran in. */

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quoteIdentifier } from '../duckdb-sql-engine.ts';
+import { quoteIdentifier } from '../quote-identifier.ts';
 
 /** The DuckDB schema that holds the record tables `srag_extract` fills, apart from the user's tables. */
 export const extractSchemaName = 'srag_extract';

@@ -3,7 +3,7 @@ import {
   distinctValueCap, roundMean, shortenStatisticsValue, statisticsValueLength,
   type ColumnStatistics, type RecordSchema,
 } from '../../../core/index.ts';
-import { quoteIdentifier } from '../duckdb-sql-engine.ts';
+import { quoteIdentifier } from '../quote-identifier.ts';
 
 /**
  * Appendix-D statistics of `table` computed by DuckDB with SQL aggregates: one scan for the counts,

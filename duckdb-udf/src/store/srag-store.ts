@@ -4,7 +4,7 @@ import {
   type CachedResponse, type ColumnStatistics, type ExtractionStore, type ExtractorStore, type IngestionLogEntry, type RecordSchema, type ResponseCache,
   type StoredRecord, type SynthesizedExtractor,
 } from '../../../core/index.ts';
-import { quoteIdentifier } from '../duckdb-sql-engine.ts';
+import { quoteIdentifier } from '../quote-identifier.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
 import { readSqlResult } from '../read-sql-result.ts';
 import { extractRecordTable } from './extract-record-table.ts';
@@ -179,7 +179,9 @@ export class SragStore {
         message: names.length === 0
           ? `no srag table in ${this.path}`
           : table ? `no srag table "${table}" in ${this.path}` : `${this.path} holds several tables (${names.join(', ')})`,
-        hint: names.length === 0 ? 'run `srag ingest <glob> --schema FILE` first (or pass the right --db)' : `pass --table with one of: ${names.join(', ')}`,
+        ...(names.length === 0
+          ? { hint: 'run `srag ingest <glob> --schema FILE` first (or pass the right --db)' }
+          : { hint: `name one of: ${names.join(', ')}`, fix: { kind: 'name-table' as const, choices: names } }),
       });
     }
     const row = await this.exclusive(async (connection) =>

@@ -1,5 +1,5 @@
 import { sqlTypeForKind, type AttributeDefinition, type AttributeEvidence, type CachedResponse, type ChildEntity, type RecordSchema, type StoredRecord } from '../../../core/index.ts';
-import { quoteIdentifier } from '../duckdb-sql-engine.ts';
+import { quoteIdentifier } from '../quote-identifier.ts';
 
 /**
  * Records per slice of statements (each statement takes its rows as one JSON text): a 512-document

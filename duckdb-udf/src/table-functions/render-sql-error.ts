@@ -1,4 +1,5 @@
-import { redactSecrets, SragError, type SragErrorCode } from '../../../core/index.ts';
+import { redactSecrets, SragError, type ErrorFix, type SragErrorCode } from '../../../core/index.ts';
+import { sqlString } from '../sql-string.ts';
 import { secretSettings } from '../read-settings.ts';
 
 /** The SQL functions' one table from error code to what the message starts with. */
@@ -31,7 +32,8 @@ export function renderSqlError(functionName: string, error: unknown): string {
     const label = labelForCode[error.code] ?? error.code;
     // A message that already starts with the label says it once ("no LLM endpoint is configured").
     const text = startsWithWords(message, label) ? message : `${label}: ${message}`;
-    return redactSecrets(`${functionName}: ${text}${error.hint ? ` — ${error.hint}` : ''}`, secretSettings());
+    const fix = error.fix ? renderFixForSql(error.fix) : error.hint;
+    return redactSecrets(`${functionName}: ${text}${fix ? ` — ${fix}` : ''}`, secretSettings());
   }
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
   return redactSecrets(`${functionName}: unexpected error: ${message}`, secretSettings());
@@ -50,4 +52,16 @@ export function sragErrorCodeInMessage(message: string): SragErrorCode | undefin
 
 function startsWithWords(text: string, words: string): boolean {
   return text.toLowerCase().startsWith(words.toLowerCase()) && !/\w/.test(text.charAt(words.length));
+}
+
+/** An error's fix in SQL's words: the call to write. */
+function renderFixForSql(fix: ErrorFix): string {
+  switch (fix.kind) {
+    case 'name-table':
+      return `name the table: SELECT * FROM srag_ask('…', ${sqlString(fix.choices[0]!)}), one of: ${fix.choices.slice(0, 10).join(', ')}${fix.choices.length > 10 ? ', …' : ''}`;
+    case 'extend-schema':
+      return `add them (extracting only them from every document) with: SELECT * FROM srag_ask(${[fix.question, ...(fix.table ? [fix.table] : [])].map(sqlString).join(', ')}, extend := true)`;
+    case 'answer-from-sql':
+      return 'srag_ask answers from SQL alone';
+  }
 }

@@ -1,6 +1,7 @@
 import { BOOLEAN, DuckDBScalarFunction, VARCHAR } from '../duckdb-node-api.ts';
 import { SragError } from '../../../core/index.ts';
-import { askCatalogSql, readAskRequest } from '../llm-bridge/ask-request.ts';
+import { readTableSnapshot } from '../../../app/index.ts';
+import { tableSnapshotSql } from '../catalog/table-snapshot-sql.ts';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';
 import { renderSqlError } from './render-sql-error.ts';
 
@@ -43,16 +44,13 @@ export function createSragAskJsonFunction(bridge: LlmBridge): DuckDBScalarFuncti
           if (!question?.trim()) {
             throw new SragError({ code: 'INPUT_INVALID', message: 'srag_ask needs a question', hint: "SELECT * FROM srag_ask('How many hotels are in Spain?')" });
           }
-          const request = readAskRequest(question, tables![index] ?? null, [catalogs![index], registered![index], extracted![index], choiceCatalogs![index]], extendFlags[index] === true);
-          const reply = bridge.callSync({ type: 'ask', request });
+          const snapshot = readTableSnapshot([catalogs![index], registered![index], extracted![index], choiceCatalogs![index]]);
+          const reply = bridge.callSync({ type: 'ask', request: { question, table: tables![index] ?? null, snapshot, extend: extendFlags[index] === true } });
           // The rows' text goes in as the bridge wrote it: parsed and written again, integer-like column names would move first.
           const rest = JSON.stringify({
             answer: reply.answer, sql: reply.sql, result_cut: reply.resultCut, coverage: reply.coverage,
             prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, tables: reply.tables,
-            schema_extension: reply.schemaExtension && {
-              added_attributes: reply.schemaExtension.addedAttributes, schema_usage: reply.schemaExtension.schemaUsage, extraction_usage: reply.schemaExtension.extractionUsage,
-              backfill_estimate: reply.schemaExtension.estimate, not_backfilled: reply.schemaExtension.notBackfilled,
-            },
+            schema_extension: reply.schemaExtension,
           });
           output.setItem(index, `{"result":${reply.resultJson},${rest.slice(1)}`);
         }
@@ -79,7 +77,7 @@ CREATE OR REPLACE TEMP MACRO srag_ask(question, "table" := NULL, extend := false
 SELECT srag_answer.* FROM (SELECT json_transform(srag_ask_json(
   question,
   "table",
-  ${askCatalogSql('"table"', `from_json(srag_question_phrases(question), '["VARCHAR"]')`).join(',\n  ')},
+  ${tableSnapshotSql('"table"', `from_json(srag_question_phrases(question), '["VARCHAR"]')`).join(',\n  ')},
   extend
 ), '{"answer":"VARCHAR","sql":"VARCHAR","result":"JSON","result_cut":"VARCHAR","coverage":"JSON","prompt_tokens":"BIGINT","completion_tokens":"BIGINT","tables":"VARCHAR[]","schema_extension":"JSON"}') AS srag_answer)),
 () AS TABLE (SELECT error('${noQuestion}') AS answer);

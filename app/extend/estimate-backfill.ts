@@ -1,26 +1,9 @@
 import {
-  countNoun, documentText, estimateExtractionUsage, findModelPrice, resolveBatchSize, usageCost,
-  type AttributeDefinition, type PromptLibrary, type RecordSchema,
+  countNoun, documentText, estimateExtractionUsage, findModelPrice, formatUsd, resolveBatchSize, usageCost,
+  type AttributeDefinition, type ModelPrices, type PromptLibrary, type RecordSchema,
 } from '../../core/index.ts';
-import { formatUsd } from './cli/format-usd.ts';
-import { friendlyPath } from './friendly-path.ts';
-import { loadModelPrices } from './load-model-prices.ts';
-import { readDocumentFile } from './read-document-file.ts';
-
-/** What a back-fill will cost, said before it starts (SRAG_CONFIRM_DOCUMENTS decides when to ask; `--dry-run` stops there). */
-export interface BackfillEstimate {
-  documents: number;
-  /** Requests as the run will group them: short documents share one, a long one may take several. */
-  calls: number;
-  promptTokens: number;
-  /** Planned, not known (see core's `plannedRecordTokens`). */
-  completionTokens: number;
-  /** US dollars at the price table's price of `model`; null for a model without a price (SRAG_PRICES adds one). */
-  costUsd: number | null;
-  model: string;
-  /** One line: "the back-fill extracts N documents: about C calls, P prompt + Q completion tokens to MODEL (~$X)". */
-  text: string;
-}
+import type { DocumentFiles } from '../ports/document-files.ts';
+import type { BackfillEstimate } from '../ports/table-grower.ts';
 
 export interface EstimateBackfillOptions {
   sources: readonly string[];
@@ -30,6 +13,8 @@ export interface EstimateBackfillOptions {
   schema: RecordSchema;
   prompts: PromptLibrary;
   model: string;
+  prices: ModelPrices;
+  documents: DocumentFiles;
   maxInputTokens?: number;
   loadTokenCounter: () => Promise<(text: string) => number>;
 }
@@ -47,7 +32,7 @@ export async function estimateBackfill(options: EstimateBackfillOptions): Promis
   for (let start = 0; start < options.sources.length; start += batchSize) {
     const texts: string[] = [];
     for (const source of options.sources.slice(start, start + batchSize)) {
-      const content = await readDocumentFile(source, { shownAs: friendlyPath(source) }).catch(() => undefined);
+      const content = await options.documents.read(source).catch(() => undefined);
       if (content !== undefined && content.trim() !== '') texts.push(documentText(source, content));
     }
     if (texts.length === 0) continue;
@@ -58,7 +43,7 @@ export async function estimateBackfill(options: EstimateBackfillOptions): Promis
     estimate.promptTokens += usage.promptTokens;
     estimate.completionTokens += usage.completionTokens;
   }
-  const price = findModelPrice(loadModelPrices(), options.model);
+  const price = findModelPrice(options.prices, options.model);
   const costUsd = price ? usageCost(estimate, price) : null;
   const cost = costUsd === null ? '' : ` (~${formatUsd(costUsd)})`;
   const text = `the back-fill extracts ${countNoun(options.sources.length, 'document')}: about ${countNoun(estimate.calls, 'call')}, `
