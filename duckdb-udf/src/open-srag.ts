@@ -77,7 +77,7 @@ export async function openSrag(databasePath: string, options: OpenSessionOptions
     ask: (question, askOptions = {}) => withReader((connection) => ask(sessionAskPorts(session, connection, { loadEmbedder }), question, askOptions)),
     estimateExtension: (question, { table } = {}) => withReader((connection) =>
       estimateExtension(sessionAskPorts(session, connection, { loadEmbedder }), question, { table, extractModel: session.settings.extractModel })),
-    explain: (request) => withReader((connection) => explainValue(session.store, connection, { ...request, database })),
+    explain: (request) => withReader((connection) => explainValue(connection, { ...request, database })),
     describeTables: async () => (await withReader(readRecordTables)).map((table) => ({
       name: table.name, madeBy: table.madeBy, title: table.schema.title, attributes: table.schema.attributes, entities: table.schema.entities ?? [],
       ...(table.parent ? { parent: table.parent.table } : {}),
@@ -88,7 +88,7 @@ export async function openSrag(databasePath: string, options: OpenSessionOptions
       const found = await recordTable(table);
       return { table: found.name, title: found.schema.title, madeBy: found.madeBy, attributes: found.schema.attributes, jsonSchema: recordSchemaToJsonSchema(found.schema) };
     },
-    stats: (table) => withReader((connection) => readTableStats(session.store, connection, table)),
+    stats: (table) => withReader((connection) => readTableStats(connection, table, database)),
     close: () => session.close(),
   };
 }

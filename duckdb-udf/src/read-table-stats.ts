@@ -1,9 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { childTableName, type ColumnStatistics, type RecordSchema } from '../../core/index.ts';
-import { extractMadeTable } from './catalog/srag-extract-tables.ts';
+import { findRecordTable, onlyRecordTable } from '../../app/index.ts';
+import { readRecordTables } from './catalog/srag-extract-tables.ts';
 import { quoteIdentifier } from './quote-identifier.ts';
 import { queryColumnStatistics } from './store/query-column-statistics.ts';
-import type { SragStore } from './store/srag-store.ts';
 
 export interface TableStats {
   table: string;
@@ -27,32 +27,28 @@ export interface TableStats {
 }
 
 /**
- * A table's row counts, ingestion log counts and stored statistics (what `srag stats` and
- * `GET /stats` show). `connection` reads the rows: the store's own for the CLI, a reader of its own
- * for the server, so a read never lands inside an ingest's transaction. DuckDB counts; no row
- * crosses into JavaScript.
+ * A table's row counts, ingestion log counts and statistics (what `srag stats` and `GET /stats`
+ * show), for any table a question may read: the named one, or the only table of documents. A
+ * table made from `srag_extract` keeps no statistics: they are computed from its rows, and its log
+ * is its schema's. DuckDB counts; no row crosses into JavaScript.
  */
-export async function readTableStats(store: SragStore, connection: DuckDBConnection, table?: string): Promise<TableStats> {
-  const made = await extractMadeTable(await store.tables(), connection, store.path, table);
-  if (made) {
-    const { rows, rowsWithoutValues } = await countRows(connection, made.name, made.schema);
-    return {
-      table: made.name, schema: made.schema, rows, rowsWithoutValues, log: await logCounts(connection, made.evidence!.name),
-      statistics: await queryColumnStatistics(connection, made.name, made.schema), sragExtract: { schemaKey: made.evidence!.name },
-    };
-  }
-  const info = await store.tableInfo(table);
-  const { rows, rowsWithoutValues } = await countRows(connection, info.table, info.schema);
-  const log = await logCounts(connection, info.table);
-  const parent = (await store.childTables()).get(info.table);
+export async function readTableStats(connection: DuckDBConnection, table: string | undefined, database: string): Promise<TableStats> {
+  const tables = await readRecordTables(connection);
+  const found = table === undefined ? onlyRecordTable(tables, database) : findRecordTable(tables, table, database);
+  const { rows, rowsWithoutValues } = await countRows(connection, found.name, found.schema);
+  // A child's items are its parent's documents': the log is the parent's.
+  const log = found.evidence && !found.parent ? await logCounts(connection, found.evidence.name) : {};
   const children = [];
-  for (const entity of info.schema.entities ?? []) {
-    const child = childTableName(info.table, entity.name);
+  for (const entity of found.schema.entities ?? []) {
+    const child = childTableName(found.name, entity.name);
     children.push({ entity: entity.name, table: child, rows: Number((await connection.runAndReadAll(`SELECT count(*) FROM ${quoteIdentifier(child)}`)).getRowsJS()[0]![0]) });
   }
   return {
-    table: info.table, schema: info.schema, rows, rowsWithoutValues, log, statistics: info.statistics,
-    ...(parent ? { parent: { table: parent.parent, entity: parent.entity } } : {}), ...(children.length ? { children } : {}),
+    table: found.name, schema: found.schema, rows, rowsWithoutValues, log,
+    statistics: found.statisticsKept ? found.statistics : await queryColumnStatistics(connection, found.name, found.schema),
+    ...(found.parent ? { parent: { table: found.parent.table, entity: found.parent.entity.name } } : {}),
+    ...(children.length ? { children } : {}),
+    ...(found.madeBy === 'srag_extract' ? { sragExtract: { schemaKey: found.evidence!.name } } : {}),
   };
 }
 

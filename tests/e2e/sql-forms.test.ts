@@ -57,7 +57,7 @@ describe('srag_extract in srag sql', () => {
     expect(why.status, why.stderr).toBe(0);
     expect(why.stdout).toMatch(/^examples\/hotels\/docs\/amber-arch-hotel\.md · star_rating = 4 \(supported\)\nmodel returned: .*\nquote: “[^”]*4[^”]*”\n$/);
     const unknown = await runSrag(['why', 'amber-arch-hotel.md', 'no_such_column', '--db', database]);
-    expect(unknown.stderr).toMatch(/^srag: no table in .*forms\.duckdb has a column "no_such_column" — one of: hotel_name, city, /);
+    expect(unknown.stderr).toMatch(/^srag: table hotels has no column "no_such_column" — one of: hotel_name, city, /);
 
     // srag stats computes the statistics from the table's rows: they agree with DuckDB's own aggregates.
     const stats = await runSrag(['stats', '--db', database, '--json']);
@@ -78,7 +78,7 @@ describe('srag_extract in srag sql', () => {
     const named = await runSrag(['why', 'amber-arch-hotel.md', 'price_per_night', '--db', database, '--table', 'prices']);
     expect(named.stdout).toMatch(/^examples\/hotels\/docs\/amber-arch-hotel\.md · price_per_night = 470 \(supported\)\n/);
     expect((await runSrag(['why', 'amber-arch-hotel.md', 'city', '--db', database])).stdout).toMatch(/ · city = Paris \(supported\)\n/);
-    expect((await runSrag(['stats', '--db', database])).stderr).toMatch(/^srag: .* holds several tables made from srag_extract \(hotels, prices\) — pass --table with one of: hotels, prices\n$/);
+    expect((await runSrag(['stats', '--db', database])).stderr).toMatch(/^srag: .* holds several tables \(hotels, prices\) — pass --table with one of: hotels, prices\n$/);
     const prices = JSON.parse((await runSrag(['stats', '--db', database, '--table', 'prices', '--json'])).stdout) as typeof json;
     expect(prices.statistics.map((column) => column.name)).toEqual(['price_per_night']);
     for (const command of [['stats'], ['why', 'amber-arch-hotel.md', 'city']]) {

@@ -7,7 +7,7 @@ import { SragStore } from '../store/srag-store.ts';
 export async function statsCommand(options: { db: string; table?: string; json?: boolean }): Promise<number> {
   const store = await SragStore.open(options.db, { mustExist: true });
   try {
-    const stats = await readTableStats(store, store.connection, options.table);
+    const stats = await readTableStats(store.connection, options.table, options.db);
     if (options.json) {
       const { schema, ...json } = stats;
       process.stdout.write(`${JSON.stringify(json)}\n`);

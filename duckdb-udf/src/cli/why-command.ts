@@ -11,7 +11,7 @@ import { SragStore } from '../store/srag-store.ts';
 export async function whyCommand(document: string, attribute: string, options: { db: string; table?: string }): Promise<number> {
   const store = await SragStore.open(options.db, { mustExist: true });
   try {
-    const { source, value, raw, quote, status, reason, otherMatches } = await explainValue(store, store.connection, { document, attribute, table: options.table, database: options.db });
+    const { source, value, raw, quote, status, reason, otherMatches } = await explainValue(store.connection, { document, attribute, table: options.table, database: options.db });
     process.stdout.write([
       `${friendlyPath(source)} · ${attribute} = ${value ?? 'NULL'} (${status})`,
       raw !== null ? `${reason === codeReason ? 'synthesized extractor' : 'model'} returned: ${raw}` : undefined,

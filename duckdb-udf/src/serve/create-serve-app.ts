@@ -224,7 +224,7 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
     request: { query: tableQuery },
     responses: { 200: { description: 'the statistics', ...anyJson }, ...errorResponses },
   }), async (context) => {
-    const { schema: _schema, ...stats } = await withReader((connection) => readTableStats(session.store, connection, context.req.valid('query').table));
+    const { schema: _schema, ...stats } = await withReader((connection) => readTableStats(connection, context.req.valid('query').table, session.store.path));
     return context.json(stats, 200);
   });
 
@@ -239,7 +239,7 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
     responses: { 200: { description: 'the evidence', ...anyJson }, ...errorResponses },
   }), async (context) => {
     const { document, attribute, table } = context.req.valid('query');
-    const explanation = await withReader((connection) => explainValue(session.store, connection, { document, attribute, table, database: session.store.path }));
+    const explanation = await withReader((connection) => explainValue(connection, { document, attribute, table, database: session.store.path }));
     return context.json(explanation, 200);
   });
 
