@@ -14,3 +14,13 @@ export { OpenAiLanguageModel, type OpenAiLanguageModelSettings } from './openai-
 export { DuckDbSqlEngine } from './duckdb-sql-engine.ts';
 export { readSettings, type SragSettings } from './read-settings.ts';
 export { loadPromptLibrary } from './load-prompt-library.ts';
+
+// srag's use cases over one database file (what the CLI, `srag serve` and `srag mcp` call), the
+// JSON every machine-readable surface returns, and the errors they throw with their fix as data.
+export { openSrag, type Srag, type TableDescription, type TableSchema } from './open-srag.ts';
+export type { OpenSessionOptions } from './open-session.ts';
+export type { ValueExplanation } from './explain-value.ts';
+export type { TableStats } from './read-table-stats.ts';
+export { answerJson, type Answer, type AskOptions, type ExtensionDryRun, type TableMaker } from '../../app/index.ts';
+export { describeCoverage, redactSecrets, SragError, type ColumnCoverage, type ErrorFix, type SragErrorCode } from '../../core/index.ts';
+export { secretSettings } from './read-settings.ts';

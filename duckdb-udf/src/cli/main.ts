@@ -154,6 +154,14 @@ for it once). Ingest paths are read on the server, relative to its working direc
 the server did not finish resumes when it starts again.`)
     .action(async (options) => { exitStatus = await (await import('./serve-command.ts')).serveCommand(options, abort.signal); });
 
+  program.command('mcp')
+    .description('serve srag to an AI assistant (Claude Desktop, VS Code, any MCP client) as a Model Context Protocol server over stdio: tools to ask a question, show where a value came from (why), describe the tables, show a table\'s statistics, and extend the schema (a dry run first, then the run on confirmation)')
+    .addOption(database())
+    .addHelpText('after', `
+The client starts it: see "For AI assistants: srag mcp" in the README for its configuration. stdout
+carries only the protocol; notices go to stderr. The database is open only while a tool call runs.`)
+    .action(async (options) => { exitStatus = await (await import('../mcp/serve-mcp.ts')).serveMcp({ database: options.db, version: packageJson.version }, abort.signal); });
+
   program.command('text')
     .description('print a document as the model reads it (PDF, Word, HTML reduced to text); --parts shows the parts ingest sends')
     .argument('<document>', 'a document file (.pdf .docx .html .htm .md .txt .json)')
