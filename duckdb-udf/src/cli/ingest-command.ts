@@ -4,6 +4,7 @@ import { documentAtPath } from '../document-at-path.ts';
 import { hashText } from '../hash-text.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
 import { BatchJobs } from '../store/batch-jobs.ts';
+import { refuseReservedTableName } from '../store/refuse-reserved-table-name.ts';
 import { ingestDocuments } from '../ingest-documents.ts';
 import { loadModelPrices } from '../load-model-prices.ts';
 import { openSession, type Session } from '../open-session.ts';
@@ -49,10 +50,11 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
     });
   }
   const schema = await readSchemaFile(options.schema);
+  const table = tableNameForSchema(schema, options.table);
+  refuseReservedTableName(table, 'choose another name with --table');
   const { documents, skipped, outsideLinks } = await resolveDocuments(patterns, { followLinks: options.followLinks });
   if (skipped.length) process.stderr.write(`skipping ${countNoun(skipped.length, 'file')} of unsupported type: ${listed(skipped)}\n`);
   if (outsideLinks.length) process.stderr.write(`skipping ${countNoun(outsideLinks.length, 'symbolic link')} that ${outsideLinks.length === 1 ? 'leads' : 'lead'} out of the given paths: ${listed(outsideLinks)} (pass --follow-links to read them)\n`);
-  const table = tableNameForSchema(schema, options.table);
   // A dry run saves nothing: without a database yet, every document is new, and no file is made.
   const session = await openSession(options.dryRun && !existsSync(options.db) ? ':memory:' : options.db, { abortSignal });
   return ingestInto(session, { documents, schema, table }, options, abortSignal);

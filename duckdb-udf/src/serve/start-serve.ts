@@ -6,6 +6,7 @@ import { DuckDbSqlEngine } from '../duckdb-sql-engine.ts';
 import { openSession } from '../open-session.ts';
 import { createServeApp } from './create-serve-app.ts';
 import { IngestJobs } from './ingest-jobs.ts';
+import { ServedFolders } from './served-folders.ts';
 
 export interface StartServeOptions {
   db: string;
@@ -15,11 +16,21 @@ export interface StartServeOptions {
   environment?: Record<string, string | undefined>;
   /** Where relative ingest paths are read from; default the working directory. */
   directory?: string;
+  /**
+   * The folders ingest requests may read documents and schema files from (`--allow-path`,
+   * relative to `directory`); default `directory` alone. Nothing outside them is read.
+   */
+  allowPaths?: string[];
   maximumBodyBytes?: number;
 }
 
+/** A shorter token can be guessed: 16 characters of hex are 64 bits. */
+const minimumTokenLength = 16;
+
 export interface RunningServe {
   url: string;
+  /** The folders ingest requests may read (canonical paths). */
+  folders: readonly string[];
   jobs: IngestJobs;
   /** Stops accepting requests, stops the running job where it stands (it resumes at the next start) and closes the database. */
   close(): Promise<void>;
@@ -39,6 +50,14 @@ export function isLoopback(host: string): boolean {
 export async function startServe(options: StartServeOptions): Promise<RunningServe> {
   const environment = options.environment ?? process.env;
   const token = environment.SRAG_SERVE_TOKEN || undefined;
+  if (token !== undefined && token.length < minimumTokenLength) {
+    throw new SragError({
+      code: 'INPUT_INVALID',
+      message: `SRAG_SERVE_TOKEN has ${token.length} ${token.length === 1 ? 'character' : 'characters'}; srag serve needs at least ${minimumTokenLength}`,
+      hint: 'make a random one with: export SRAG_SERVE_TOKEN=$(openssl rand -hex 32)',
+    });
+  }
+  const folders = ServedFolders.open(options.allowPaths ?? [], options.directory ?? process.cwd());
   if (!isLoopback(options.host) && !token) {
     throw new SragError({
       code: 'INPUT_INVALID',
@@ -54,12 +73,11 @@ export async function startServe(options: StartServeOptions): Promise<RunningSer
   try {
     const queryReader = await session.store.instance.connect();
     const served = { ...session, sqlEngine: new DuckDbSqlEngine(queryReader) };
-    const jobs = await IngestJobs.open(served, abort.signal);
+    const jobs = await IngestJobs.open(served, abort.signal, folders);
     const app = createServeApp({
       session: served,
       jobs,
       token,
-      directory: options.directory ?? process.cwd(),
       maximumBodyBytes: options.maximumBodyBytes,
       openReader: () => session.store.instance.connect(),
     });
@@ -70,6 +88,7 @@ export async function startServe(options: StartServeOptions): Promise<RunningSer
     const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     return {
       url: `http://${shownHost}:${address.port}`,
+      folders: folders.folders,
       jobs,
       close: async () => {
         abort.abort();
