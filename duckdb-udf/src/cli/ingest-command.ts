@@ -13,6 +13,7 @@ import type { SchemaChange } from '../store/compare-schemas.ts';
 import { createProgressReporter } from './progress-reporter.ts';
 import { readSchemaFile } from './read-schema-file.ts';
 import { resolveDocuments } from './resolve-documents.ts';
+import { terminalText } from './terminal-text.ts';
 import { describeMovedDocuments } from '../describe-moved-documents.ts';
 import { followingMovedDocuments, type MovedDocuments } from '../store/moved-documents.ts';
 
@@ -182,7 +183,7 @@ async function ingestInto(session: Session, { documents, schema, table }: { docu
     if (summary.withoutValues) {
       process.stderr.write(`${countNoun(summary.withoutValues, 'record')} ${summary.withoutValues === 1 ? 'holds' : 'hold'} no value at all: the documents state none of the schema's attributes, or the schema does not fit them (srag stats shows how many rows are empty)\n`);
     }
-    for (const failure of summary.failures.slice(0, 10)) process.stderr.write(`failed: ${failure.label}: ${failure.error}\n`);
+    for (const failure of summary.failures.slice(0, 10)) process.stderr.write(`failed: ${terminalText(`${failure.label}: ${failure.error}`)}\n`);
     const failures = summary.failed + summary.skippedFailed;
     if (failures > 10) process.stderr.write(`… and ${failures - 10} more; see srag sql -c "SELECT * FROM srag_ingestion_log WHERE status = 'failed'"\n`);
     if (summary.skippedFailed) process.stderr.write(`${countNoun(summary.skippedFailed, 'document')} failed in an earlier run and ${summary.skippedFailed === 1 ? 'was' : 'were'} left alone; rerun with --retry-failed\n`);
