@@ -1,5 +1,6 @@
 import { DuckDBInstance } from './duckdb-node-api.ts';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { join } from 'node:path';
 import { firstLine, SqlRejectedError, SragError, type ColumnCoverage, type CoverageSource, type ParsedSelect, type SqlEngine, type SqlResult, type SragErrorCode } from '../../core/index.ts';
 import { coverageEvidenceTable } from './sandbox/count-column-coverage.ts';
@@ -35,11 +36,13 @@ let parserConnection: Promise<DuckDBConnection> | undefined;
 export class DuckDbSqlEngine implements SqlEngine, CoverageSource {
   readonly dialect = duckDbSqlDialect;
   private readonly source: SandboxTableSource;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Sandboxes open at once (`limits.concurrentQueries`): each may use its memory bounds, so they are few. */
+  private readonly slots: LimitFunction;
 
   /** `source`: a connection to the database that holds the tables, or another way to export them. */
   constructor(source: DuckDBConnection | SandboxTableSource, private readonly limits: SandboxLimits = sandboxLimits) {
     this.source = 'exportTable' in source ? source : connectionTableSource(source);
+    this.slots = pLimit(limits.concurrentQueries);
   }
 
   async parseSelect(sql: string): Promise<ParsedSelect> {
@@ -48,13 +51,12 @@ export class DuckDbSqlEngine implements SqlEngine, CoverageSource {
   }
 
   /**
-   * Runs an already-checked SELECT over `tables`. One query at a time per engine: each sandbox
-   * may use `limits.memoryMegabytes`, and several at once would multiply that.
+   * Runs an already-checked SELECT over `tables`. At most `limits.concurrentQueries` at a time per
+   * engine (one, unless a server asks for more): each sandbox may use its memory bounds, and
+   * several at once multiply them.
    */
   runReadOnlyQuery(sql: string, tables: string[]): Promise<SqlResult> {
-    const next = this.queue.then(() => this.runInSandbox(sql, tables));
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.slots(() => this.runInSandbox(sql, tables));
   }
 
   private async runInSandbox(sql: string, tables: string[]): Promise<SqlResult> {
@@ -77,9 +79,7 @@ export class DuckDbSqlEngine implements SqlEngine, CoverageSource {
    */
   readTable<T>(table: string, columns: string[], read: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     const wanted = new Set(columns.map((column) => column.toLowerCase()));
-    const next = this.queue.then(() => this.withSandbox([table], wanted, (sandbox) => read(sandbox.connection)));
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.slots(() => this.withSandbox([table], wanted, (sandbox) => read(sandbox.connection)));
   }
 
   /**
@@ -90,7 +90,7 @@ export class DuckDbSqlEngine implements SqlEngine, CoverageSource {
    * names a select-list alias, say), every row is counted instead, and the coverage says so.
    */
   countCoverage(sql: string, table: string, attributes: readonly string[]): Promise<ColumnCoverage[]> {
-    const next = this.queue.then(async () => {
+    return this.slots(async () => {
       if (!this.source.exportEvidence) throw new SragError({ code: 'TABLE_NOT_FOUND', message: `no evidence is kept for "${table}"` });
       const plan = readCoveragePlan(await this.serialize(sql), table);
       const selection = plan.selection === undefined ? undefined : await this.deserialize(plan.selection).catch(() => undefined);
@@ -113,8 +113,6 @@ export class DuckDbSqlEngine implements SqlEngine, CoverageSource {
         throw error;
       }
     });
-    this.queue = next.catch(() => undefined);
-    return next;
   }
 
   private runWithColumns(sql: string, tables: string[], wanted: Set<string> | 'all'): Promise<SqlResult> {

@@ -2,13 +2,16 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { setTimeout as wait } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SragError } from '../../core/index.ts';
 import { DuckDbSqlEngine } from '../../duckdb-udf/src/duckdb-sql-engine.ts';
 import { connectionTableSource } from '../../duckdb-udf/src/sandbox/connection-table-source.ts';
+import { openedConnectionTableSource } from '../../duckdb-udf/src/sandbox/opened-connection-table-source.ts';
 import { sandboxLimits, type SandboxLimits } from '../../duckdb-udf/src/sandbox/sandbox-limits.ts';
 import type { SandboxTableSource } from '../../duckdb-udf/src/sandbox/sandbox-table-source.ts';
 
+let instance: DuckDBInstance;
 let connection: DuckDBConnection;
 
 /** A table source over `connection` that remembers which columns each export carried. */
@@ -37,7 +40,8 @@ async function failure(promise: Promise<unknown>): Promise<SragError> {
 
 
 beforeAll(async () => {
-  connection = await (await DuckDBInstance.create(':memory:')).connect();
+  instance = await DuckDBInstance.create(':memory:');
+  connection = await instance.connect();
   await connection.run(`CREATE TABLE hotels AS SELECT 'Hotel ' || i AS hotel_name, ['Paris', 'Rome', 'Oslo'][i % 3 + 1] AS city,
       (i % 5 + 1)::BIGINT AS stars, (50 + i % 400)::DOUBLE AS price, DATE '2001-01-01' + (i % 900)::INTEGER AS opened_on,
       'docs/hotel-' || i || '.html' AS "_source"
@@ -166,6 +170,38 @@ describe('the sandbox for generated SQL', () => {
     // One call of levenshtein over 60,000 characters runs ~30 s and never looks at the interrupt.
     const error = await failure(engineWith({ timeoutMilliseconds: 300 }).runReadOnlyQuery("SELECT levenshtein(repeat('a', 60000), repeat('b', 60000)) AS d FROM hotels LIMIT 1", ['hotels']));
     expect(error.message).toBe('the query ran longer than 0.3 s and was stopped');
+  });
+
+  it('runs as many queries at once as its limits allow (srag serve\'s questions together), and one at a time by default', async () => {
+    /** Exports over connections of their own, each waiting (up to half a second) until `expected` are under way. */
+    const overlapping = (expected: number) => {
+      const inner = openedConnectionTableSource(() => instance.connect());
+      let underWay = 0;
+      let most = 0;
+      const arrived: Array<() => void> = [];
+      const source: SandboxTableSource = {
+        describeTable: (table) => inner.describeTable(table),
+        exportTable: async (table, columns, file) => {
+          underWay += 1;
+          most = Math.max(most, underWay);
+          if (underWay >= expected) for (const release of arrived.splice(0)) release();
+          else await Promise.race([new Promise<void>((resolve) => arrived.push(resolve)), wait(500)]);
+          await inner.exportTable(table, columns, file);
+          underWay -= 1;
+        },
+      };
+      return { source, most: () => most };
+    };
+    const sql = 'SELECT count(*) AS n FROM hotels';
+    const together = overlapping(3);
+    const shared = engineWith({ concurrentQueries: 3 }, together.source);
+    const results = await Promise.all([1, 2, 3].map(() => shared.runReadOnlyQuery(sql, ['hotels'])));
+    expect(results.map((result) => result.rows)).toEqual([[[3000]], [[3000]], [[3000]]]);
+    expect(together.most()).toBe(3);
+    const alone = overlapping(2);
+    const engine = engineWith({}, alone.source);
+    await Promise.all([engine.runReadOnlyQuery(sql, ['hotels']), engine.runReadOnlyQuery(sql, ['hotels'])]);
+    expect(alone.most()).toBe(1);
   });
 
   it('stops reading at the character budget of a whole result', async () => {

@@ -17,7 +17,7 @@ const graceMilliseconds = 2_000;
 /** How often a working process's memory is read: a query that allocates 1 GB in less gets that much past its bound. */
 const memoryCheckMilliseconds = 25;
 /** Idle processes kept for the next queries; each holds a loaded DuckDB (~90 MB). */
-const idleProcessesKept = 2;
+const idleProcessesKept = 4;
 /** The last characters a process wrote to stderr, kept to say why it stopped. */
 const stderrTail = 2_000;
 

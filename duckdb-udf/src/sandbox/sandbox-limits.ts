@@ -20,6 +20,11 @@ export interface SandboxLimits {
    */
   processMemoryMegabytes: number;
   threads: number;
+  /**
+   * Sandboxes one engine runs at once. One for a command (its questions come one at a time);
+   * `srag serve` answers several questions together, each sandbox within the bounds above.
+   */
+  concurrentQueries: number;
   maximumRows: number;
   /** Characters kept per cell; fewer when many text columns share a chunk (see `readBoundedResult`). */
   maximumCellCharacters: number;
@@ -32,6 +37,7 @@ export const sandboxLimits: SandboxLimits = {
   memoryMegabytes: 500,
   processMemoryMegabytes: 1024,
   threads: 2,
+  concurrentQueries: 1,
   maximumRows: 10_000,
   maximumCellCharacters: 10_000,
   maximumResultCharacters: 8_000_000,

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { SragError } from '../../../core/index.ts';
 import { DuckDbSqlEngine } from '../duckdb-sql-engine.ts';
 import { openSession } from '../open-session.ts';
+import { openedConnectionTableSource } from '../sandbox/opened-connection-table-source.ts';
+import { sandboxLimits } from '../sandbox/sandbox-limits.ts';
 import { createServeApp } from './create-serve-app.ts';
 import { IngestJobs } from './ingest-jobs.ts';
 import { ServedFolders } from './served-folders.ts';
@@ -22,7 +24,15 @@ export interface StartServeOptions {
    */
   allowPaths?: string[];
   maximumBodyBytes?: number;
+  /** Sandboxes run at once for questions answered together (default 4, see `serveConcurrentQueries`). */
+  concurrentQueries?: number;
 }
+
+/**
+ * Sandboxes the server runs at once for the questions it answers together: each is bounded on its
+ * own (500 MB in DuckDB, 1 GB for its process), so four may take 4 GB at worst.
+ */
+const serveConcurrentQueries = 4;
 
 /** A shorter token can be guessed: 16 characters of hex are 64 bits. */
 const minimumTokenLength = 16;
@@ -71,15 +81,16 @@ export async function startServe(options: StartServeOptions): Promise<RunningSer
   const session = await openSession(options.db, { abortSignal: abort.signal, environment });
   let server: ServerType | undefined;
   try {
-    const queryReader = await session.store.instance.connect();
-    const served = { ...session, sqlEngine: new DuckDbSqlEngine(queryReader) };
+    // Questions answered together run their SQL together, each on connections of its own.
+    const openReader = () => session.store.instance.connect();
+    const served = { ...session, sqlEngine: new DuckDbSqlEngine(openedConnectionTableSource(openReader), { ...sandboxLimits, concurrentQueries: options.concurrentQueries ?? serveConcurrentQueries }) };
     const jobs = await IngestJobs.open(served, abort.signal, folders);
     const app = createServeApp({
       session: served,
       jobs,
       token,
       maximumBodyBytes: options.maximumBodyBytes,
-      openReader: () => session.store.instance.connect(),
+      openReader,
     });
     const address = await new Promise<AddressInfo>((resolve, reject) => {
       server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, resolve);
@@ -97,7 +108,6 @@ export async function startServe(options: StartServeOptions): Promise<RunningSer
           (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
         });
         await jobs.idle().catch(() => undefined);
-        queryReader.closeSync();
         session.close();
       },
     };
