@@ -1,12 +1,14 @@
-// npm run bench:serve-load -- [--latency-ms 200] [--clients 50] [--requests 200] [--tables 12] [--concurrent-queries N]
+// npm run bench:serve-load -- [--latency-ms 200] [--clients 50] [--requests 200] [--concurrent-queries 1,4]
 //
 // srag serve under load (issue 42: 50 concurrent POST /query reached 6.3 answers a second against
-// 4.7 for one client, p50 7.8 s against 208 ms). The hotels sample is ingested into `--tables`
-// tables of the same documents, so that every request is a question no earlier request asked (the
-// response cache answers none of them: a cached reply would hide the model's latency); the
-// stand-in model then answers every call after `--latency-ms`. One client asks its questions one
-// after another, then `--clients` clients ask `--requests` questions together. Printed: answers a
-// second, p50 and p99 of the latency, and how many model calls were in flight at most.
+// 4.7 for one client, p50 7.8 s against 208 ms). The hotels sample is ingested into as many tables
+// of the same documents as it takes for every request to be a question no earlier request asked
+// (the response cache answers none of them: a cached reply would hide the model's latency); the
+// stand-in model then answers every call after `--latency-ms`. For each number of sandboxes the
+// server runs at once (`--concurrent-queries`, a list: the runs share the machine's state, so
+// their ratios compare), one client asks its questions one after another, then `--clients`
+// clients ask `--requests` questions together. Printed: answers a second, p50 and p99 of the
+// latency, and how many model calls were in flight at most.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,20 +28,19 @@ const { values: options } = parseArgs({
     'latency-ms': { type: 'string', default: '200' },
     clients: { type: 'string', default: '50' },
     requests: { type: 'string', default: '200' },
-    tables: { type: 'string', default: '12' },
     'single-requests': { type: 'string', default: '20' },
-    'concurrent-queries': { type: 'string' },
+    'concurrent-queries': { type: 'string', default: '4' },
   },
 });
 const latencyMs = Number(options['latency-ms']);
 const clients = Number(options.clients);
 const requests = Number(options.requests);
-const tableCount = Number(options.tables);
 const singleRequests = Number(options['single-requests']);
+const sandboxCounts = options['concurrent-queries'].split(',').map(Number);
 
 const questions = readGoldQuestions('examples/hotels');
+const tableCount = Math.ceil(((singleRequests + requests) * sandboxCounts.length) / questions.length);
 const asked = Array.from({ length: tableCount }, (_, index) => questions.map((question) => ({ question: question.question, table: `hotels_${index + 1}` }))).flat();
-if (asked.length < singleRequests + requests) throw new Error(`only ${asked.length} distinct questions: pass --tables ${Math.ceil((singleRequests + requests) / questions.length)} or more`);
 
 const standIn = await startLlmStandIn({ corpora: ['examples/hotels'], recordBodies: false });
 const directory = mkdtempSync(join(tmpdir(), 'srag-serve-load-'));
@@ -55,45 +56,46 @@ try {
   }
   session.close();
   standIn.setOptions({ latencyMs });
-  const concurrentQueries = options['concurrent-queries'] === undefined ? undefined : Number(options['concurrent-queries']);
-  const server = await startServe({ db: database, port: 0, host: '127.0.0.1', environment, directory: repositoryRoot, concurrentQueries });
-  try {
-    const ask = async (request: { question: string; table: string }) => {
-      const started = performance.now();
-      const response = await fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
-      const body = await response.text();
-      if (response.status !== 200) throw new Error(`${response.status} for "${request.question}" on ${request.table}: ${body}`);
-      return performance.now() - started;
-    };
-    const run = async (name: string, work: Array<{ question: string; table: string }>, concurrency: number) => {
-      standIn.reset();
-      const latencies: number[] = [];
-      let next = 0;
-      const started = performance.now();
-      await Promise.all(Array.from({ length: concurrency }, async () => {
-        while (next < work.length) latencies.push(await ask(work[next++]!));
-      }));
-      const seconds = (performance.now() - started) / 1000;
-      const sorted = latencies.sort((left, right) => left - right);
-      const percentile = (share: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!);
-      const row = {
-        run: name, requests: work.length, clients: concurrency, seconds: Number(seconds.toFixed(2)),
-        answers_per_second: Number((work.length / seconds).toFixed(2)), p50_ms: percentile(0.5), p99_ms: percentile(0.99),
-        model_calls: standIn.requests.length, most_model_calls_in_flight: mostInFlight(standIn.requests),
+  const rows: Array<Record<string, string | number>> = [];
+  for (const [index, concurrentQueries] of sandboxCounts.entries()) {
+    const server = await startServe({ db: database, port: 0, host: '127.0.0.1', environment, directory: repositoryRoot, concurrentQueries });
+    try {
+      const ask = async (request: { question: string; table: string }) => {
+        const started = performance.now();
+        const response = await fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+        const body = await response.text();
+        if (response.status !== 200) throw new Error(`${response.status} for "${request.question}" on ${request.table}: ${body}`);
+        return performance.now() - started;
       };
-      process.stdout.write(`${JSON.stringify(row)}\n`);
-      return row;
-    };
-    const rows = [
-      await run('one client', asked.slice(0, singleRequests), 1),
-      await run(`${clients} clients`, asked.slice(singleRequests, singleRequests + requests), clients),
-    ];
-    process.stderr.write(`\nmodel latency ${latencyMs} ms, SRAG_CONCURRENCY default, sandboxes at once: ${concurrentQueries ?? 'serve\'s default'}\n`);
-    for (const row of rows) {
-      process.stderr.write(`${row.run.padEnd(12)} ${String(row.requests).padStart(4)} questions in ${String(row.seconds).padStart(6)} s: ${String(row.answers_per_second).padStart(6)} answers/s, p50 ${String(row.p50_ms).padStart(6)} ms, p99 ${String(row.p99_ms).padStart(6)} ms, ${row.model_calls} model calls, at most ${row.most_model_calls_in_flight} in flight\n`);
+      const run = async (name: string, work: Array<{ question: string; table: string }>, concurrency: number) => {
+        standIn.reset();
+        const latencies: number[] = [];
+        let next = 0;
+        const started = performance.now();
+        await Promise.all(Array.from({ length: concurrency }, async () => {
+          while (next < work.length) latencies.push(await ask(work[next++]!));
+        }));
+        const seconds = (performance.now() - started) / 1000;
+        const sorted = latencies.sort((left, right) => left - right);
+        const percentile = (share: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!);
+        const row = {
+          sandboxes: concurrentQueries, run: name, requests: work.length, clients: concurrency, seconds: Number(seconds.toFixed(2)),
+          answers_per_second: Number((work.length / seconds).toFixed(2)), p50_ms: percentile(0.5), p99_ms: percentile(0.99),
+          model_calls: standIn.requests.length, most_model_calls_in_flight: mostInFlight(standIn.requests),
+        };
+        process.stdout.write(`${JSON.stringify(row)}\n`);
+        rows.push(row);
+      };
+      const mine = asked.slice(index * (singleRequests + requests), (index + 1) * (singleRequests + requests));
+      await run('one client', mine.slice(0, singleRequests), 1);
+      await run(`${clients} clients`, mine.slice(singleRequests), clients);
+    } finally {
+      await server.close();
     }
-  } finally {
-    await server.close();
+  }
+  process.stderr.write(`\nmodel latency ${latencyMs} ms, SRAG_CONCURRENCY default\n`);
+  for (const row of rows) {
+    process.stderr.write(`${String(row.sandboxes).padStart(2)} at once, ${String(row.run).padEnd(12)} ${String(row.requests).padStart(4)} questions in ${String(row.seconds).padStart(6)} s: ${String(row.answers_per_second).padStart(6)} answers/s, p50 ${String(row.p50_ms).padStart(6)} ms, p99 ${String(row.p99_ms).padStart(6)} ms, ${row.model_calls} model calls, at most ${row.most_model_calls_in_flight} in flight\n`);
   }
 } finally {
   await standIn.close();
