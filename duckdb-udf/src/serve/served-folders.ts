@@ -54,7 +54,7 @@ export class ServedFolders {
   confine(path: string, what: string): string {
     const absolute = resolve(this.directory, path);
     if (isDynamicPattern(path)) {
-      const climbs = absolute.split('/').some((segment) => segment.split(/[{},()|]/).includes('..'));
+      const climbs = absolute.split(/[\\/]/).some((segment) => segment.split(/[{},()|]/).includes('..'));
       if (climbs || !this.insideLexically(splitGlob(absolute).base)) throw this.refusal(path, what);
       return absolute;
     }
