@@ -20,8 +20,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chooseTables, renderSqlInstructions } from '../core/index.ts';
-import { duckDbTableCatalog } from '../duckdb-udf/src/catalog/duckdb-table-catalog.ts';
+import { chooseRecordTables, recordTables, type RecordTableChoice } from '../app/index.ts';
+import { renderSqlInstructions } from '../core/index.ts';
+import { readTableSnapshotOver } from '../duckdb-udf/src/catalog/read-table-snapshot.ts';
 import { importTable } from '../duckdb-udf/src/catalog/import-table.ts';
 import { countTokens } from '../duckdb-udf/src/count-tokens.ts';
 import { duckDbSqlDialect } from '../duckdb-udf/src/duckdb-sql-dialect.ts';
@@ -76,17 +77,21 @@ try {
       await store.exclusive((connection) => importTable(connection, { file, databasePath: database }));
       importSeconds.push((performance.now() - started) / 1000);
     }
-    const catalog = duckDbTableCatalog((work) => store.exclusive(work));
     const prompts = loadPromptLibrary();
-    const allTables = await catalog.tables();
+    // As a question reads them: one snapshot of the database's tables (value lookup in DuckDB included), then the choice.
+    const chooseFor = async (question: string) => {
+      const snapshot = await store.exclusive((connection) => readTableSnapshotOver(connection, question, undefined));
+      return chooseRecordTables(snapshot, recordTables(snapshot), question, undefined, 'the benchmark database');
+    };
+    const allTables = recordTables(await store.exclusive((connection) => readTableSnapshotOver(connection, '', undefined)));
     const fullPromptTokens = countTokens(renderSqlInstructions(prompts, allTables, [], duckDbSqlDialect));
     const rows = [];
     for (const { question, tables: gold } of questions) {
       const seconds: number[] = [];
-      let choice;
+      let choice: RecordTableChoice | undefined;
       for (let repeat = 0; repeat < repeats; repeat += 1) {
         const started = performance.now();
-        choice = await chooseTables({ question, catalog });
+        choice = await chooseFor(question);
         seconds.push((performance.now() - started) / 1000);
       }
       const chosen = choice!.tables.map((table) => table.name);

@@ -3,6 +3,7 @@
 //   dist/cli.js                   the CLI (bin/srag.js runs it when the TypeScript sources are absent)
 //   dist/index.js                 the library entry, with declarations in dist/types/
 //   dist/bridge-worker.js, dist/sql-session-worker.js, dist/quickjs-sandbox-worker.js, dist/worker-entry.js   the worker threads
+//   dist/sandbox-process.js       the process generated SQL runs in
 //
 // One esbuild run with code splitting: modules a command imports with import() become chunks
 // loaded only when that command runs, so `srag --help` loads neither DuckDB nor the tokenizer.
@@ -25,6 +26,7 @@ const entries = {
   'sql-session-worker': 'duckdb-udf/src/harness/sql-session-worker.ts',
   'worker-entry': 'duckdb-udf/src/llm-bridge/worker-entry.mjs',
   'quickjs-sandbox-worker': 'duckdb-udf/src/code-sandbox/quickjs-sandbox-worker.ts',
+  'sandbox-process': 'duckdb-udf/src/sandbox/sandbox-process.ts',
 };
 const builtFile = new Map(Object.entries(entries).map(([name, source]) => [resolve(root, source), join(distDirectory, `${name}.js`)]));
 

@@ -1,18 +1,20 @@
 import { DuckDBInstance } from './duckdb-node-api.ts';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { join } from 'node:path';
 import type { AskEngine } from '../../app/index.ts';
-import { firstLine, SqlRejectedError, SragError, type ColumnCoverage, type ColumnStatistics, type ParsedSelect, type RecordSchema, type SqlResult } from '../../core/index.ts';
-import { countColumnCoverage, coverageEvidenceTable } from './sandbox/count-column-coverage.ts';
+import { firstLine, SqlRejectedError, SragError, type ColumnCoverage, type ColumnStatistics, type ParsedSelect, type RecordSchema, type SqlResult, type SragErrorCode } from '../../core/index.ts';
+import { coverageEvidenceTable } from './sandbox/count-column-coverage.ts';
 import { readCoveragePlan } from './sandbox/read-coverage-plan.ts';
 import { duckDbSqlDialect } from './duckdb-sql-dialect.ts';
 import { connectionTableSource } from './sandbox/connection-table-source.ts';
 import { queryColumnStatistics } from './store/query-column-statistics.ts';
 import { openSandbox, type Sandbox, type SandboxTable } from './sandbox/open-sandbox.ts';
 import { createPrivateDirectory } from './sandbox/private-directory.ts';
-import { readBoundedResult } from './sandbox/read-bounded-result.ts';
+import { runInSandboxProcess } from './sandbox/run-in-sandbox-process.ts';
 import { readSelectReferences, type SelectReferences } from './sandbox/read-select-references.ts';
 import { sandboxLimits, type SandboxLimits } from './sandbox/sandbox-limits.ts';
+import type { SandboxWork } from './sandbox/sandbox-process-protocol.ts';
 import type { SandboxTableSource } from './sandbox/sandbox-table-source.ts';
 import type { CountedColumn } from './sandbox/count-column-coverage.ts';
 
@@ -24,19 +26,24 @@ let parserConnection: Promise<DuckDBConnection> | undefined;
  * The SQL port over DuckDB. Parsing uses DuckDB's own parser (`json_serialize_sql`, which also
  * refuses every statement that is not a SELECT). Each query runs in a sandbox of its own: a fresh
  * in-memory DuckDB with bounded memory, threads, time and result size, no external access beyond
- * the files that carry its tables, and a locked configuration (`openSandbox`). The tables reach it
- * without passing through JavaScript: the source has DuckDB write the columns the statement can
- * read to Parquet in a private temporary directory, removed when the query ends. So a query over
- * a million-row table costs a columnar export of the columns it names, not a copy of every row.
+ * the files that carry its tables, and a locked configuration (`openSandbox`), in a process of its
+ * own that is ended past the time limit or the process memory limit (`runInSandboxProcess`):
+ * DuckDB's own bounds miss what it allocates outside its memory limit and any step that does not
+ * look at an interrupt. The tables reach it without passing through JavaScript: the source has
+ * DuckDB write the columns the statement can read to Parquet in a private temporary directory,
+ * removed when the query ends. So a query over a million-row table costs a columnar export of the
+ * columns it names, not a copy of every row.
  */
 export class DuckDbSqlEngine implements AskEngine {
   readonly dialect = duckDbSqlDialect;
   private readonly source: SandboxTableSource;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Sandboxes open at once (`limits.concurrentQueries`): each may use its memory bounds, so they are few. */
+  private readonly slots: LimitFunction;
 
   /** `source`: a connection to the database that holds the tables, or another way to export them. */
   constructor(source: DuckDBConnection | SandboxTableSource, private readonly limits: SandboxLimits = sandboxLimits) {
     this.source = 'exportTable' in source ? source : connectionTableSource(source);
+    this.slots = pLimit(limits.concurrentQueries);
   }
 
   async parseSelect(sql: string): Promise<ParsedSelect> {
@@ -45,13 +52,12 @@ export class DuckDbSqlEngine implements AskEngine {
   }
 
   /**
-   * Runs an already-checked SELECT over `tables`. One query at a time per engine: each sandbox
-   * may use `limits.memoryMegabytes`, and several at once would multiply that.
+   * Runs an already-checked SELECT over `tables`. At most `limits.concurrentQueries` at a time per
+   * engine (one, unless a server asks for more): each sandbox may use its memory bounds, and
+   * several at once multiply them.
    */
   runReadOnlyQuery(sql: string, tables: string[]): Promise<SqlResult> {
-    const next = this.queue.then(() => this.runInSandbox(sql, tables));
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.slots(() => this.runInSandbox(sql, tables));
   }
 
   private async runInSandbox(sql: string, tables: string[]): Promise<SqlResult> {
@@ -74,9 +80,7 @@ export class DuckDbSqlEngine implements AskEngine {
    */
   readTable<T>(table: string, columns: string[], read: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     const wanted = new Set(columns.map((column) => column.toLowerCase()));
-    const next = this.queue.then(() => this.withSandbox([table], wanted, (sandbox) => read(sandbox.connection)));
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.slots(() => this.withSandbox([table], wanted, (sandbox) => read(sandbox.connection)));
   }
 
   /** The Appendix-D statistics of `table`, computed by DuckDB in a sandbox over the schema's columns (a table whose statistics are not kept). */
@@ -92,15 +96,16 @@ export class DuckDbSqlEngine implements AskEngine {
    * names a select-list alias, say), every row is counted instead, and the coverage says so.
    */
   countCoverage(sql: string, table: string, attributes: readonly string[]): Promise<ColumnCoverage[]> {
-    const next = this.queue.then(async () => {
+    return this.slots(async () => {
       if (!this.source.exportEvidence) throw new SragError({ code: 'TABLE_NOT_FOUND', message: `no evidence is kept for "${table}"` });
       const plan = readCoveragePlan(await this.serialize(sql), table);
       const selection = plan.selection === undefined ? undefined : await this.deserialize(plan.selection).catch(() => undefined);
-      const count = (derived: boolean) => {
+      const count = (derived: boolean): Promise<ColumnCoverage[]> => {
         const columns = countedColumns(attributes, plan.columns, derived ? plan.filterColumns : undefined);
         if (columns.length === 0) return Promise.resolve([]);
         const wanted = new Set(['_source', ...(derived ? plan.filterColumns : [])]);
-        return this.withSandbox([table], wanted, (sandbox) => this.bounded(sandbox, () => countColumnCoverage(sandbox.connection, table, derived ? selection : undefined, columns)), async (directory) => {
+        const work = { kind: 'coverage' as const, table, selection: derived ? selection : undefined, columns };
+        return this.withExports([table], wanted, async (tables) => await this.runInProcess(tables, work, '') as ColumnCoverage[], async (directory) => {
           const file = join(directory, 'evidence.parquet');
           await this.source.exportEvidence!(table, columns.map((column) => column.column), file);
           return coverageEvidenceTable(file);
@@ -114,37 +119,44 @@ export class DuckDbSqlEngine implements AskEngine {
         throw error;
       }
     });
-    this.queue = next.catch(() => undefined);
-    return next;
-  }
-
-  /** Runs `work` with the sandbox's connection interrupted after the time limit. */
-  private async bounded<T>(sandbox: Sandbox, work: () => Promise<T>): Promise<T> {
-    const timer = setTimeout(() => sandbox.connection.interrupt(), this.limits.timeoutMilliseconds);
-    try {
-      return await work();
-    } catch (error) {
-      throw this.describeFailure(error, '');
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   private runWithColumns(sql: string, tables: string[], wanted: Set<string> | 'all'): Promise<SqlResult> {
-    return this.withSandbox(tables, wanted, async (sandbox) => {
-      const timer = setTimeout(() => sandbox.connection.interrupt(), this.limits.timeoutMilliseconds);
+    return this.withExports(tables, wanted, async (sandboxTables) => await this.runInProcess(sandboxTables, { kind: 'query', sql }, sql) as SqlResult);
+  }
+
+  /**
+   * Runs untrusted work in a sandbox process (`runInSandboxProcess`), which is ended past the time
+   * limit or the process memory limit whatever DuckDB is doing; any failure as one `SragError`.
+   */
+  private async runInProcess(tables: SandboxTable[], work: SandboxWork, sql: string): Promise<SqlResult | ColumnCoverage[]> {
+    const outcome = await runInSandboxProcess(tables, this.limits, work);
+    if ('result' in outcome) return outcome.result;
+    if ('error' in outcome) {
+      const { message, code, hint, reason } = outcome.error;
+      if (reason !== undefined) throw new SqlRejectedError({ sql, reason });
+      throw this.describeFailure(code ? new SragError({ code: code as SragErrorCode, message, hint }) : new Error(message), sql);
+    }
+    if (outcome.ended === 'time') throw new SragError({ code: 'SQL_FAILED', message: this.timeLimitMessage() });
+    if (outcome.ended === 'memory') throw new SragError({ code: 'SQL_FAILED', message: memoryLimitMessage(this.limits.processMemoryMegabytes) });
+    throw new SragError({ code: 'SQL_FAILED', message: `the sandbox process that ran the query stopped (${outcome.detail})` });
+  }
+
+  /** Runs `work` over the sandbox in this process: for srag's own trusted queries (`readTable`). */
+  private withSandbox<T>(tables: string[], wanted: Set<string> | 'all', work: (sandbox: Sandbox) => Promise<T>): Promise<T> {
+    return this.withExports(tables, wanted, async (sandboxTables) => {
+      const sandbox = await openSandbox(sandboxTables, this.limits);
       try {
-        return await readBoundedResult(sandbox.connection, sql, this.limits);
-      } catch (error) {
-        throw this.describeFailure(error, sql);
+        return await work(sandbox);
       } finally {
-        clearTimeout(timer);
+        sandbox.close();
       }
     });
   }
 
-  private async withSandbox<T>(
-    tables: string[], wanted: Set<string> | 'all', work: (sandbox: Sandbox) => Promise<T>,
+  /** Exports `tables` (their `wanted` columns) into a private directory for a sandbox, removed when `work` ends. */
+  private async withExports<T>(
+    tables: string[], wanted: Set<string> | 'all', work: (tables: SandboxTable[]) => Promise<T>,
     /** Tables of srag's own to add, written into the private directory (the evidence behind coverage). */
     extraTables?: (directory: string) => Promise<SandboxTable>,
   ): Promise<T> {
@@ -163,12 +175,7 @@ export class DuckDbSqlEngine implements AskEngine {
         const kept = new Set(columns.map((column) => column.name));
         sandboxTables.push({ name: table, file, columns, aliases: aliases.filter((alias) => kept.has(alias.of)) });
       }
-      const sandbox = await openSandbox(sandboxTables, this.limits);
-      try {
-        return await work(sandbox);
-      } finally {
-        sandbox.close();
-      }
+      return await work(sandboxTables);
     } finally {
       directory.remove();
     }
@@ -177,20 +184,16 @@ export class DuckDbSqlEngine implements AskEngine {
   private describeFailure(error: unknown, sql: string): SragError {
     if (SragError.isInstance(error)) return error;
     const message = firstLine(error instanceof Error ? error.message : String(error));
-    if (/^INTERRUPT Error/i.test(message)) {
-      return new SragError({ code: 'SQL_FAILED', message: `the query ran longer than ${this.limits.timeoutMilliseconds / 1000} s and was stopped`, cause: error });
-    }
-    if (/^Out of Memory Error/i.test(message)) {
-      return new SragError({
-        code: 'SQL_FAILED',
-        message: `the query needed more than ${this.limits.memoryMegabytes} MB of memory and was stopped; aggregate in SQL or return fewer rows`,
-        cause: error,
-      });
-    }
+    if (/^INTERRUPT Error/i.test(message)) return new SragError({ code: 'SQL_FAILED', message: this.timeLimitMessage(), cause: error });
+    if (/^Out of Memory Error/i.test(message)) return new SragError({ code: 'SQL_FAILED', message: memoryLimitMessage(this.limits.memoryMegabytes), cause: error });
     if (/^Invalid Input Error: Cannot change configuration option/i.test(message)) {
       return new SqlRejectedError({ sql, reason: 'it changes a setting' });
     }
     return new SragError({ code: 'SQL_FAILED', message, cause: error });
+  }
+
+  private timeLimitMessage(): string {
+    return `the query ran longer than ${this.limits.timeoutMilliseconds / 1000} s and was stopped`;
   }
 
   private async readReferences(sql: string): Promise<SelectReferences> {
@@ -221,6 +224,10 @@ export class DuckDbSqlEngine implements AskEngine {
     const reader = await connection.runAndReadAll('SELECT json_deserialize_sql($1::JSON)', [text]);
     return String(reader.getRowsJS()[0]?.[0]);
   }
+}
+
+function memoryLimitMessage(megabytes: number): string {
+  return `the query needed more than ${megabytes} MB of memory and was stopped; aggregate in SQL or return fewer rows`;
 }
 
 function parser(): Promise<DuckDBConnection> {

@@ -29,7 +29,14 @@ export interface DocumentPath {
  * share it so that the same argument means the same files everywhere; each caller says in its own
  * words what it means when nothing matches, and what it does with links out of the given paths.
  */
-export function expandDocumentPaths(patterns: readonly string[], { followLinks = false }: { followLinks?: boolean } = {}): DocumentPath[] {
+export function expandDocumentPaths(patterns: readonly string[], { followLinks = false, confineTo }: {
+  followLinks?: boolean;
+  /**
+   * Keeps only files whose identity it accepts; the others are left out as if they did not exist
+   * (`srag serve` reads nothing outside its folders, and says nothing about what is there).
+   */
+  confineTo?: (identity: string) => boolean;
+} = {}): DocumentPath[] {
   const byIdentity = new Map<string, DocumentPath>();
   for (const pattern of patterns) {
     const directory = !isDynamicPattern(pattern) && statSync(pattern, { throwIfNoEntry: false })?.isDirectory();
@@ -39,6 +46,7 @@ export function expandDocumentPaths(patterns: readonly string[], { followLinks =
     const root = followLinks ? undefined : linkRoot(pattern);
     for (const path of matches) {
       const entry = documentPath(path, pattern, root);
+      if (entry && confineTo && !confineTo(entry.identity)) continue;
       if (entry && !byIdentity.has(entry.identity)) byIdentity.set(entry.identity, entry);
     }
   }
@@ -106,7 +114,7 @@ function globFrom(pattern: string): string[] {
  * pattern below it. Globs separate with '/' only: a backslash escapes (`docs/x\[1\].md`), so a
  * segment holding one stays in the pattern, where the glob reads the escape.
  */
-function splitGlob(pattern: string): { base: string; rest: string } {
+export function splitGlob(pattern: string): { base: string; rest: string } {
   const segments = pattern.split('/');
   let fixed = 0;
   while (fixed < segments.length - 1 && !isDynamicPattern(segments[fixed]!) && !segments[fixed]!.includes('\\')) fixed += 1;

@@ -1,7 +1,7 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { findRecordTable, onlyRecordTable, type RecordTable } from '../../app/index.ts';
 import { SragError } from '../../core/index.ts';
-import { contentHashMissing, keptContentHash, readRecordTables } from './catalog/srag-extract-tables.ts';
+import { contentHashMissing, keptContentHash, readRecordTables } from './catalog/read-record-tables.ts';
 import { listValue } from './duckdb-node-api.ts';
 import { quoteIdentifier } from './quote-identifier.ts';
 import { sragCommandLine } from './quote-shell-argument.ts';

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ask, estimateExtension, findRecordTable, onlyRecordTable, type Answer, type AskOptions, type ExtensionDryRun, type RecordTable, type TableMaker } from '../../app/index.ts';
 import { recordSchemaToJsonSchema, type AttributeDefinition, type ChildEntity } from '../../core/index.ts';
-import { readRecordTables } from './catalog/srag-extract-tables.ts';
+import { readRecordTables } from './catalog/read-record-tables.ts';
 import { embedderLoader } from './embedder-loader.ts';
 import { explainValue, type ValueExplanation } from './explain-value.ts';
 import { openSession, type OpenSessionOptions, type Session } from './open-session.ts';

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { childTableName, type ColumnStatistics, type RecordSchema } from '../../core/index.ts';
 import { findRecordTable, onlyRecordTable } from '../../app/index.ts';
-import { readRecordTables } from './catalog/srag-extract-tables.ts';
+import { readRecordTables } from './catalog/read-record-tables.ts';
 import { quoteIdentifier } from './quote-identifier.ts';
 import { queryColumnStatistics } from './store/query-column-statistics.ts';
 

@@ -2,13 +2,16 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { setTimeout as wait } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SragError } from '../../core/index.ts';
 import { DuckDbSqlEngine } from '../../duckdb-udf/src/duckdb-sql-engine.ts';
 import { connectionTableSource } from '../../duckdb-udf/src/sandbox/connection-table-source.ts';
+import { openedConnectionTableSource } from '../../duckdb-udf/src/sandbox/opened-connection-table-source.ts';
 import { sandboxLimits, type SandboxLimits } from '../../duckdb-udf/src/sandbox/sandbox-limits.ts';
 import type { SandboxTableSource } from '../../duckdb-udf/src/sandbox/sandbox-table-source.ts';
 
+let instance: DuckDBInstance;
 let connection: DuckDBConnection;
 
 /** A table source over `connection` that remembers which columns each export carried. */
@@ -37,7 +40,8 @@ async function failure(promise: Promise<unknown>): Promise<SragError> {
 
 
 beforeAll(async () => {
-  connection = await (await DuckDBInstance.create(':memory:')).connect();
+  instance = await DuckDBInstance.create(':memory:');
+  connection = await instance.connect();
   await connection.run(`CREATE TABLE hotels AS SELECT 'Hotel ' || i AS hotel_name, ['Paris', 'Rome', 'Oslo'][i % 3 + 1] AS city,
       (i % 5 + 1)::BIGINT AS stars, (50 + i % 400)::DOUBLE AS price, DATE '2001-01-01' + (i % 900)::INTEGER AS opened_on,
       'docs/hotel-' || i || '.html' AS "_source"
@@ -123,6 +127,81 @@ describe('the sandbox for generated SQL', () => {
     expect(result.rows[0]![1]).toBe('short');
     expect(String(result.rows[0]![2])).toHaveLength(1001);
     expect(result.cut).toMatchObject({ rowsOmitted: false, cellsShortened: 2, maximumCellCharacters: 1000 });
+  });
+
+  it('cuts nested values of every kind in DuckDB to the characters shown, keeping the beginning of their JSON exactly', async () => {
+    const values = [
+      '[1, 2, 3]', 'range(0, 5000)', '[[1, 2], [3, 4, 5], []]', '[NULL, [NULL]]', 'NULL::INTEGER[]', "{'a': 1, 'b': repeat('xyz', 30)}",
+      "(1, 'two', [3])", "[(1, 'x'), NULL]", "MAP {'k1': range(0, 100), 'k2': NULL}", 'NULL::MAP(VARCHAR, INTEGER[])', 'array_value(1, 2, 3)',
+      '[\'{"a": [1, 2, 3]}\'::JSON]', "{'j': '{\"b\": 2}'::JSON, 's': repeat('q', 50)}", "[repeat('y', 500), 'z']", "[union_value(k := 'x')]",
+      "[{'a': [{'b': 'deep'}]}]", '[1.5::DECIMAL(4, 2), 2]', "[DATE '2020-01-01']", "['a\"b\\\\c', 'é']", "{'weird name': [1], '\"q\"': 2}",
+      "list([i, i + 1]::BIGINT[2]) FILTER (WHERE i < 3000)",
+    ];
+    for (const characters of [10, 13, 40, 10_000]) {
+      const engine = engineWith({ maximumCellCharacters: characters });
+      for (const value of values) {
+        const sql = `SELECT ${value} AS v FROM range(0, 3000) t(i)${value.startsWith('list(') ? '' : ' LIMIT 1'}`;
+        const got = (await engine.runReadOnlyQuery(sql, ['hotels'])).rows[0]![0];
+        const json = (await connection.runAndReadAll(`SELECT CAST(to_json(v) AS VARCHAR) FROM (${sql})`)).getRowsJS()[0]![0];
+        const whole = json === null ? null : String(json);
+        expect(got, `${value} in ${characters} characters`).toBe(whole === null || whole.length <= characters ? whole : `${whole.slice(0, characters)}…`);
+      }
+    }
+  });
+
+  it('answers with the beginning of a nested value too large to turn into JSON whole within the memory limit', async () => {
+    // A million texts of 100 characters: to_json of all of them needs more than DuckDB's share of 500 MB.
+    const result = await engineWith({}).runReadOnlyQuery("SELECT list(repeat('x', 100) || i) AS l FROM range(0, 1000000) t(i)", ['hotels']);
+    expect(String(result.rows[0]![0])).toMatch(/^\["x{100}\d+","x{100}\d+",.{9000,}…$/);
+    expect(String(result.rows[0]![0])).toHaveLength(10_001);
+    expect(result.cut).toMatchObject({ cellsShortened: 1 });
+  });
+
+  it('ends a query whose nested result outgrows its process\'s memory, which DuckDB\'s own limit does not see', async () => {
+    // Issue 42's repro: this list took srag ask to 9.3 GB and past 300 s.
+    const error = await failure(engineWith({ processMemoryMegabytes: 400 }).runReadOnlyQuery('SELECT list(range(0, 100000000)) AS l FROM hotels LIMIT 1', ['hotels']));
+    expect(error.code).toBe('SQL_FAILED');
+    expect(error.message).toBe('the query needed more than 400 MB of memory and was stopped; aggregate in SQL or return fewer rows');
+    // The next query gets a fresh process.
+    expect((await engineWith({}).runReadOnlyQuery('SELECT count(*) AS n FROM hotels', ['hotels'])).rows).toEqual([[3000]]);
+  });
+
+  it('ends a query that no interrupt reaches at its time limit', async () => {
+    // One call of levenshtein over 60,000 characters runs ~30 s and never looks at the interrupt.
+    const error = await failure(engineWith({ timeoutMilliseconds: 300 }).runReadOnlyQuery("SELECT levenshtein(repeat('a', 60000), repeat('b', 60000)) AS d FROM hotels LIMIT 1", ['hotels']));
+    expect(error.message).toBe('the query ran longer than 0.3 s and was stopped');
+  });
+
+  it('runs as many queries at once as its limits allow (srag serve\'s questions together), and one at a time by default', async () => {
+    /** Exports over connections of their own, each waiting (up to half a second) until `expected` are under way. */
+    const overlapping = (expected: number) => {
+      const inner = openedConnectionTableSource(() => instance.connect());
+      let underWay = 0;
+      let most = 0;
+      const arrived: Array<() => void> = [];
+      const source: SandboxTableSource = {
+        describeTable: (table) => inner.describeTable(table),
+        exportTable: async (table, columns, file) => {
+          underWay += 1;
+          most = Math.max(most, underWay);
+          if (underWay >= expected) for (const release of arrived.splice(0)) release();
+          else await Promise.race([new Promise<void>((resolve) => arrived.push(resolve)), wait(500)]);
+          await inner.exportTable(table, columns, file);
+          underWay -= 1;
+        },
+      };
+      return { source, most: () => most };
+    };
+    const sql = 'SELECT count(*) AS n FROM hotels';
+    const together = overlapping(3);
+    const shared = engineWith({ concurrentQueries: 3 }, together.source);
+    const results = await Promise.all([1, 2, 3].map(() => shared.runReadOnlyQuery(sql, ['hotels'])));
+    expect(results.map((result) => result.rows)).toEqual([[[3000]], [[3000]], [[3000]]]);
+    expect(together.most()).toBe(3);
+    const alone = overlapping(2);
+    const engine = engineWith({}, alone.source);
+    await Promise.all([engine.runReadOnlyQuery(sql, ['hotels']), engine.runReadOnlyQuery(sql, ['hotels'])]);
+    expect(alone.most()).toBe(1);
   });
 
   it('stops reading at the character budget of a whole result', async () => {

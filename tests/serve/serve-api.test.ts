@@ -16,6 +16,9 @@ import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
 let standIn: LlmStandIn;
 let server: RunningServe;
 const database = join(mkdtempSync(join(tmpdir(), 'srag-serve-')), 'serve.duckdb');
+/** A folder of documents outside the repository, served beside it (`--allow-path`). */
+const movedDirectory = mkdtempSync(join(tmpdir(), 'srag-serve-moved-'));
+const allowPaths = [repositoryRoot, movedDirectory];
 const environment = () => ({ OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-0000', SRAG_CONCURRENCY: '8', SRAG_CONFIRM_DOCUMENTS: '10' });
 const questions = readGoldQuestions('examples/hotels');
 
@@ -57,7 +60,7 @@ async function followEvents(id: string, headers: Record<string, string> = {}): P
 
 beforeAll(async () => {
   standIn = await startLlmStandIn({ corpora: ['examples/hotels', 'examples/worldcup'] });
-  server = await startServe({ db: database, port: 0, host: '127.0.0.1', environment: environment(), directory: repositoryRoot });
+  server = await startServe({ db: database, port: 0, host: '127.0.0.1', environment: environment(), directory: repositoryRoot, allowPaths });
 }, 60_000);
 afterAll(async () => {
   await server?.close();
@@ -80,7 +83,7 @@ describe('srag serve', () => {
   }, 60_000);
 
   it('an ingest job follows a renamed document with its record, says in its warnings which document is gone, and removes its record with prune: true', async () => {
-    const directory = mkdtempSync(join(tmpdir(), 'srag-serve-moved-'));
+    const directory = movedDirectory;
     for (const page of ['amber-arch-hotel.md', 'amber-lantern-hotel.html', 'crystal-arch-suites.txt']) cpSync(join(repositoryRoot, 'examples/hotels/docs', page), join(directory, page));
     const job = async (prune?: boolean) => {
       const accepted = await call<JobBody>('/ingest', { json: { paths: [directory], schema: 'examples/hotels/schema.json', table: 'hotels_moved', ...(prune === undefined ? {} : { prune }) } });
@@ -265,7 +268,7 @@ describe('srag serve', () => {
     await expect(startServe({ db: database, port: 0, host: '0.0.0.0', environment: environment() })).rejects.toThrow(/only with a token/);
 
     const token = 'serve-test-token-0123456789';
-    server = await startServe({ db: database, port: 0, host: '127.0.0.1', environment: { ...environment(), SRAG_SERVE_TOKEN: token }, directory: repositoryRoot });
+    server = await startServe({ db: database, port: 0, host: '127.0.0.1', environment: { ...environment(), SRAG_SERVE_TOKEN: token }, directory: repositoryRoot, allowPaths });
     expect(['queued', 'running']).toContain(server.jobs.get(accepted.body.id)?.status);
     const denied = await call<ErrorBody>('/tables');
     expect(denied.status).toBe(401);

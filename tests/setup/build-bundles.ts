@@ -7,7 +7,7 @@ import { prepareWorkerBundle } from '../../duckdb-udf/src/llm-bridge/worker-bund
  * sources through tsx and build the same bundles side by side.
  */
 export default async function setup(): Promise<void> {
-  const workers = ['../../duckdb-udf/src/llm-bridge/bridge-worker.ts', '../../duckdb-udf/src/harness/sql-session-worker.ts', '../../duckdb-udf/src/code-sandbox/quickjs-sandbox-worker.ts'];
+  const workers = ['../../duckdb-udf/src/llm-bridge/bridge-worker.ts', '../../duckdb-udf/src/harness/sql-session-worker.ts', '../../duckdb-udf/src/code-sandbox/quickjs-sandbox-worker.ts', '../../duckdb-udf/src/sandbox/sandbox-process.ts'];
   await Promise.all([
     // As bin/srag.js builds it.
     prepareWorkerBundle(new URL('../../duckdb-udf/src/cli/main.ts', import.meta.url), { packages: 'external' }),

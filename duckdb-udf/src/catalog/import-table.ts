@@ -6,6 +6,7 @@ import { quoteIdentifier } from '../quote-identifier.ts';
 import { readFileStart } from '../read-file-start.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
 import { queryColumnStatistics } from '../store/query-column-statistics.ts';
+import { refuseReservedTableName } from '../store/refuse-reserved-table-name.ts';
 import { importedTableSchema, kindOfColumnType, type ImportedColumn } from './imported-table-schema.ts';
 import { refreshTableProfile } from './refresh-table-profile.ts';
 
@@ -46,9 +47,7 @@ export async function importTable(connection: DuckDBConnection, options: ImportT
     throw new SragError({ code: 'INPUT_INVALID', message: `srag import reads .csv, .tsv and .parquet files, not ${basename(file)}`, hint: 'export the data as CSV or Parquet first' });
   }
   const table = toSnakeCase(options.table?.trim() || basename(file, extname(file)), { prefix: 't_', fallback: 'imported' });
-  if (table.startsWith('srag_')) {
-    throw new SragError({ code: 'INPUT_INVALID', message: `"${table}" is a name srag keeps for its own tables`, hint: 'choose another name with --table' });
-  }
+  refuseReservedTableName(table, 'choose another name with --table');
   const value = async (sql: string, parameters: string[] = []) => (await connection.runAndReadAll(sql, parameters)).getRowsJS()[0]?.[0];
   const existing = await value("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND lower(table_name) = lower($1)", [table]);
   if (existing !== undefined) {

@@ -1,4 +1,5 @@
 import { describeResultCut, type SqlResult, type SqlValue } from '../../../core/index.ts';
+import { terminalText } from './terminal-text.ts';
 
 export interface FormatTableOptions {
   /** Cells longer than this are cut with "…", so a row stays on one line. Default 60. */
@@ -16,7 +17,7 @@ export interface FormatTableOptions {
 export function formatTable(result: SqlResult, { maximumCellWidth = 60, maximumRows = Infinity }: FormatTableOptions = {}): string {
   const { columns, rows } = result;
   const cell = (value: SqlValue) => {
-    const text = visible(value === null ? 'NULL' : String(value));
+    const text = terminalText(value === null ? 'NULL' : String(value));
     return text.length > maximumCellWidth ? `${text.slice(0, maximumCellWidth - 1)}…` : text;
   };
   const shown = rows.length > maximumRows ? rows.slice(0, maximumRows) : rows;
@@ -31,15 +32,6 @@ export function formatTable(result: SqlResult, { maximumCellWidth = 60, maximumR
   for (const row of cells) lines.push(line(row));
   lines.push(countLine(result, shown.length));
   return lines.join('\n');
-}
-
-/**
- * Cell text as the terminal should show it: a line break becomes ↵ (the row stays on one line) and
- * other control characters become \u{…}, so a value from a document cannot move the cursor,
- * recolour the terminal or hide the text after it.
- */
-function visible(text: string): string {
-  return text.replace(/\r?\n/g, '↵').replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, (character) => `\\u{${character.codePointAt(0)!.toString(16)}}`);
 }
 
 function countLine({ rows, cut }: SqlResult, shownCount: number): string {

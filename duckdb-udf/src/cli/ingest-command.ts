@@ -4,6 +4,7 @@ import { documentAtPath } from '../document-at-path.ts';
 import { hashText } from '../hash-text.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
 import { BatchJobs } from '../store/batch-jobs.ts';
+import { refuseReservedTableName } from '../store/refuse-reserved-table-name.ts';
 import { ingestDocuments } from '../ingest-documents.ts';
 import { loadModelPrices } from '../load-model-prices.ts';
 import { openSession, type Session } from '../open-session.ts';
@@ -12,6 +13,7 @@ import type { SchemaChange } from '../store/compare-schemas.ts';
 import { createProgressReporter } from './progress-reporter.ts';
 import { readSchemaFile } from './read-schema-file.ts';
 import { resolveDocuments } from './resolve-documents.ts';
+import { terminalText } from './terminal-text.ts';
 import { describeMovedDocuments } from '../describe-moved-documents.ts';
 import { followingMovedDocuments, type MovedDocuments } from '../store/moved-documents.ts';
 
@@ -49,10 +51,11 @@ export async function ingestCommand(patterns: string[], options: IngestCommandOp
     });
   }
   const schema = await readSchemaFile(options.schema);
+  const table = tableNameForSchema(schema, options.table);
+  refuseReservedTableName(table, 'choose another name with --table');
   const { documents, skipped, outsideLinks } = await resolveDocuments(patterns, { followLinks: options.followLinks });
   if (skipped.length) process.stderr.write(`skipping ${countNoun(skipped.length, 'file')} of unsupported type: ${listed(skipped)}\n`);
   if (outsideLinks.length) process.stderr.write(`skipping ${countNoun(outsideLinks.length, 'symbolic link')} that ${outsideLinks.length === 1 ? 'leads' : 'lead'} out of the given paths: ${listed(outsideLinks)} (pass --follow-links to read them)\n`);
-  const table = tableNameForSchema(schema, options.table);
   // A dry run saves nothing: without a database yet, every document is new, and no file is made.
   const session = await openSession(options.dryRun && !existsSync(options.db) ? ':memory:' : options.db, { abortSignal });
   return ingestInto(session, { documents, schema, table }, options, abortSignal);
@@ -180,7 +183,7 @@ async function ingestInto(session: Session, { documents, schema, table }: { docu
     if (summary.withoutValues) {
       process.stderr.write(`${countNoun(summary.withoutValues, 'record')} ${summary.withoutValues === 1 ? 'holds' : 'hold'} no value at all: the documents state none of the schema's attributes, or the schema does not fit them (srag stats shows how many rows are empty)\n`);
     }
-    for (const failure of summary.failures.slice(0, 10)) process.stderr.write(`failed: ${failure.label}: ${failure.error}\n`);
+    for (const failure of summary.failures.slice(0, 10)) process.stderr.write(`failed: ${terminalText(`${failure.label}: ${failure.error}`)}\n`);
     const failures = summary.failed + summary.skippedFailed;
     if (failures > 10) process.stderr.write(`… and ${failures - 10} more; see srag sql -c "SELECT * FROM srag_ingestion_log WHERE status = 'failed'"\n`);
     if (summary.skippedFailed) process.stderr.write(`${countNoun(summary.skippedFailed, 'document')} failed in an earlier run and ${summary.skippedFailed === 1 ? 'was' : 'were'} left alone; rerun with --retry-failed\n`);

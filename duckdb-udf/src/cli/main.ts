@@ -148,10 +148,14 @@ ${environmentHelp}`);
     .addOption(database())
     .option('--port <n>', 'port (1–65535)', portNumber, 8080)
     .option('--host <address>', 'address to listen on; any but loopback needs SRAG_SERVE_TOKEN', '127.0.0.1')
+    .option('--allow-path <dir>', 'a folder ingest requests may read documents and schema files from (repeatable; default: the working directory alone)', (folder: string, folders: string[] = []) => [...folders, folder])
     .addHelpText('after', `
-With SRAG_SERVE_TOKEN set, every API request needs "Authorization: Bearer <token>" (the page asks
-for it once). Ingest paths are read on the server, relative to its working directory; an ingest job
-the server did not finish resumes when it starts again.`)
+With SRAG_SERVE_TOKEN set (16 characters or more: openssl rand -hex 32), every API request needs
+"Authorization: Bearer <token>" (the page asks for it once). Ingest paths and schema files are read
+on the server, relative to its working directory, and only inside the folder it was started in (or
+the --allow-path folders): a path that leaves them, by .. or a symbolic link, is refused, and a
+glob's matches outside them are left out. An ingest job the server did not finish resumes when it
+starts again.`)
     .action(async (options) => { exitStatus = await (await import('./serve-command.ts')).serveCommand(options, abort.signal); });
 
   program.command('mcp')

@@ -18,8 +18,8 @@ export interface ResolvedDocuments {
  * Files with unsupported extensions and links that lead out of the given paths are left out and
  * reported.
  */
-export async function resolveDocuments(patterns: string[], { followLinks = false }: { followLinks?: boolean } = {}): Promise<ResolvedDocuments> {
-  const matched = expandDocumentPaths(patterns, { followLinks });
+export async function resolveDocuments(patterns: string[], { followLinks = false, confineTo }: { followLinks?: boolean; confineTo?: (identity: string) => boolean } = {}): Promise<ResolvedDocuments> {
+  const matched = expandDocumentPaths(patterns, { followLinks, confineTo });
   const paths = matched.filter((path) => path.outsideTarget === undefined);
   const outsideLinks = matched.filter((path) => path.outsideTarget !== undefined);
   if (matched.length === 0) {

@@ -3,6 +3,7 @@ import { quotePageNote } from '../documents/quote-page-note.ts';
 import { explainValue } from '../explain-value.ts';
 import { friendlyPath } from '../friendly-path.ts';
 import { SragStore } from '../store/srag-store.ts';
+import { terminalText } from './terminal-text.ts';
 
 /**
  * `srag why <document> <attribute>`: the value, its status and the quote it was read from (see
@@ -12,12 +13,13 @@ export async function whyCommand(document: string, attribute: string, options: {
   const store = await SragStore.open(options.db, { mustExist: true });
   try {
     const { source, value, raw, quote, status, reason, otherMatches } = await explainValue(store.connection, { document, attribute, table: options.table, database: options.db });
+    // Every part but srag's own words comes from a document, its file name or a model reply: escaped.
     process.stdout.write([
-      `${friendlyPath(source)} · ${attribute} = ${value ?? 'NULL'} (${status})`,
-      raw !== null ? `${reason === codeReason ? 'synthesized extractor' : 'model'} returned: ${raw}` : undefined,
-      quote !== null ? `quote: “${quote}”${await quotePageNote(source, quote)}` : status === 'unchecked' ? 'quote: none (ingested with --no-evidence)' : 'quote: none',
-      reason !== null ? `reason: ${reason}` : undefined,
-      otherMatches > 0 ? `(${countNoun(otherMatches, 'other document')} also ${otherMatches === 1 ? 'matches' : 'match'} "${document}")` : undefined,
+      `${terminalText(friendlyPath(source))} · ${terminalText(attribute)} = ${terminalText(value ?? 'NULL')} (${terminalText(status)})`,
+      raw !== null ? `${reason === codeReason ? 'synthesized extractor' : 'model'} returned: ${terminalText(raw)}` : undefined,
+      quote !== null ? `quote: “${terminalText(quote)}”${await quotePageNote(source, quote)}` : status === 'unchecked' ? 'quote: none (ingested with --no-evidence)' : 'quote: none',
+      reason !== null ? `reason: ${terminalText(reason)}` : undefined,
+      otherMatches > 0 ? `(${countNoun(otherMatches, 'other document')} also ${otherMatches === 1 ? 'matches' : 'match'} "${terminalText(document)}")` : undefined,
       '',
     ].filter((line) => line !== undefined).join('\n'));
     return 0;

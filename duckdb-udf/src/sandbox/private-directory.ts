@@ -9,23 +9,23 @@ export interface PrivateDirectory {
 }
 
 const open = new Set<string>();
-let exitHookInstalled = false;
+let hooksInstalled = false;
+
+/** Signals that end a process without its exit hooks, and that a service manager or a closed terminal sends. */
+const endingSignals = ['SIGTERM', 'SIGHUP'] as const;
 
 /**
  * A fresh directory under the system's temporary directory (`mkdtemp`: mode 0700, a name no other
  * process can predict), for files that carry a table into the sandbox. Never the working
  * directory: the user's folder is not scratch space, and a crash must not leave table copies
- * there. Removal is synchronous and idempotent; an exit hook removes what a crash left open.
+ * there. Removal is synchronous and idempotent; an exit hook removes what a crash left open, and
+ * so does a hook on SIGTERM and SIGHUP, which end a process without running its exit hooks (a
+ * `kill` during `srag ask` left `srag-sandbox-*` with a copy of the table behind).
  */
 export function createPrivateDirectory(purpose: string): PrivateDirectory {
   const path = mkdtempSync(join(tmpdir(), `srag-${purpose}-`));
   open.add(path);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on('exit', () => {
-      for (const directory of open) rmSync(directory, { recursive: true, force: true });
-    });
-  }
+  installHooks();
   return {
     path,
     remove() {
@@ -33,4 +33,26 @@ export function createPrivateDirectory(purpose: string): PrivateDirectory {
       rmSync(path, { recursive: true, force: true });
     },
   };
+}
+
+function removeOpen(): void {
+  for (const directory of open) rmSync(directory, { recursive: true, force: true });
+  open.clear();
+}
+
+function installHooks(): void {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  process.on('exit', removeOpen);
+  for (const signal of endingSignals) {
+    const onSignal = () => {
+      removeOpen();
+      // Alone on the signal, this hook must not keep the process alive: it ends by the signal, as it would have without it.
+      if (process.listenerCount(signal) === 1) {
+        process.removeListener(signal, onSignal);
+        process.kill(process.pid, signal);
+      }
+    };
+    process.on(signal, onSignal);
+  }
 }

@@ -1,7 +1,8 @@
 import { DuckDBTypeId, JsonDuckDBValueConverter, StatementType } from '../duckdb-node-api.ts';
-import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
+import type { DuckDBArrayType, DuckDBConnection, DuckDBListType, DuckDBMapType, DuckDBStructType, DuckDBType } from '@duckdb/node-api';
 import { SqlRejectedError, type SqlResult, type SqlValue } from '../../../core/index.ts';
 import { quoteIdentifier } from '../quote-identifier.ts';
+import { sqlString } from '../sql-string.ts';
 import { toSqlValue } from '../read-sql-result.ts';
 import type { SandboxLimits } from './sandbox-limits.ts';
 
@@ -81,6 +82,46 @@ export async function readBoundedResult(connection: DuckDBConnection, sql: strin
 function cutExpression(column: string, type: DuckDBType, characters: number): string {
   if (boundedTypes.has(type.typeId)) return column;
   if (type.typeId === DuckDBTypeId.VARCHAR) return `left(${column}, ${characters})`;
-  if (nestedTypes.has(type.typeId)) return `left(CAST(to_json(${column}) AS VARCHAR), ${characters})`;
+  if (nestedTypes.has(type.typeId)) return `left(CAST(to_json(${boundedValue(column, type, characters, 0) ?? column}) AS VARCHAR), ${characters})`;
   return `left(CAST(${column} AS VARCHAR), ${characters})`;
+}
+
+/**
+ * SQL for `value` (of `type`) cut in DuckDB so that the first `characters` of its JSON stay as they
+ * are, and what is past them is never built: each list, array and map keeps the elements those
+ * characters can show (an element takes two at least, with its comma), each text inside the first
+ * `characters`. `SELECT list(range(0, 100000000))` then turns 5,001 numbers into JSON, not a
+ * hundred million. Undefined when nothing in the type needs it. A value nested in several levels
+ * of lists keeps up to that many elements per level, a product the sandbox's process bounds; JSON
+ * values inside and texts of other types (BLOB, BIT) stay whole, as do a map's keys (cut, two
+ * could become one).
+ */
+function boundedValue(value: string, type: DuckDBType, characters: number, depth: number): string | undefined {
+  const elements = Math.floor(characters / 2) + 1;
+  const element = `element${depth}`;
+  if (type.typeId === DuckDBTypeId.LIST || type.typeId === DuckDBTypeId.ARRAY) {
+    const inner = boundedValue(element, (type as DuckDBListType | DuckDBArrayType).valueType, characters, depth + 1);
+    const sliced = `list_slice(${value}, 1, ${elements})`;
+    return inner === undefined ? sliced : `list_transform(${sliced}, lambda ${element}: ${inner})`;
+  }
+  if (type.typeId === DuckDBTypeId.MAP) {
+    const inner = boundedValue(`${element}.value`, (type as DuckDBMapType).valueType, characters, depth + 1);
+    const entry = inner === undefined ? element : `struct_pack(key := ${element}.key, value := ${inner})`;
+    return `CASE WHEN ${value} IS NULL THEN NULL ELSE map_from_entries(list_transform(list_slice(map_entries(${value}), 1, ${elements}), lambda ${element}: ${entry})) END`;
+  }
+  if (type.typeId === DuckDBTypeId.STRUCT) {
+    const { entryNames, entryTypes } = type as DuckDBStructType;
+    // An unnamed struct (`(1, 2)`, `row(…)`) has empty names: its fields are read by position and only `row` makes one.
+    const unnamed = entryNames.every((name) => name === '');
+    const field = (index: number) => `struct_extract(${value}, ${unnamed ? index + 1 : sqlString(entryNames[index]!)})`;
+    const fields = entryTypes.map((entryType, index) => boundedValue(field(index), entryType, characters, depth + 1));
+    if (fields.every((cutField) => cutField === undefined)) return undefined;
+    const cut = fields.map((cutField, index) => cutField ?? field(index));
+    const rebuilt = unnamed
+      ? `row(${cut.join(', ')})`
+      : `struct_pack(${cut.map((cutField, index) => `${quoteIdentifier(entryNames[index]!)} := ${cutField}`).join(', ')})`;
+    return `CASE WHEN ${value} IS NULL THEN NULL ELSE ${rebuilt} END`;
+  }
+  if (type.typeId === DuckDBTypeId.VARCHAR && type.alias !== 'JSON') return `left(${value}, ${characters})`;
+  return undefined;
 }

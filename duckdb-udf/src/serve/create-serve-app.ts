@@ -5,12 +5,13 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { streamSSE } from 'hono/streaming';
 import { documentText, recordSchemaToJsonSchema, SragError } from '../../../core/index.ts';
-import { answerJson, ask } from '../../../app/index.ts';
+import { answerJson, ask, findRecordTable, onlyRecordTable, type RecordTable } from '../../../app/index.ts';
 import { sessionAskPorts } from '../session-ask-ports.ts';
 import { embedderLoader } from '../embedder-loader.ts';
-import { contentHashMissing, extractMadeTable, keptContentHash, sragExtractTables } from '../catalog/srag-extract-tables.ts';
+import { contentHashMissing, keptContentHash, readRecordTables } from '../catalog/read-record-tables.ts';
 import { explainValue } from '../explain-value.ts';
 import { friendlyPath } from '../friendly-path.ts';
+import { hashText } from '../hash-text.ts';
 import type { Session } from '../open-session.ts';
 import { quoteIdentifier } from '../quote-identifier.ts';
 import { readDocumentFile } from '../read-document-file.ts';
@@ -18,7 +19,9 @@ import { readSqlResult } from '../read-sql-result.ts';
 import { readTableStats } from '../read-table-stats.ts';
 import { edgeError, httpError } from './http-error.ts';
 import type { IngestJob, IngestJobs } from './ingest-jobs.ts';
+import { findExtractedDocument, extractedRowsFilter, type ServedTable } from './extracted-document.ts';
 import { locateQuote } from './locate-quote.ts';
+import { tokenMatches } from './token-matches.ts';
 
 export interface ServeAppOptions {
   session: Session;
@@ -27,8 +30,6 @@ export interface ServeAppOptions {
   openReader: () => Promise<DuckDBConnection>;
   /** Bearer token every API request must carry; undefined on loopback without `SRAG_SERVE_TOKEN`. */
   token?: string;
-  /** Where relative ingest paths are read from (the server's working directory). */
-  directory: string;
   /** Largest request body accepted, in bytes. */
   maximumBodyBytes?: number;
 }
@@ -49,7 +50,7 @@ const errorResponses = { 400: errorResponse, 401: errorResponse, 404: errorRespo
  * against zod schemas, which also make the OpenAPI document at /openapi.json; every error leaves as
  * `{error: {code, message, hint}}` through `httpError`, the one table from code to status.
  */
-export function createServeApp({ session, jobs, openReader, token, directory, maximumBodyBytes = 1_000_000 }: ServeAppOptions): OpenAPIHono {
+export function createServeApp({ session, jobs, openReader, token, maximumBodyBytes = 1_000_000 }: ServeAppOptions): OpenAPIHono {
   const app = new OpenAPIHono({
     defaultHook: (result, context) => {
       if (result.success) return;
@@ -97,7 +98,7 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
   app.use('*', async (context, next) => {
     const path = new URL(context.req.url).pathname;
     if (!token || path === '/' || path === '/app.js' || path === '/openapi.json') return next();
-    if (context.req.header('authorization') !== `Bearer ${token}`) {
+    if (!tokenMatches(context.req.header('authorization'), token)) {
       const { status, body } = edgeError('UNAUTHORIZED', 'this server needs its token', 'send the header "Authorization: Bearer $SRAG_SERVE_TOKEN"');
       return context.json(body, status as 401, { 'www-authenticate': 'Bearer' });
     }
@@ -135,8 +136,8 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
     method: 'post', path: '/ingest', summary: 'Start an ingest job: one record per document into the table; returns the job at once',
     request: {
       body: jsonBody(z.object({
-        paths: z.array(z.string().min(1)).min(1).max(1_000).openapi({ description: 'files, directories or globs on the server, relative to its working directory' }),
-        schema: z.union([z.record(z.string(), z.unknown()), z.string().min(1)]).openapi({ description: 'the record schema (as `srag schema` writes it), or the path of its file on the server' }),
+        paths: z.array(z.string().min(1)).min(1).max(1_000).openapi({ description: 'files, directories or globs on the server, relative to its working directory; only inside the folders it serves (its working directory, or each --allow-path)' }),
+        schema: z.union([z.record(z.string(), z.unknown()), z.string().min(1)]).openapi({ description: 'the record schema (as `srag schema` writes it), or the path of its file on the server, inside the folders it serves' }),
         table: z.string().min(1).optional(),
         retryFailed: z.boolean().optional(),
         evidence: z.boolean().optional().openapi({ description: 'ask for quotes (default true)' }),
@@ -145,7 +146,7 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
     },
     responses: { 202: { description: 'the job, queued', ...anyJson }, ...errorResponses },
   }), async (context) => {
-    const job = await jobs.submit(context.req.valid('json'), directory);
+    const job = await jobs.submit(context.req.valid('json'));
     return context.json(jobView(job), 202, { location: `/jobs/${job.id}` });
   });
 
@@ -199,16 +200,19 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
     method: 'get', path: '/tables', summary: 'The record tables in the database',
     responses: { 200: { description: 'table names', ...anyJson }, 401: errorResponse },
   }), async (context) => {
-    const ingested = await session.store.tables();
-    const made = await withReader((connection) => sragExtractTables(connection));
-    return context.json({ tables: [...ingested, ...made.map((table) => table.name)] }, 200);
+    const tables = await withReader(readRecordTables);
+    return context.json({ tables: tables.map((table) => table.name) }, 200);
   });
 
-  /** The table a request names (or the only one), made by srag ingest or srag import, or from srag_extract (`made`). */
-  const namedTable = async (table: string | undefined) => {
-    const made = await withReader(async (connection) => extractMadeTable(await session.store.tables(), connection, session.store.path, table));
-    return made ? { table: made.name, schema: made.schema, made } : { ...(await session.store.tableInfo(table)), made: undefined };
+  /** The table a request names (or the only table of documents), whatever made it (app's record tables). */
+  const namedTable = async (table: string | undefined): Promise<RecordTable> => {
+    const tables = await withReader(readRecordTables);
+    return table === undefined ? onlyRecordTable(tables, session.store.path) : findRecordTable(tables, table, session.store.path);
   };
+  /** A table as `findExtractedDocument` reads it: a child entity's table keeps its documents in its parent's log. */
+  const servedTable = (info: RecordTable): ServedTable => (info.madeBy === 'srag_extract'
+    ? { table: info.name, evidenceName: info.evidence!.name, logTable: info.evidence!.name }
+    : { table: info.name, logTable: info.parent?.table ?? info.name });
 
   app.openapi(createRoute({
     method: 'get', path: '/schema', summary: 'A table\'s record schema: attributes with kind, unit and description, and the JSON Schema',
@@ -216,7 +220,7 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
     responses: { 200: { description: 'the schema', ...anyJson }, ...errorResponses },
   }), async (context) => {
     const info = await namedTable(context.req.valid('query').table);
-    return context.json({ table: info.table, title: info.schema.title, attributes: info.schema.attributes, jsonSchema: recordSchemaToJsonSchema(info.schema) }, 200);
+    return context.json({ table: info.name, title: info.schema.title, madeBy: info.madeBy, attributes: info.schema.attributes, jsonSchema: recordSchemaToJsonSchema(info.schema) }, 200);
   });
 
   app.openapi(createRoute({
@@ -239,7 +243,16 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
     responses: { 200: { description: 'the evidence', ...anyJson }, ...errorResponses },
   }), async (context) => {
     const { document, attribute, table } = context.req.valid('query');
-    const explanation = await withReader((connection) => explainValue(connection, { document, attribute, table, database: session.store.path }));
+    const explanation = await withReader(async (connection) => {
+      const explained = await explainValue(connection, { document, attribute, table, database: session.store.path });
+      // Evidence is kept for what the model read; a document that then failed shows none of it.
+      const served = servedTable(await namedTable(explained.table));
+      return (await findExtractedDocument(connection, served, explained.source)) ? explained : undefined;
+    });
+    if (!explanation) {
+      const { status, body } = edgeError('NOT_FOUND', `no document matching "${document}" was extracted into ${table ?? 'the table'}`, 'pass a document from GET /records');
+      return context.json(body, status as 404);
+    }
     return context.json(explanation, 200);
   });
 
@@ -255,20 +268,30 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
   }), async (context) => {
     const { table, offset, limit } = context.req.valid('query');
     const info = await namedTable(table);
-    const quoted = quoteIdentifier(info.table);
+    const quoted = quoteIdentifier(info.name);
+    const attributes = info.schema.attributes.map((attribute) => `t.${quoteIdentifier(attribute.name)}`);
+    if (info.madeBy === 'srag import') {
+      // The user's own rows: no documents behind them, so no document column and no labels.
+      const page = await withReader(async (connection) => ({
+        total: Number((await connection.runAndReadAll(`SELECT count(*) FROM ${quoted}`)).getRowsJS()[0]![0]),
+        ...readSqlResult(await connection.runAndReadAll(`SELECT ${attributes.join(', ')} FROM ${quoted} t ORDER BY ALL LIMIT ${limit} OFFSET ${offset}`)),
+      }));
+      return context.json({ table: info.name, madeBy: info.madeBy, ...page, labels: [] }, 200);
+    }
     // The document's column comes last: `_source`, or the `filename` of a table made from srag_extract.
-    const sourceColumn = quoteIdentifier(info.made ? 'filename' : '_source');
+    const sourceColumn = `t.${quoteIdentifier(info.madeBy === 'srag_extract' ? 'filename' : '_source')}`;
+    // Only the rows of documents extracted into the table (see findExtractedDocument).
+    const { condition, parameter } = extractedRowsFilter(servedTable(info));
     const page = await withReader(async (connection) => {
-      const total = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${quoted}`)).getRowsJS()[0]![0]);
-      const columns = [...info.schema.attributes.map((attribute) => quoteIdentifier(attribute.name)), sourceColumn].join(', ');
-      const rows = readSqlResult(await connection.runAndReadAll(`SELECT ${columns} FROM ${quoted} ORDER BY ${sourceColumn} LIMIT ${limit} OFFSET ${offset}`));
+      const total = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${quoted} t WHERE ${condition}`, [parameter])).getRowsJS()[0]![0]);
+      const rows = readSqlResult(await connection.runAndReadAll(`SELECT ${[...attributes, sourceColumn].join(', ')} FROM ${quoted} t WHERE ${condition} ORDER BY ${sourceColumn} LIMIT ${limit} OFFSET ${offset}`, [parameter]));
       return { total, ...rows };
     });
-    return context.json({ table: info.table, ...page, labels: page.rows.map((row) => friendlyPath(String(row.at(-1)))) }, 200);
+    return context.json({ table: info.name, madeBy: info.madeBy, ...page, labels: page.rows.map((row) => friendlyPath(String(row.at(-1)))) }, 200);
   });
 
   app.openapi(createRoute({
-    method: 'get', path: '/document', summary: 'A document\'s text as the model read it, with a quote located in it; only documents in the table\'s ingestion log',
+    method: 'get', path: '/document', summary: 'A document\'s text as the model read it, with a quote located in it; only documents extracted into the table (done in its ingestion log, with a row), and only as they were extracted',
     request: {
       query: tableQuery.extend({
         source: z.string().min(1).openapi({ description: 'the document as ingested (`_source`)' }),
@@ -279,18 +302,25 @@ export function createServeApp({ session, jobs, openReader, token, directory, ma
   }), async (context) => {
     const { source, quote, table } = context.req.valid('query');
     const info = await namedTable(table);
-    if (info.made && !keptContentHash(info.made)) throw contentHashMissing(info.table);
-    // A row of a table made from srag_extract names its file as the statement did: the log knows it by its content hash.
-    const file = await withReader(async (connection) => (info.made
-      ? (await connection.runAndReadAll(
-        `SELECT l.source FROM ${quoteIdentifier(info.table)} t JOIN srag_ingestion_log l ON l.table_name = $1 AND l.content_hash = t.content_hash WHERE t.filename = $2 LIMIT 1`,
-        [info.made.evidence!.name, source])).getRowsJS()[0]?.[0]
-      : (await connection.runAndReadAll('SELECT source FROM srag_ingestion_log WHERE table_name = $1 AND source = $2', [info.table, source])).getRowsJS()[0]?.[0]));
-    if (file === undefined || file === null) {
-      const { status, body } = edgeError('NOT_FOUND', `no document ${source} in ${info.table}'s ingestion log`, `pass a ${info.made ? 'filename' : '_source'} value from GET /records`);
+    if (info.madeBy === 'srag import') {
+      const { status, body } = edgeError('NOT_FOUND', `table ${info.name} was imported with srag import: it has no documents`, 'browse its rows with GET /records');
       return context.json(body, status as 404);
     }
-    const text = documentText(String(file), await readDocumentFile(String(file), { shownAs: friendlyPath(source) }));
+    if (info.madeBy === 'srag_extract' && !keptContentHash(info)) throw contentHashMissing(info.name);
+    // A row of a table made from srag_extract names its file as the statement did: the log knows it by its content hash.
+    const served = servedTable(info);
+    const extracted = await withReader((connection) => findExtractedDocument(connection, served, source));
+    if (!extracted) {
+      const { status, body } = edgeError('NOT_FOUND', `no document ${source} was extracted into ${info.name}`, `pass a ${info.madeBy === 'srag_extract' ? 'filename' : '_source'} value from GET /records`);
+      return context.json(body, status as 404);
+    }
+    const content = await readDocumentFile(extracted.file, { shownAs: friendlyPath(source) }).catch(() => undefined);
+    // The file is shown only as the model read it: one changed since (or replaced by a link) shows nothing.
+    if (content === undefined || hashText(content) !== extracted.contentHash) {
+      const { status, body } = edgeError('NOT_FOUND', `document ${source} changed or is gone since it was extracted into ${info.name}`, 'ingest it again to see its text');
+      return context.json(body, status as 404);
+    }
+    const text = documentText(extracted.file, content);
     return context.json({ source, label: friendlyPath(source), text, spans: quote ? locateQuote(text, quote) : [] }, 200);
   });
 

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { isAbsolute, resolve } from 'node:path';
-import { parseRecordSchema, recordSchemaToJsonSchema, tableNameForSchema, type RecordSchema, type RunSummary } from '../../../core/index.ts';
-import { readSchemaFile } from '../cli/read-schema-file.ts';
-import { resolveDocuments } from '../cli/resolve-documents.ts';
+import { parseRecordSchema, recordSchemaToJsonSchema, SragError, tableNameForSchema, type RecordSchema, type RunSummary } from '../../../core/index.ts';
+import { canonicalPath } from '../canonical-path.ts';
+import { resolveDocuments, type ResolvedDocuments } from '../cli/resolve-documents.ts';
 import { describeMovedDocuments } from '../describe-moved-documents.ts';
 import { ingestDocuments, type IngestDocumentsResult } from '../ingest-documents.ts';
 import type { Session } from '../open-session.ts';
+import { refuseReservedTableName } from '../store/refuse-reserved-table-name.ts';
 import { httpError, type HttpErrorBody } from './http-error.ts';
+import { readServedSchema } from './read-served-schema.ts';
+import type { ServedFolders } from './served-folders.ts';
 
 /** What `POST /ingest` asks for, as kept with the job: absolute paths and the schema itself. */
 export interface IngestJobRequest {
@@ -58,11 +60,14 @@ export class IngestJobs {
   private readonly listeners = new Map<string, Set<Listener>>();
   private chain: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly session: Session, private readonly cancellation: AbortSignal) {}
+  private constructor(private readonly session: Session, private readonly cancellation: AbortSignal, private readonly folders: ServedFolders) {}
 
-  /** Opens the job list in the session's database and queues every unfinished job again. */
-  static async open(session: Session, cancellation: AbortSignal): Promise<IngestJobs> {
-    const jobs = new IngestJobs(session, cancellation);
+  /**
+   * Opens the job list in the session's database and queues every unfinished job again. Jobs read
+   * only inside `folders`: an unfinished job kept from a start with other folders is checked again.
+   */
+  static async open(session: Session, cancellation: AbortSignal, folders: ServedFolders): Promise<IngestJobs> {
+    const jobs = new IngestJobs(session, cancellation, folders);
     if (session.store.readOnly) return jobs;
     const rows = await session.store.exclusive(async (connection) => {
       await connection.run(jobsTableSql);
@@ -87,20 +92,22 @@ export class IngestJobs {
   }
 
   /**
-   * Checks the request (schema, paths relative to `directory`) and queues it: a bad schema or a
-   * path that matches nothing is refused here, before any job exists.
+   * Checks the request (schema, paths relative to the server's working directory, both inside the
+   * served folders) and queues it: a bad schema, a reserved table name, a path outside the folders
+   * or one that matches nothing is refused here, before any job exists.
    */
-  async submit(input: { paths: string[]; schema: Record<string, unknown> | string; table?: string; retryFailed?: boolean; evidence?: boolean; prune?: boolean }, directory: string): Promise<IngestJob> {
-    const absolute = (path: string) => (isAbsolute(path) ? path : resolve(directory, path));
+  async submit(input: { paths: string[]; schema: Record<string, unknown> | string; table?: string; retryFailed?: boolean; evidence?: boolean; prune?: boolean }): Promise<IngestJob> {
     const schema: RecordSchema = typeof input.schema === 'string'
-      ? await readSchemaFile(absolute(input.schema))
+      ? await readServedSchema(input.schema, this.folders)
       : parseRecordSchema(input.schema, 'the request\'s schema');
-    const paths = input.paths.map(absolute);
-    await resolveDocuments(paths);
+    const table = tableNameForSchema(schema, input.table);
+    refuseReservedTableName(table, 'send another "table"');
+    const paths = input.paths.map((path) => this.folders.confine(path, 'the path'));
+    await this.resolve(paths);
     const request: IngestJobRequest = {
       paths,
       schema: recordSchemaToJsonSchema(schema),
-      table: tableNameForSchema(schema, input.table),
+      table,
       retryFailed: input.retryFailed ?? false,
       evidence: input.evidence ?? true,
       prune: input.prune ?? false,
@@ -141,6 +148,31 @@ export class IngestJobs {
     this.chain = this.chain.then(() => this.run(job));
   }
 
+  /**
+   * The documents `paths` name inside the served folders; a match outside them is left out as if
+   * it were not there. Each is checked again just before it is read: a file swapped for a link
+   * since (the run may come long after the request) is that document's failure, and nothing is read.
+   */
+  private async resolve(paths: string[]): Promise<ResolvedDocuments> {
+    const resolved = await resolveDocuments(paths, { confineTo: (identity) => this.folders.holds(identity) });
+    const documents = resolved.documents.map((document) => ({
+      ...document,
+      read: () => {
+        let canonical: string | undefined;
+        try {
+          canonical = canonicalPath(document.source);
+        } catch {
+          canonical = undefined;
+        }
+        if (canonical !== document.source) {
+          return Promise.reject(new SragError({ code: 'DOCUMENT_UNREADABLE', message: `${document.label} is gone or now leads elsewhere`, hint: 'submit the job again' }));
+        }
+        return document.read();
+      },
+    }));
+    return { ...resolved, documents };
+  }
+
   private changed(job: IngestJob): void {
     for (const listener of this.listeners.get(job.id) ?? []) listener(job);
   }
@@ -152,7 +184,8 @@ export class IngestJobs {
     try {
       await this.save(job);
       const schema = parseRecordSchema(job.request.schema, `job ${job.id}'s schema`);
-      const { documents } = await resolveDocuments(job.request.paths);
+      refuseReservedTableName(job.request.table, 'submit the job again with another "table"');
+      const { documents } = await this.resolve(job.request.paths.map((path) => this.folders.confine(path, 'the path')));
       job.progress = { completed: 0, total: documents.length, failed: 0 };
       this.changed(job);
       const result = await ingestDocuments(this.session, {

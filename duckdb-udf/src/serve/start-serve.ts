@@ -4,8 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { SragError } from '../../../core/index.ts';
 import { DuckDbSqlEngine } from '../duckdb-sql-engine.ts';
 import { openSession } from '../open-session.ts';
+import { openedConnectionTableSource } from '../sandbox/opened-connection-table-source.ts';
+import { sandboxLimits } from '../sandbox/sandbox-limits.ts';
 import { createServeApp } from './create-serve-app.ts';
 import { IngestJobs } from './ingest-jobs.ts';
+import { ServedFolders } from './served-folders.ts';
 
 export interface StartServeOptions {
   db: string;
@@ -15,11 +18,29 @@ export interface StartServeOptions {
   environment?: Record<string, string | undefined>;
   /** Where relative ingest paths are read from; default the working directory. */
   directory?: string;
+  /**
+   * The folders ingest requests may read documents and schema files from (`--allow-path`,
+   * relative to `directory`); default `directory` alone. Nothing outside them is read.
+   */
+  allowPaths?: string[];
   maximumBodyBytes?: number;
+  /** Sandboxes run at once for questions answered together (default 4, see `serveConcurrentQueries`). */
+  concurrentQueries?: number;
 }
+
+/**
+ * Sandboxes the server runs at once for the questions it answers together: each is bounded on its
+ * own (500 MB in DuckDB, 1 GB for its process), so four may take 4 GB at worst.
+ */
+const serveConcurrentQueries = 4;
+
+/** A shorter token can be guessed: 16 characters of hex are 64 bits. */
+const minimumTokenLength = 16;
 
 export interface RunningServe {
   url: string;
+  /** The folders ingest requests may read (canonical paths). */
+  folders: readonly string[];
   jobs: IngestJobs;
   /** Stops accepting requests, stops the running job where it stands (it resumes at the next start) and closes the database. */
   close(): Promise<void>;
@@ -39,6 +60,14 @@ export function isLoopback(host: string): boolean {
 export async function startServe(options: StartServeOptions): Promise<RunningServe> {
   const environment = options.environment ?? process.env;
   const token = environment.SRAG_SERVE_TOKEN || undefined;
+  if (token !== undefined && token.length < minimumTokenLength) {
+    throw new SragError({
+      code: 'INPUT_INVALID',
+      message: `SRAG_SERVE_TOKEN has ${token.length} ${token.length === 1 ? 'character' : 'characters'}; srag serve needs at least ${minimumTokenLength}`,
+      hint: 'make a random one with: export SRAG_SERVE_TOKEN=$(openssl rand -hex 32)',
+    });
+  }
+  const folders = ServedFolders.open(options.allowPaths ?? [], options.directory ?? process.cwd());
   if (!isLoopback(options.host) && !token) {
     throw new SragError({
       code: 'INPUT_INVALID',
@@ -52,16 +81,16 @@ export async function startServe(options: StartServeOptions): Promise<RunningSer
   const session = await openSession(options.db, { abortSignal: abort.signal, environment });
   let server: ServerType | undefined;
   try {
-    const queryReader = await session.store.instance.connect();
-    const served = { ...session, sqlEngine: new DuckDbSqlEngine(queryReader) };
-    const jobs = await IngestJobs.open(served, abort.signal);
+    // Questions answered together run their SQL together, each on connections of its own.
+    const openReader = () => session.store.instance.connect();
+    const served = { ...session, sqlEngine: new DuckDbSqlEngine(openedConnectionTableSource(openReader), { ...sandboxLimits, concurrentQueries: options.concurrentQueries ?? serveConcurrentQueries }) };
+    const jobs = await IngestJobs.open(served, abort.signal, folders);
     const app = createServeApp({
       session: served,
       jobs,
       token,
-      directory: options.directory ?? process.cwd(),
       maximumBodyBytes: options.maximumBodyBytes,
-      openReader: () => session.store.instance.connect(),
+      openReader,
     });
     const address = await new Promise<AddressInfo>((resolve, reject) => {
       server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, resolve);
@@ -70,6 +99,7 @@ export async function startServe(options: StartServeOptions): Promise<RunningSer
     const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     return {
       url: `http://${shownHost}:${address.port}`,
+      folders: folders.folders,
       jobs,
       close: async () => {
         abort.abort();
@@ -78,7 +108,6 @@ export async function startServe(options: StartServeOptions): Promise<RunningSer
           (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
         });
         await jobs.idle().catch(() => undefined);
-        queryReader.closeSync();
         session.close();
       },
     };
