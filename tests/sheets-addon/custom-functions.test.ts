@@ -93,6 +93,15 @@ describe('=SRAG_ASK(question, records_range, [with_query])', () => {
     const some = firstCell(await extracted.runCustomFunction<number[][]>('SRAG_ASK', ['How many hotels are in Spain?', fewer, false]));
     expect(some).toBeLessThan(all);
   });
+
+  it('says which Schema row to add and which menu item to run when the question needs a column the range lacks, not srag ask\'s option', async () => {
+    const range = rangeValues(extracted, 'Records');
+    const price = range[0]!.indexOf('price_per_night');
+    const withoutPrice = range.map((row) => row.filter((_cell, column) => column !== price));
+    const message = firstCell(await extracted.runCustomFunction<string[][]>('SRAG_ASK', ['How many hotels charge less than $150 per night?', withoutPrice]));
+    expect(message).toBe('⚠ srag: "How many hotels charge less than $150 per night?" needs an attribute the table "hotels" does not hold: price_per_night'
+      + ' — add a row for each to the Schema sheet (attribute, type, description) and run Extensions › srag › Extract all rows, which extracts every document again for the new schema');
+  });
 });
 
 describe('=SRAG_ASK when the records change', () => {

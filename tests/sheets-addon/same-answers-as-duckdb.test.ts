@@ -5,6 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeCoverage, type ColumnCoverage, type SqlValue } from '../../core/index.ts';
+import { duckDbSqlDialect } from '../../duckdb-udf/src/duckdb-sql-dialect.ts';
+import { recordsSqlDialect } from '../../records-sql/index.ts';
+import type { RecordedRequest } from '../helpers/llm-stand-in/types.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { AppsScriptHost } from './helpers/apps-script-host/apps-script-host.ts';
 import { hasTopLevelOrderBy, sameRows } from '../helpers/compare-sql-rows.ts';
@@ -23,6 +26,8 @@ interface CliAnswer {
 let standIn: LlmStandIn;
 let distDirectory: string;
 const cliAnswers = new Map<string, CliAnswer[]>();
+/** The SQL prompt `srag ask` sent, by question. */
+const cliPrompts = new Map<string, string>();
 const hosts = new Map<string, AppsScriptHost>();
 
 function questionsOf(corpus: string): string[] {
@@ -55,6 +60,8 @@ beforeAll(async () => {
     cliAnswers.set(corpus, answers);
     hosts.set(corpus, host);
   }));
+  // The batch sends no SQL prompt: every one so far is srag ask's.
+  for (const request of standIn.requests.filter((recorded) => recorded.kind === 'generate-sql')) cliPrompts.set(...questionAndSystemOf(request));
 }, 120_000);
 
 afterAll(async () => {
@@ -62,19 +69,47 @@ afterAll(async () => {
   await standIn.close();
 });
 
-/** SRAG_ASK's cells as query rows: a single value, or a header row and rows (query column dropped). */
-function cellsToRows(cells: unknown[][], columns: number): SqlValue[][] {
-  if (cells.length === 1 && cells[0]!.length === 1) return cells[0]![0] === '(no rows)' ? [] : [[cells[0]![0] as SqlValue]];
-  return cells.slice(1).map((row) => row.slice(0, columns).map((cell) => (cell === '' ? null : cell as SqlValue)));
+function questionAndSystemOf(request: RecordedRequest): [string, string] {
+  const messages = (request.body as { messages: Array<{ role: string; content: string }> }).messages;
+  return [messages.find((message) => message.role === 'user')!.content, messages.find((message) => message.role === 'system')!.content];
+}
+
+/**
+ * What an SQL prompt says of the tables: all before the engine's dialect notes. After them come
+ * the dialect and the answer paths, which differ by design (records-sql runs a subset of DuckDB's
+ * SQL; a spreadsheet answers from SQL alone, while `srag ask` may read the documents).
+ */
+function tablesPart(prompt: string | undefined, dialect: string): string | undefined {
+  const end = prompt?.indexOf(dialect.trimEnd()) ?? -1;
+  return end < 0 ? undefined : prompt!.slice(0, end);
+}
+
+/**
+ * SRAG_ASK's cells as the query's rows and the query beside them: a single value (or "(no rows)")
+ * with the query in the next column, or a header row with the query after its last column. The
+ * shape `srag ask` answered in tells which one to read; another shape fails the comparison.
+ */
+function readAnswerCells(cells: unknown[][], expected: CliAnswer): { rows: SqlValue[][]; sql: unknown } {
+  if (cells[0]![0] === '(no rows)') return { rows: [], sql: cells[0]![1] };
+  if (expected.columns.length === 1 && expected.rows.length === 1) return { rows: [[cells[0]![0] as SqlValue]], sql: cells[0]![1] };
+  const width = expected.columns.length;
+  return { rows: cells.slice(1).map((row) => row.slice(0, width).map((cell) => (cell === '' ? null : cell as SqlValue))), sql: cells[0]![width] };
 }
 
 describe.each(corpora)('=SRAG_ASK over the Records the add-on extracted from %s', (corpus) => {
-  it.each(questionsOf(corpus).map((question, index) => [question, index]))('answers "%s" as `srag ask --json` does over DuckDB', async (question, index) => {
+  it.each(questionsOf(corpus).map((question, index) => [question, index]))('answers "%s" as `srag ask --json` does over DuckDB: the same tables in the prompt, the same SQL, the same rows', async (question, index) => {
     const expected = cliAnswers.get(corpus)![index as number]!;
     const host = hosts.get(corpus)!;
-    const cells = await host.runCustomFunction<unknown[][]>('SRAG_ASK', [question, rangeValues(host, 'Records'), false]);
-    const rows = cellsToRows(cells, expected.columns.length);
-    expect(typeof cells[0]![0] === 'string' && String(cells[0]![0]).startsWith('⚠')).toBe(false);
+    const sent = standIn.requests.length;
+    const cells = await host.runCustomFunction<unknown[][]>('SRAG_ASK', [question, rangeValues(host, 'Records')]);
+    const sheetsPrompt = standIn.requests.slice(sent).filter((recorded) => recorded.kind === 'generate-sql').map((recorded) => questionAndSystemOf(recorded)[1]);
+    expect(sheetsPrompt).toHaveLength(1);
+    const tables = tablesPart(sheetsPrompt[0], recordsSqlDialect);
+    expect(tables).toBeDefined();
+    expect(tables).toBe(tablesPart(cliPrompts.get(question), duckDbSqlDialect));
+    expect(typeof cells[0]![0] === 'string' && String(cells[0]![0]).startsWith('⚠') ? cells[0]![0] : 'an answer').toBe('an answer');
+    const { rows, sql } = readAnswerCells(cells, expected);
+    expect({ question, sql }).toEqual({ question, sql: expected.sql });
     if (!sameRows(rows, expected.rows, hasTopLevelOrderBy(expected.sql))) expect({ question, rows }).toEqual({ question, rows: expected.rows });
   });
 });
