@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chooseRecordTables, recordTables, type RecordTableChoice } from '../app/index.ts';
 import { renderSqlInstructions } from '../core/index.ts';
-import { readTableSnapshotOver } from '../duckdb-udf/src/catalog/read-table-snapshot.ts';
+import { readTableLinks, readTableSnapshotOver } from '../duckdb-udf/src/catalog/read-table-snapshot.ts';
 import { importTable } from '../duckdb-udf/src/catalog/import-table.ts';
 import { countTokens } from '../duckdb-udf/src/count-tokens.ts';
 import { duckDbSqlDialect } from '../duckdb-udf/src/duckdb-sql-dialect.ts';
@@ -81,7 +81,7 @@ try {
     // As a question reads them: one snapshot of the database's tables (value lookup in DuckDB included), then the choice.
     const chooseFor = async (question: string) => {
       const snapshot = await store.exclusive((connection) => readTableSnapshotOver(connection, question, undefined));
-      return chooseRecordTables(snapshot, recordTables(snapshot), question, undefined, 'the benchmark database');
+      return chooseRecordTables(snapshot, recordTables(snapshot), question, undefined, 'the benchmark database', (tables) => store.exclusive((connection) => readTableLinks(connection, tables)));
     };
     const allTables = recordTables(await store.exclusive((connection) => readTableSnapshotOver(connection, '', undefined)));
     const fullPromptTokens = countTokens(renderSqlInstructions(prompts, allTables, [], duckDbSqlDialect));

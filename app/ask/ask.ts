@@ -36,7 +36,7 @@ export async function ask(ports: AskPorts, question: string, options: AskOptions
   const snapshot = await ports.readTables(question, options.table);
   let tables = recordTables(snapshot);
   let exporter = ports.exporter;
-  let choice = await chooseRecordTables(snapshot, tables, question, options.table, ports.database);
+  let choice = await chooseRecordTables(snapshot, tables, question, options.table, ports.database, ports.readLinks);
   let extension: ExtensionReport | undefined;
   if (options.extend) {
     const target = tableToGrow(choice.tables, question, ports.grower);
@@ -44,7 +44,7 @@ export async function ask(ports: AskPorts, question: string, options: AskOptions
     tables = tables.map((table) => (table.name === target.name ? growth.table : table));
     exporter = growth.exporter ?? exporter;
     extension = growth.report;
-    choice = await chooseRecordTables(snapshot, tables, question, options.table, ports.database);
+    choice = await chooseRecordTables(snapshot, tables, question, options.table, ports.database, ports.readLinks);
   }
   const engine = ports.openEngine(recordTableSource(choice.tables, exporter));
   const chosen: RecordTable[] = [];

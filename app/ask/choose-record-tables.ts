@@ -9,7 +9,10 @@ export interface RecordTableChoice extends TableChoice {
   tables: RecordTable[];
 }
 
-export async function chooseRecordTables(snapshot: TableSnapshot, tables: RecordTable[], question: string, named: string | undefined, database: string): Promise<RecordTableChoice> {
+export async function chooseRecordTables(
+  snapshot: TableSnapshot, tables: RecordTable[], question: string, named: string | undefined, database: string,
+  readLinks?: (tables: string[]) => Promise<TableSnapshot['links']>,
+): Promise<RecordTableChoice> {
   if (named !== undefined) return { tables: [findRecordTable(tables, named, database, snapshot.tables.map((table) => table.name))], joins: [], terms: [], coverage: 1 };
-  return await chooseTables({ question, catalog: snapshotCatalog(snapshot, tables) }) as RecordTableChoice;
+  return await chooseTables({ question, catalog: snapshotCatalog(snapshot, tables, readLinks) }) as RecordTableChoice;
 }

@@ -29,7 +29,7 @@ export interface ExtensionDryRun {
  */
 export async function estimateExtension(ports: AskPorts, question: string, options: { table?: string; extractModel: string }): Promise<ExtensionDryRun> {
   const snapshot = await ports.readTables(question, options.table);
-  const choice = await chooseRecordTables(snapshot, recordTables(snapshot), question, options.table, ports.database);
+  const choice = await chooseRecordTables(snapshot, recordTables(snapshot), question, options.table, ports.database, ports.readLinks);
   const table = tableToGrow(choice.tables, question, ports.grower);
   const { report } = await ports.grower!.grow(table, question, { dryRun: true });
   const estimate = report.estimate;

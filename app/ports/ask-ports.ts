@@ -1,6 +1,6 @@
 import type { HybridReading, ModelClient, PromptLibrary } from '../../core/index.ts';
 import type { RecordTable } from '../tables/record-table.ts';
-import type { TableSnapshot } from '../tables/table-snapshot.ts';
+import type { TableLinkRow, TableSnapshot } from '../tables/table-snapshot.ts';
 import type { AskEngine } from './ask-engine.ts';
 import type { TableGrower } from './table-grower.ts';
 import type { TableExporter, TableSource } from './table-source.ts';
@@ -19,6 +19,11 @@ export interface AskPorts {
   database: string;
   /** The database's tables as the question sees them, read in one statement (phrases matched only when no table is named). */
   readTables(question: string, table: string | undefined): Promise<TableSnapshot>;
+  /**
+   * The links between columns with a side in `tables`, for a runtime whose snapshot leaves them out
+   * (hundreds of tables hold megabytes of links; table choice needs its candidates' only).
+   */
+  readLinks?(tables: string[]): Promise<TableLinkRow[]>;
   exporter: TableExporter;
   /** A sandboxed engine over `source` (fresh per question: it holds exactly the chosen tables). */
   openEngine(source: TableSource): AskEngine;

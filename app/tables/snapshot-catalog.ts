@@ -4,14 +4,14 @@ import type { TableSnapshot } from './table-snapshot.ts';
 
 /**
  * The table-choice catalog over a snapshot: the value matches were found by the database for this
- * very question, so nothing more is asked of it.
+ * very question; the links are the snapshot's, or read for the candidates by `readLinks` when given.
  */
-export function snapshotCatalog(snapshot: TableSnapshot, tables: RecordTable[]): TableCatalog {
+export function snapshotCatalog(snapshot: TableSnapshot, tables: RecordTable[], readLinks?: (tables: string[]) => Promise<TableSnapshot['links']>): TableCatalog {
   return {
     tables: async () => tables,
     links: async (names) => {
       const wanted = new Set(names);
-      return snapshot.links.map(readTableLink).filter((link) => wanted.has(link.table) || wanted.has(link.otherTable));
+      return (readLinks ? await readLinks(names) : snapshot.links).map(readTableLink).filter((link) => wanted.has(link.table) || wanted.has(link.otherTable));
     },
     findValues: async (phrases) => {
       const wanted = new Set(phrases);

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { recordTables, tableGrower, type AskPorts, type GrowthRuntime, type RecordTable } from '../../app/index.ts';
 import type { TextEmbedder } from '../../core/index.ts';
-import { readTableSnapshotOver } from './catalog/read-table-snapshot.ts';
+import { readTableLinks, readTableSnapshotOver } from './catalog/read-table-snapshot.ts';
 import { DuckDbSqlEngine } from './duckdb-sql-engine.ts';
 import { hashText } from './hash-text.ts';
 import { loadModelPrices } from './load-model-prices.ts';
@@ -23,6 +23,7 @@ export function sessionAskPorts(session: Session, connection: DuckDBConnection, 
     model: session.settings.model,
     database: session.store.path,
     readTables,
+    readLinks: (tables) => readTableLinks(connection, tables),
     exporter: connectionTableExporter(connection),
     openEngine: (source) => new DuckDbSqlEngine(source),
     grower: tableGrower(growthRuntime(session), {

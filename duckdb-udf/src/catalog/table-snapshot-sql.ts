@@ -9,9 +9,11 @@ import { internalTableNames } from '../store/internal-table-names.ts';
  * (NULL for none); `phrases` one of type VARCHAR[]. `srag_ask`'s macro passes them to
  * `srag_ask_json`; a session selects them itself (`readTableSnapshot`). `missing` names srag tables
  * the database lacks (one srag never wrote to, opened read-only): their expressions are NULL.
+ * Without `links` the links are left out, for a reader that asks for those of its candidates only
+ * (a database of hundreds of tables holds megabytes of them).
  */
-export function tableSnapshotSql(table: string, phrases: string, missing: ReadonlySet<string> = new Set()): [tables: string, registered: string, extracted: string, choice: string] {
-  const from = (name: string, sql: string) => (missing.has(name) ? 'NULL' : sql);
+export function tableSnapshotSql(table: string, phrases: string, missing: ReadonlySet<string> = new Set(), { links = true }: { links?: boolean } = {}): [tables: string, registered: string, extracted: string, choice: string] {
+  const from = (name: string, sql: string) => (missing.has(name) || (!links && name === 'srag_table_links') ? 'NULL' : sql);
   return [
     `(SELECT to_json(list({'name': table_name, 'columns': columns} ORDER BY table_name)) FROM (
     SELECT table_name, list({'name': column_name, 'type': data_type} ORDER BY column_index) AS columns
