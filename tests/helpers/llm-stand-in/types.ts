@@ -10,8 +10,12 @@ export const allFaultKinds: readonly FaultKind[] = ['rate_limit', 'server_error'
  * `misread-values` keeps the true quote and gives a value it does not say (a magnitude slip or an
  * off-by-one, a shifted day, a wrong name, a flipped boolean); `fabricate-quotes` keeps the true
  * value and cites a sentence that is not in the document.
+ * `omit-property` leaves the property out of the reply (a real model's structured output without
+ * strict mode, or a plain-text reply, does that; strict mode was asked for but not every endpoint
+ * honours it), and gives it when re-asked; `omit-property-always` leaves it out of the re-ask too.
  */
-export type ModelSlip = 'retype-quotes' | 'misread-values' | 'fabricate-quotes';
+export type ModelSlip = 'retype-quotes' | 'misread-values' | 'fabricate-quotes'
+  | 'omit-property' | 'omit-property-always';
 
 /**
  * A synthesized function that misbehaves: `endless-loop` never returns, `memory-bomb` allocates
