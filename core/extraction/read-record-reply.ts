@@ -1,6 +1,7 @@
 import { normalizeValue, type NormalizedValue } from '../normalization/index.ts';
 import type { AttributeDefinition, ChildEntity, RecordSchema } from '../schema/attribute-definition.ts';
 import { boundedRaw } from './bounded-raw.ts';
+import { longestQuote, storedQuote } from './longest-quote.ts';
 import { quoteMatcher } from './quote-occurs-in.ts';
 import { quoteStatesValue } from './quote-states-value.ts';
 import type { ChildRecord, ChildRecords } from './child-record.ts';
@@ -19,9 +20,9 @@ const typeProblemCodes = new Set(['not_a_number', 'not_an_integer', 'not_a_boole
 
 /**
  * Turn one parsed model reply into typed values with evidence, checking every quote against the
- * text the model was shown. `strict` reports type problems so that `generateObject` re-asks once;
- * after the re-ask they become NULL plus an issue (S-RAG paper §3.2.2: values are validated by
- * code). A property the reply leaves out is a problem in
+ * text the model was shown. `strict` reports type problems and quotes longer than `longestQuote`
+ * so that `generateObject` re-asks once; after the re-ask they become NULL plus an issue (S-RAG
+ * paper §3.2.2: values are validated by code). A property the reply leaves out is a problem in
  * both modes: the output schema requires every one (null when the document does not state it), so
  * a reply without it is not an answer — read as null, it would say "the document does not state
  * it" of a value nobody looked for, and the record would count as done. After the re-ask it fails
@@ -71,7 +72,7 @@ function readValues(object: Record<string, unknown>, attributes: AttributeDefini
     }
     const normalized = normalizeValue(received, attribute);
     const raw = boundedRaw(received);
-    const evidence: AttributeEvidence = { attribute: attribute.name, value: null, raw, quote, status: 'missing', reason: null };
+    const evidence: AttributeEvidence = { attribute: attribute.name, value: null, raw, quote: quote === null ? null : storedQuote(quote), status: 'missing', reason: null };
     record.evidence.push(evidence);
     if (normalized.issue) {
       if (strict && typeProblemCodes.has(normalized.issue.code)) problems.push(normalized.issue.message);
@@ -86,9 +87,14 @@ function readValues(object: Record<string, unknown>, attributes: AttributeDefini
       continue;
     }
     if (withEvidence) {
+      if (strict && quote !== null && quote.length > longestQuote) {
+        problems.push(`${attribute.name}: the quote is ${quote.length.toLocaleString('en-US')} characters long; quote at most ${longestQuote} characters, the shortest passage that states the value`);
+      }
       const refusal = quote === null
         ? { code: 'missing_quote' as const, reason: 'the model gave no quote for this value' }
-        : !quoteIsInDocument(quote)
+        : quote.length > longestQuote
+          ? { code: 'quote_too_long' as const, reason: `the quote is ${quote.length.toLocaleString('en-US')} characters long, more than the ${longestQuote} the prompt allows: it does not show where the value is stated` }
+          : !quoteIsInDocument(quote)
           ? { code: 'unsupported_quote' as const, reason: 'the quote does not occur in the document' }
           : valueNotInQuote(normalized.value, quote, attribute);
       if (refusal) {
