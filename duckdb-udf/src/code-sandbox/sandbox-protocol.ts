@@ -23,3 +23,14 @@ export interface SandboxResponse {
   id: number;
   results: SandboxCallResult[];
 }
+
+/**
+ * Worker → main thread, once, before any request: QuickJS is loaded (or why not). A request's time
+ * budget starts after it, so that starting a worker — again after one was ended — never counts
+ * against a call's time limit.
+ */
+export interface SandboxReady {
+  ready: true;
+  /** Why QuickJS could not be loaded; absent when it was. */
+  problem?: string;
+}
