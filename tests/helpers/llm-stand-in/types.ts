@@ -21,8 +21,14 @@ export type ModelSlip = 'retype-quotes' | 'misread-values' | 'fabricate-quotes'
  * A synthesized function that misbehaves: `endless-loop` never returns, `memory-bomb` allocates
  * without end, `reach-host` reads `process.env` (which a sandbox does not have), `loop-on-marker`
  * is the gold template's function but loops on a document carrying `STAND-IN: CODE-LOOP`.
+ * `stateful-counter` counts its calls (in its closure and in a global) and reads the template's
+ * line for 8 calls — as many as a run checks it on — then the line of the template's attribute
+ * before it (the model's line for `make`): a value that is in the document, under a true quote,
+ * and wrong. `misread-unchecked` reads like the template except on documents carrying
+ * `STAND-IN: MISREAD`, where it reads that other line: a variant the checked documents did not show.
  */
-export type ExtractorFault = 'endless-loop' | 'memory-bomb' | 'reach-host' | 'loop-on-marker';
+export type ExtractorFault = 'endless-loop' | 'memory-bomb' | 'reach-host' | 'loop-on-marker'
+  | 'stateful-counter' | 'misread-unchecked';
 
 /**
  * Slips a real model makes in a batch reply (several documents in one call), made on purpose in
