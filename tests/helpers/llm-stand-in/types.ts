@@ -1,5 +1,10 @@
-/** What a faulted chat request gets instead of a good answer. */
-export type FaultKind = 'rate_limit' | 'server_error' | 'hang' | 'truncated_json' | 'malformed_json';
+/**
+ * What a faulted chat request gets instead of a good answer. `endless_reply` is the good reply
+ * with its first quote run on to 50 MB (a model repeating itself until the server cuts it off);
+ * it is drawn only when asked for (`failNext`, `faultKinds`), not among the defaults.
+ */
+export type FaultKind = 'rate_limit' | 'server_error' | 'hang' | 'truncated_json' | 'malformed_json'
+  | 'endless_reply';
 
 export const allFaultKinds: readonly FaultKind[] = ['rate_limit', 'server_error', 'hang', 'truncated_json', 'malformed_json'];
 
