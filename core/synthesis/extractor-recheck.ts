@@ -2,8 +2,13 @@ import type { NormalizedValue } from '../normalization/index.ts';
 import { describeDisagreement } from './describe-disagreement.ts';
 import type { SynthesizedExtractor } from './synthesized-extractor.ts';
 
-/** About one document in this many that code reads is read by the model as well. */
-export const defaultRecheckEvery = 20;
+/**
+ * About one document in this many that code reads is read by the model as well. On 1,000 templated
+ * listings (bench:synthesize) 50 drew 30 documents: 27,770 model tokens against 5,875 without the
+ * check and 37,104 at 20 — still 15× fewer than extracting every document. A misread that shows on
+ * 5% of the documents is caught with a chance of about 1 - 0.95^20 ≈ 64% at 50.
+ */
+export const defaultRecheckEvery = 50;
 
 /**
  * The check of accepted extractors while they serve a run: about one document in `every` that code

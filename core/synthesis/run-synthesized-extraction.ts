@@ -26,7 +26,7 @@ export interface SynthesisOptions {
   heldOut?: number;
   /** Told when an accepted extractor failed on a document; the model extracts that attribute there. */
   onFallback?: (fallback: { document: string; attribute: string; reason: string }) => void;
-  /** About one document in this many that code reads is read by the model too, and compared (default 20; see `ExtractorRecheck`). */
+  /** About one document in this many that code reads is read by the model too, and compared (default 50; see `ExtractorRecheck`). */
   recheckEvery?: number;
 }
 

@@ -86,7 +86,7 @@ describe('srag ingest --synthesize', () => {
     // The model extracted the 8 check documents and wrote the functions; code read the other 8 whole.
     expect(requestedAttributesPerDocument(standIn.requests)).toHaveLength(8);
     expect(standIn.countByKind()['synthesize-extractors']).toBe(1);
-    // About one in 20 documents code reads is drawn for the model to read too: none of these 8.
+    // About one in 50 documents code reads is drawn for the model to read too: none of these 8.
     expect(synthesis).toMatchObject({ recheckedDocuments: 0, readAgain: 0 });
     expect(synthesis.valuesFromCode).toEqual(Object.fromEntries(schema.attributes.map((attribute) => [attribute.name, 8])));
     expect(await tableRows(store)).toEqual(goldRows(16));
