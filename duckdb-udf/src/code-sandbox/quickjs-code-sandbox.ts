@@ -93,6 +93,8 @@ export class QuickJsCodeSandbox implements CodeSandbox {
         if (response.id !== id) return;
         clearTimeout(timer);
         worker.thread.off('message', onMessage);
+        // Forgotten before the next request could be posted to it: it exits once it has answered.
+        if (response.retiring && this.worker === worker) this.worker = undefined;
         resolve({ results: response.results });
       };
       worker.onExit = (error) => {

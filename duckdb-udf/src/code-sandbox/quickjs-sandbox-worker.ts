@@ -48,7 +48,7 @@ quickJs.then(
 
 parentPort!.on('message', (request: SandboxRequest) => {
   void run(request).then(({ results, retire }) => {
-    parentPort!.postMessage({ id: request.id, results } satisfies SandboxResponse);
+    parentPort!.postMessage({ id: request.id, results, ...(retire ? { retiring: true } : {}) } satisfies SandboxResponse);
     // A runtime that could not be freed keeps its memory in the module for good: this worker ends
     // once it has answered, and the next request starts a fresh one (see QuickJsCodeSandbox.start).
     if (retire) process.exit(0);

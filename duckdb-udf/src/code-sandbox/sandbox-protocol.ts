@@ -22,6 +22,8 @@ export interface SandboxRequest {
 export interface SandboxResponse {
   id: number;
   results: SandboxCallResult[];
+  /** The worker ends after this answer (a runtime it could not free holds memory for good): the next request needs a new one. */
+  retiring?: boolean;
 }
 
 /**

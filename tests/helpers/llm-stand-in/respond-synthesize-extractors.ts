@@ -54,38 +54,32 @@ export function respondSynthesizeExtractors(request: ChatRequest, corpora: GoldC
 }
 
 function templateFunction(template: GoldTemplate, loopOnMarker: boolean): string {
-  return [
-    'function (text) {',
-    ...(loopOnMarker ? [`  if (text.includes(${JSON.stringify(codeLoopMarker)})) for (;;) {}`] : []),
-    `  const match = new RegExp(${JSON.stringify(template.pattern)}, ${JSON.stringify(template.flags ?? '')}).exec(text);`,
-    '  return match ? { value: match[1], quote: match[0] } : null;',
-    '}',
-  ].join('\n');
+  const loop = loopOnMarker ? [`if (text.includes(${JSON.stringify(codeLoopMarker)})) for (;;) {}`] : [];
+  return `function (text) {\n${[...loop, ...readWith(regExpOf(template))].map((line) => `  ${line}`).join('\n')}\n}`;
 }
 
 /** Reads like `template` for its first `statefulRightCalls` calls, then like `other`: it counts in its closure and in a global. */
 function statefulFunction(template: GoldTemplate, other: GoldTemplate): string {
-  return [
-    '(() => {',
-    '  let calls = 0;',
-    '  return function (text) {',
-    '    calls += 1;',
-    '    globalThis.extractorCalls = (globalThis.extractorCalls || 0) + 1;',
-    `    const checked = Math.max(calls, globalThis.extractorCalls) <= ${statefulRightCalls};`,
-    `    const match = (checked ? new RegExp(${JSON.stringify(template.pattern)}, ${JSON.stringify(template.flags ?? '')}) : new RegExp(${JSON.stringify(other.pattern)}, ${JSON.stringify(other.flags ?? '')})).exec(text);`,
-    '    return match ? { value: match[1], quote: match[0] } : null;',
-    '  };',
-    '})()',
-  ].join('\n');
+  const body = [
+    'calls += 1;',
+    'globalThis.extractorCalls = (globalThis.extractorCalls || 0) + 1;',
+    ...readWith(`(Math.max(calls, globalThis.extractorCalls) <= ${statefulRightCalls} ? ${regExpOf(template)} : ${regExpOf(other)})`),
+  ];
+  return `(() => {\n  let calls = 0;\n  return function (text) {\n${body.map((line) => `    ${line}`).join('\n')}\n  };\n})()`;
 }
 
 /** Reads like `template`, except on a document carrying `codeMisreadMarker`, where it reads like `other`. */
 function misreadingFunction(template: GoldTemplate, other: GoldTemplate): string {
-  return [
-    'function (text) {',
-    `  const misread = text.includes(${JSON.stringify(codeMisreadMarker)});`,
-    `  const match = (misread ? new RegExp(${JSON.stringify(other.pattern)}, ${JSON.stringify(other.flags ?? '')}) : new RegExp(${JSON.stringify(template.pattern)}, ${JSON.stringify(template.flags ?? '')})).exec(text);`,
-    '  return match ? { value: match[1], quote: match[0] } : null;',
-    '}',
-  ].join('\n');
+  const pattern = `(text.includes(${JSON.stringify(codeMisreadMarker)}) ? ${regExpOf(other)} : ${regExpOf(template)})`;
+  return `function (text) {\n${readWith(pattern).map((line) => `  ${line}`).join('\n')}\n}`;
+}
+
+/** The template's regular expression as JavaScript source. */
+function regExpOf(template: GoldTemplate): string {
+  return `new RegExp(${JSON.stringify(template.pattern)}, ${JSON.stringify(template.flags ?? '')})`;
+}
+
+/** The lines that read a value with `pattern` (JavaScript source of a RegExp): its first group the value, its whole match the quote. */
+function readWith(pattern: string): string[] {
+  return [`const match = ${pattern}.exec(text);`, 'return match ? { value: match[1], quote: match[0] } : null;'];
 }
