@@ -1,5 +1,5 @@
 /**
- * Code-sandbox benchmark: `npm run bench:sandbox [-- --documents N] [--hostile-documents N]`
+ * Code-sandbox benchmark: `npm run bench:sandbox [-- --documents N] [--hostile-documents N] [--designs]`
  *
  * - The cost of reading a document by code: the 11 template functions of the templated car-listing
  *   corpus run on each of N documents (200 by default) in the QuickJS sandbox, as
@@ -11,6 +11,12 @@
  *   extractor pushing arrays. The process holds Node, the worker and the sandbox: the figure is the
  *   whole cost, not the sandbox's alone.
  *
+ * - With `--designs`: the CPU a document costs under four ways of isolating calls, run in this
+ *   process on QuickJS directly (no worker), one after another, so their ratios compare: a runtime
+ *   kept per function across documents (srag before issue 42: state persists), a runtime and
+ *   context per call, a runtime per document with a context per call (srag now), and one context
+ *   per document whose built-ins and global object are frozen before the functions run.
+ *
  * Timings are this machine's; rerun to compare.
  */
 import { spawnSync } from 'node:child_process';
@@ -19,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DefaultIntrinsics, newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSHandle } from 'quickjs-emscripten-core';
 import { QuickJsCodeSandbox } from '../duckdb-udf/src/code-sandbox/quickjs-code-sandbox.ts';
 import { generateTemplatedCorpus } from '../tests/helpers/templated-corpus.ts';
 
@@ -27,6 +34,7 @@ const { values: flags } = parseArgs({
     documents: { type: 'string', default: '200' },
     'hostile-documents': { type: 'string', default: '40' },
     hostile: { type: 'string' },
+    designs: { type: 'boolean', default: false },
   },
 });
 
@@ -41,19 +49,26 @@ const hostile: Record<string, string> = {
 const directory = mkdtempSync(path.join(os.tmpdir(), 'srag-bench-sandbox-'));
 try {
   if (flags.hostile) await runHostile(flags.hostile, Number(flags['hostile-documents']));
+  else if (flags.designs) await compareDesigns();
   else await main();
 } finally {
   rmSync(directory, { recursive: true, force: true });
 }
 
-async function main() {
-  const count = Number(flags.documents);
+/** The templated corpus and its 11 template functions (gold/extractors.json), as a model that saw the samples writes them. */
+function corpusAndFunctions(count: number) {
   const documents = generateTemplatedCorpus(directory, count);
   const templates = JSON.parse(readFileSync(path.join(directory, 'gold', 'extractors.json'), 'utf8')) as Record<string, { pattern: string; flags: string }>;
   const functions = Object.entries(templates).map(([attribute, template]) => ({
     id: attribute,
     source: `function (text) { const match = new RegExp(${JSON.stringify(template.pattern)}, ${JSON.stringify(template.flags)}).exec(text); return match ? { value: match[1], quote: match[0] } : null; }`,
   }));
+  return { documents, functions };
+}
+
+async function main() {
+  const count = Number(flags.documents);
+  const { documents, functions } = corpusAndFunctions(count);
   const sandbox = new QuickJsCodeSandbox();
   try {
     // The first call starts the worker and loads QuickJS; it is not timed.
@@ -95,4 +110,86 @@ async function runHostile(name: string, count: number) {
   const seconds = (performance.now() - started) / 1000;
   const outcomes = [...failures].map(([kind, times]) => `${times} ${kind}`).join(', ');
   process.stdout.write(`  ${name.padEnd(20)} peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB, ${seconds.toFixed(1)} s (${outcomes})\n`);
+}
+
+async function compareDesigns() {
+  const count = Number(flags.documents);
+  const { documents, functions } = corpusAndFunctions(count);
+  const texts = documents.map((document) => document.text);
+  const module = await newQuickJSWASMModuleFromVariant(import('@jitl/quickjs-wasmfile-release-sync'));
+  const intrinsics = { ...DefaultIntrinsics, TypedArrays: false };
+  const wrap = (source: string) => `(function (extract) { return function (text) { var value = extract(text); return value === undefined ? 'null' : JSON.stringify(value); }; })((${source}\n))`;
+  const call = (context: QuickJSContext, source: string, text: QuickJSHandle) => {
+    const compiled = context.unwrapResult(context.evalCode(wrap(source)));
+    const returned = context.unwrapResult(context.callFunction(compiled, context.undefined, text));
+    compiled.dispose();
+    JSON.parse(context.getString(returned));
+    returned.dispose();
+  };
+  // Every object reachable from the global object frozen, then the global object: no call can leave anything for the next.
+  const lockdown = `(() => { const seen = new Set(); const pending = [globalThis]; while (pending.length) { const object = pending.pop(); if ((typeof object !== 'object' && typeof object !== 'function') || object === null || seen.has(object)) continue; seen.add(object); for (const key of Reflect.ownKeys(object)) { const property = Reflect.getOwnPropertyDescriptor(object, key); if ('value' in property) pending.push(property.value); else pending.push(property.get, property.set); } pending.push(Reflect.getPrototypeOf(object)); Object.freeze(object); } })()`;
+  const kept = functions.map(({ source }) => {
+    const context = module.newRuntime().newContext({ intrinsics });
+    return { context, compiled: context.unwrapResult(context.evalCode(wrap(source))) };
+  });
+  const designs: Array<[string, () => void]> = [
+    ['a runtime kept per function (before; state persists)', () => {
+      for (const text of texts) for (const { context, compiled } of kept) {
+        const argument = context.newString(text);
+        const returned = context.unwrapResult(context.callFunction(compiled, context.undefined, argument));
+        argument.dispose();
+        JSON.parse(context.getString(returned));
+        returned.dispose();
+      }
+    }],
+    ['a runtime and context per call', () => {
+      for (const text of texts) for (const { source } of functions) {
+        const runtime = module.newRuntime();
+        const context = runtime.newContext({ intrinsics });
+        const argument = context.newString(text);
+        call(context, source, argument);
+        argument.dispose();
+        context.dispose();
+        runtime.dispose();
+      }
+    }],
+    ['a runtime per document, a context per call (srag)', () => {
+      for (const text of texts) {
+        const runtime = module.newRuntime();
+        const holder = runtime.newContext({ intrinsics: {} });
+        const argument = holder.newString(text);
+        for (const { source } of functions) {
+          const context = runtime.newContext({ intrinsics });
+          call(context, source, argument);
+          context.dispose();
+        }
+        argument.dispose();
+        holder.dispose();
+        runtime.dispose();
+      }
+    }],
+    ['a frozen context per document', () => {
+      for (const text of texts) {
+        const runtime = module.newRuntime();
+        const context = runtime.newContext({ intrinsics });
+        context.unwrapResult(context.evalCode(lockdown)).dispose();
+        const argument = context.newString(text);
+        for (const { source } of functions) call(context, source, argument);
+        argument.dispose();
+        context.dispose();
+        runtime.dispose();
+      }
+    }],
+  ];
+  process.stdout.write(`CPU a document, ${count} documents × ${functions.length} functions, QuickJS in this process (median of 3 rounds):\n`);
+  for (const [name, run] of designs) {
+    run();
+    const rounds = [0, 1, 2].map(() => {
+      const started = process.cpuUsage();
+      run();
+      const used = process.cpuUsage(started);
+      return (used.user + used.system) / 1000 / count;
+    }).sort((left, right) => left - right);
+    process.stdout.write(`  ${name.padEnd(54)} ${rounds[1]!.toFixed(2)} ms\n`);
+  }
 }
