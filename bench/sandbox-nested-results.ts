@@ -1,4 +1,4 @@
-// npm run bench:sandbox -- [--engine-from DIR] [--only NAME-PREFIX] [--process-memory MB] [--timeout-ms MS]
+// npm run bench:sql-sandbox -- [--engine-from DIR] [--only NAME-PREFIX] [--process-memory MB] [--timeout-ms MS]
 //
 // What the sandbox that runs generated SQL costs on results that are large inside one cell (issue
 // 42: `SELECT list(range(0, 100000000))` took `srag ask` to 9.3 GB and past 300 s): for each query

@@ -67,6 +67,8 @@ export class EndpointFailures {
         return new LanguageModelError({ message: `the runtime held the request back: ${detail}`, retryable: true, reason: 'throttled' });
       case 'interrupted':
         return new LanguageModelError({ message: `the connection to the model endpoint ${this.shownUrl} broke: ${detail}`, retryable: true, reason: 'connection lost' });
+      case 'too-large':
+        return new LanguageModelError({ message: `the model endpoint ${this.shownUrl} sent a reply too long to read: ${detail}`, retryable: false, hint: this.endpoint.hints.tooLarge, reason: 'reply too long' });
     }
   }
 

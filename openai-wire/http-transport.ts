@@ -25,5 +25,19 @@ export interface HttpResponse {
  * status. A request that gets no response at all rejects with a `TransportFailure`. Node's `http`
  * is one (duckdb-udf), the Sheets request loop over `UrlFetchApp.fetchAll` another, a test's
  * function a third: the vercel/ai pattern of a provider that is handed its `fetch`.
+ *
+ * A transport reads at most the bound it was made with (`defaultMaxReplyBytes` unless told
+ * otherwise) of a reply's body, counted as it arrives and before anything parses it: a longer reply
+ * rejects with a `TransportFailure` of kind `too-large`. Three replies of 50 MB took srag to 1.8 GB
+ * and 43 s and left a 230 MB database (issue 42).
  */
 export type HttpTransport = (request: HttpRequest) => Promise<HttpResponse>;
+
+/**
+ * The most bytes read of one reply by default: 8 MiB. srag's replies are a record, an SQL query or
+ * an answer, a few kilobytes; even a completion of 128,000 tokens (far more than any of them
+ * needs) is about half a megabyte of text, under 2 MiB escaped in the reply's JSON with its
+ * envelope — a longer reply is a model writing without end. An embeddings reply of 64 texts at
+ * 3,072 dimensions (the most srag asks for at once) is about 4 MB.
+ */
+export const defaultMaxReplyBytes = 8 * 1024 * 1024;

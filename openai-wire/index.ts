@@ -4,7 +4,7 @@
  * It speaks HTTP only through the `HttpTransport` it is handed: duckdb-udf gives node:http, the
  * Sheets add-on its request loop over UrlFetchApp. No runtime's globals are used here.
  */
-export type { HttpRequest, HttpResponse, HttpTransport } from './http-transport.ts';
+export { defaultMaxReplyBytes, type HttpRequest, type HttpResponse, type HttpTransport } from './http-transport.ts';
 export { TransportFailure, type TransportFailureKind } from './transport-failure.ts';
 export { endpointUrl, type EndpointHints, type OpenAiEndpoint } from './openai-endpoint.ts';
 export { EndpointFailures } from './endpoint-failures.ts';

@@ -1,4 +1,5 @@
 import { firstLine, LanguageModelError, SragError, type BatchApi, type BatchLineResult, type BatchRequest, type BatchStatus, type CancellationSignal } from '../core/index.ts';
+import { defaultMaxReplyBytes } from './http-transport.ts';
 import { chatCompletionRequest, readChatCompletion, type ChatCompletionBody } from './openai-chat-model.ts';
 import type { OpenAiWire } from './openai-wire.ts';
 
@@ -37,7 +38,8 @@ export class OpenAiBatchApi implements BatchApi {
   readonly maxRequestsPerBatch = 50_000;
   readonly maxBytesPerBatch = 190_000_000;
 
-  constructor(private readonly wire: OpenAiWire) {
+  /** `maxReplyBytes`: the most of one line's reply read, as the chat model's transport reads of one reply (a file is bounded by the wire's transport). */
+  constructor(private readonly wire: OpenAiWire, private readonly maxReplyBytes = defaultMaxReplyBytes) {
     const refusal = wire.endpoint.hints.noBatchApi;
     if (refusal) throw new SragError({ code: 'INPUT_INVALID', message: refusal });
   }
@@ -70,7 +72,10 @@ export class OpenAiBatchApi implements BatchApi {
       for (const text of content.split('\n')) {
         if (text.trim() === '') continue;
         const result = readLine(text, this.wire);
-        if (result) results.push(result);
+        // Measured in UTF-16 units, at least one byte each: a line past the bound is past it in bytes too.
+        if (result && 'response' in result && text.length > this.maxReplyBytes) {
+          results.push({ customId: result.customId, error: `too long: the reply is longer than ${this.maxReplyBytes.toLocaleString('en-US')} bytes, the most read of one reply` });
+        } else if (result) results.push(result);
       }
     }
     return results;

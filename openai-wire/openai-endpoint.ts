@@ -8,6 +8,8 @@ export interface EndpointHints {
   unreachable: string;
   /** Set where this runtime offers no Batch API: the error asking for it gets this message. */
   noBatchApi?: string;
+  /** For a reply longer than the transport reads, where a setting raises the bound, e.g. `… SRAG_MAX_REPLY_BYTES …`. */
+  tooLarge?: string;
 }
 
 /** Where the OpenAI-compatible API is, who calls it, and how a user fixes a refusal. */

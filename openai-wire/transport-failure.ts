@@ -8,9 +8,11 @@ const marker = Symbol.for('srag.transport-failure');
  * - `interrupted`: the connection broke midway; worth another try;
  * - `throttled`: the runtime refused to send for now (Apps Script's "too many times in a short
  *   time"); worth another try after a wait;
- * - `cancelled`: the caller's signal fired.
+ * - `cancelled`: the caller's signal fired;
+ * - `too-large`: the reply's body was longer than the transport reads (see `HttpTransport`); the
+ *   same request would most likely get the same reply, so it is not retried.
  */
-export type TransportFailureKind = 'unreachable' | 'timeout' | 'interrupted' | 'throttled' | 'cancelled';
+export type TransportFailureKind = 'unreachable' | 'timeout' | 'interrupted' | 'throttled' | 'cancelled' | 'too-large';
 
 /** What a transport rejects with when a request got no response. */
 export class TransportFailure extends Error {

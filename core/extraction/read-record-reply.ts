@@ -1,6 +1,7 @@
 import { normalizeValue, type NormalizedValue } from '../normalization/index.ts';
 import type { AttributeDefinition, ChildEntity, RecordSchema } from '../schema/attribute-definition.ts';
 import { boundedRaw } from './bounded-raw.ts';
+import { longestQuote, storedQuote } from './longest-quote.ts';
 import { quoteMatcher } from './quote-occurs-in.ts';
 import { quoteStatesValue } from './quote-states-value.ts';
 import type { ChildRecord, ChildRecords } from './child-record.ts';
@@ -19,8 +20,13 @@ const typeProblemCodes = new Set(['not_a_number', 'not_an_integer', 'not_a_boole
 
 /**
  * Turn one parsed model reply into typed values with evidence, checking every quote against the
- * text the model was shown. `strict` reports type problems so that `generateObject` re-asks once;
- * after the re-ask they become NULL plus an issue (S-RAG paper §3.2.2: values are validated by code).
+ * text the model was shown. `strict` reports type problems and quotes longer than `longestQuote`
+ * so that `generateObject` re-asks once; after the re-ask they become NULL plus an issue (S-RAG
+ * paper §3.2.2: values are validated by code). A property the reply leaves out is a problem in
+ * both modes: the output schema requires every one (null when the document does not state it), so
+ * a reply without it is not an answer — read as null, it would say "the document does not state
+ * it" of a value nobody looked for, and the record would count as done. After the re-ask it fails
+ * the document, which a later run can try again.
  */
 export function readRecordReply(
   reply: unknown,
@@ -53,8 +59,11 @@ interface ReadContext {
 function readValues(object: Record<string, unknown>, attributes: AttributeDefinition[], { quoteIsInDocument, withEvidence, strict, problems }: ReadContext): PartRecord {
   // A null prototype: property names such as "__proto__" or "constructor" are ordinary keys here.
   const record: PartRecord = { values: Object.create(null) as PartRecord['values'], evidence: [], issues: [] };
+  const leftOut = attributes.filter((attribute) => !Object.hasOwn(object, attribute.name)).map((attribute) => attribute.name);
+  if (leftOut.length > 0) problems.push(leftOutProblem(leftOut, attributes.length));
   for (const attribute of attributes) {
-    let received: unknown = Object.hasOwn(object, attribute.name) ? object[attribute.name] ?? null : null;
+    if (!Object.hasOwn(object, attribute.name)) continue;
+    let received: unknown = object[attribute.name] ?? null;
     let quote: string | null = null;
     if (withEvidence && typeof received === 'object' && received !== null && !Array.isArray(received) && Object.hasOwn(received, 'value')) {
       const entry = received as { value?: unknown; quote?: unknown };
@@ -63,7 +72,7 @@ function readValues(object: Record<string, unknown>, attributes: AttributeDefini
     }
     const normalized = normalizeValue(received, attribute);
     const raw = boundedRaw(received);
-    const evidence: AttributeEvidence = { attribute: attribute.name, value: null, raw, quote, status: 'missing', reason: null };
+    const evidence: AttributeEvidence = { attribute: attribute.name, value: null, raw, quote: quote === null ? null : storedQuote(quote), status: 'missing', reason: null };
     record.evidence.push(evidence);
     if (normalized.issue) {
       if (strict && typeProblemCodes.has(normalized.issue.code)) problems.push(normalized.issue.message);
@@ -78,9 +87,14 @@ function readValues(object: Record<string, unknown>, attributes: AttributeDefini
       continue;
     }
     if (withEvidence) {
+      if (strict && quote !== null && quote.length > longestQuote) {
+        problems.push(`${attribute.name}: the quote is ${quote.length.toLocaleString('en-US')} characters long; quote at most ${longestQuote} characters, the shortest passage that states the value`);
+      }
       const refusal = quote === null
         ? { code: 'missing_quote' as const, reason: 'the model gave no quote for this value' }
-        : !quoteIsInDocument(quote)
+        : quote.length > longestQuote
+          ? { code: 'quote_too_long' as const, reason: `the quote is ${quote.length.toLocaleString('en-US')} characters long, more than the ${longestQuote} the prompt allows: it does not show where the value is stated` }
+          : !quoteIsInDocument(quote)
           ? { code: 'unsupported_quote' as const, reason: 'the quote does not occur in the document' }
           : valueNotInQuote(normalized.value, quote, attribute);
       if (refusal) {
@@ -101,8 +115,9 @@ function readValues(object: Record<string, unknown>, attributes: AttributeDefini
  * its quotes checked against the same text); their issues go onto `issues`, named
  * `rooms[2].price_per_night`. An item none of whose values survives — all null, or every one
  * refused — is left out: a row of NULLs would count as an item nothing in the document supports.
- * A missing list, or something else where the list belongs, is a problem worth a re-ask; after
- * it, the entity has no items and an issue says why. null is read as no items.
+ * A missing list is a problem, as a missing property is (see `readRecordReply`); something else
+ * where the list belongs is worth a re-ask, after which the entity has no items and an issue says
+ * why. null is read as no items.
  */
 function readChildItems(received: unknown, entity: ChildEntity, issues: RecordIssue[], context: ReadContext): ChildRecord[] {
   const items: ChildRecord[] = [];
@@ -111,8 +126,13 @@ function readChildItems(received: unknown, entity: ChildEntity, issues: RecordIs
     if (context.strict) context.problems.push(message);
     else issues.push({ attribute, code, message, received: boundedRaw(value ?? null) });
   };
+  if (received === undefined) {
+    // Left out, as a property can be: a problem after the re-ask too (see `readRecordReply`).
+    context.problems.push(`${entity.name}: expected a list of items (an empty list when the document lists none), got nothing`);
+    return items;
+  }
   if (!Array.isArray(received)) {
-    slip(entity.name, 'not_a_list', `${entity.name}: expected a list of items (an empty list when the document lists none), got ${received === undefined ? 'nothing' : kindOf(received)}`, received);
+    slip(entity.name, 'not_a_list', `${entity.name}: expected a list of items (an empty list when the document lists none), got ${kindOf(received)}`, received);
     return items;
   }
   for (const [index, element] of received.entries()) {
@@ -129,6 +149,13 @@ function readChildItems(received: unknown, entity: ChildEntity, issues: RecordIs
     items.push({ values: item.values, evidence: item.evidence });
   }
   return items;
+}
+
+/** One line for the properties a reply (or an item of a list) left out, with what to do instead. */
+function leftOutProblem(names: readonly string[], of: number): string {
+  const shown = names.length > 5 ? [...names.slice(0, 5), `and ${names.length - 5} more`] : names;
+  const what = names.length === 1 ? `property ${names[0]}` : `${names.length} of its ${of} properties (${shown.join(', ')})`;
+  return `the reply leaves out ${what}: give every property, null when the document does not state it`;
 }
 
 /** "a string", "null", "a list": what a reply held where something else belonged. */

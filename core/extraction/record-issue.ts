@@ -9,7 +9,8 @@ export interface RecordIssue {
     | 'not_a_number' | 'not_an_integer' | 'not_a_boolean' | 'not_a_date' | 'not_a_string'
     | 'unit_mismatch' | 'currency_mismatch' | 'ambiguous'
     | 'unsupported_quote' | 'missing_quote' | 'value_not_in_quote' | 'conflicting_values'
-    | 'not_a_list' | 'not_an_item';
+    | 'not_a_list' | 'not_an_item'
+    | 'quote_too_long';
   message: string;
   received?: unknown;
 }

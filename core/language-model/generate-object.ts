@@ -44,7 +44,11 @@ export async function generateObject<T>({
   let cached = true;
   // A reply that parses is a real answer and is cached even when it fails validation, so that a
   // rerun replays the same re-ask from the cache; an unparseable reply throws and is never cached.
-  const attempt = (messages: ChatMessage[], bypassCache: boolean, check: ObjectValidator<T>) =>
+  // Nor is the re-ask's reply when it fails too (`last`): the exchange failed, and a retry of its
+  // document (--retry-failed) asks again rather than replaying the same failure without a call. One
+  // that is in the cache already (a Batch API reply is put there before it is read) is used as it
+  // is: refetched, it would go into another batch, and so on for every collection.
+  const attempt = (messages: ChatMessage[], bypassCache: boolean, check: ObjectValidator<T>, last: boolean) =>
     client.generate({ ...request, messages }, (response) => {
       if (!response.cached) {
         cached = false;
@@ -53,16 +57,16 @@ export async function generateObject<T>({
       const parsed = parseJsonText(response.text);
       if (!parsed.ok) throw new ModelOutputInvalidError({ step, text: response.text, problems: [parsed.problem] });
       const outcome = check(parsed.value);
-      const result: { ok: true; value: T } | { ok: false; error: ModelOutputInvalidError } = 'problems' in outcome
-        ? { ok: false, error: new ModelOutputInvalidError({ step, text: response.text, problems: outcome.problems }) }
-        : { ok: true, value: outcome.value };
-      return result;
+      if (!('problems' in outcome)) return { ok: true as const, value: outcome.value };
+      const error = new ModelOutputInvalidError({ step, text: response.text, problems: outcome.problems });
+      if (last && !response.cached) throw new FailedExchange(error);
+      return { ok: false as const, error };
     }, { bypassCache });
 
   let first: Awaited<ReturnType<typeof attempt>> | undefined;
   for (let round = 0; first === undefined; round += 1) {
     try {
-      first = await attempt(request.messages, round > 0, validate);
+      first = await attempt(request.messages, round > 0, validate, false);
     } catch (error) {
       if (!ModelOutputInvalidError.isInstance(error) || round >= unparseableRetries) throw error;
     }
@@ -80,11 +84,17 @@ export async function generateObject<T>({
   let second: Awaited<ReturnType<typeof attempt>> | undefined;
   for (let round = 0; second === undefined; round += 1) {
     try {
-      second = await attempt(reAsk, round > 0, validateAfterReAsk);
+      second = await attempt(reAsk, round > 0, validateAfterReAsk, true);
     } catch (error) {
+      if (error instanceof FailedExchange) throw error.error;
       if (!ModelOutputInvalidError.isInstance(error) || round >= unparseableRetries) throw error;
     }
   }
   if (second.ok) return { value: second.value, usage, cached };
   throw second.error;
+}
+
+/** Thrown out of the cache's `accept` so that the re-ask's invalid reply is not cached; carries the error. */
+class FailedExchange {
+  constructor(readonly error: ModelOutputInvalidError) {}
 }

@@ -8,6 +8,9 @@ export interface CodeSandbox {
   /**
    * Calls each function on `text`, in order, each alone in its own bounded environment; one
    * function's failure (a throw, a loop, a memory bomb) is its own result, the others still run.
+   * Every call starts from the function's source in a fresh realm: nothing one call leaves
+   * behind (a global, a closure's counter) reaches another call, of this request or a later one,
+   * so a function behaves on a document as it did when it was checked.
    */
   runFunctions(functions: readonly SandboxFunction[], text: string): Promise<SandboxCallResult[]>;
   /** Frees what the sandbox holds (a worker, a WebAssembly instance); later calls start it again. */
@@ -16,7 +19,7 @@ export interface CodeSandbox {
 
 /** A generated function: `source` is a JavaScript function expression of one argument, the document text. */
 export interface SandboxFunction {
-  /** Names the function across calls, so the sandbox compiles it once (e.g. the attribute name). */
+  /** Names the function in its errors (e.g. the attribute name). */
   id: string;
   source: string;
 }

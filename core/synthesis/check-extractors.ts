@@ -1,6 +1,7 @@
 import type { NormalizedValue } from '../normalization/index.ts';
 import type { CodeSandbox } from '../ports/code-sandbox.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
+import { describeDisagreement, showValue } from './describe-disagreement.ts';
 import { readCodeValues } from './read-code-values.ts';
 import { attributeDefinitionKey, type SynthesizedExtractor } from './synthesized-extractor.ts';
 
@@ -39,15 +40,15 @@ export async function checkExtractors(options: {
       const model = document.values[extractor.attribute] ?? null;
       const left = reading.left.find((entry) => entry.attribute.name === extractor.attribute);
       if (!left) {
-        const code = reading.record.values[extractor.attribute]!;
-        if (model !== null && code === model) {
+        verdict.problem = describeDisagreement(reading.record.values[extractor.attribute]!, model, document.label);
+        if (verdict.problem === null) {
           verdict.agreedValues += 1;
           verdict.boundaries.add(reading.boundaries.get(extractor.attribute)!);
-        } else verdict.problem = `read ${show(code)} in ${document.label}, where the model read ${show(model)}`;
+        }
       } else if (left.failed) {
         verdict.problem = `on ${document.label}: ${left.reason}`;
       } else if (model !== null) {
-        verdict.problem = `found no value in ${document.label}, where the model read ${show(model)}`;
+        verdict.problem = `found no value in ${document.label}, where the model read ${showValue(model)}`;
       }
     }
   }
@@ -58,10 +59,6 @@ export async function checkExtractors(options: {
     else extractor.quoteBoundaries = [...verdict.boundaries].sort();
   }
   return extractors;
-}
-
-function show(value: NormalizedValue): string {
-  return value === null ? 'nothing' : JSON.stringify(value);
 }
 
 function definitionOf(schema: RecordSchema, name: string): string {

@@ -1,5 +1,6 @@
 import type { CodeSandbox } from '../ports/code-sandbox.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
+import type { ExtractorRecheck } from './extractor-recheck.ts';
 import type { SynthesizedExtractor } from './synthesized-extractor.ts';
 
 /** What an extraction run needs to fill attributes by code: the sandbox and the accepted extractors. */
@@ -14,4 +15,6 @@ export interface CodeExtraction {
   remainingSchemas?: Map<string, RecordSchema>;
   /** Told when an extractor failed on a document (a throw, a limit, a refused value): the model extracts that attribute there. */
   onFallback?: (fallback: { document: string; attribute: string; reason: string }) => void;
+  /** A sample of the documents code reads goes to the model too, and a disagreement rejects the extractor (see `ExtractorRecheck`). */
+  recheck?: ExtractorRecheck;
 }

@@ -9,7 +9,9 @@ import { readCodeValues, type CodeReading } from './read-code-values.ts';
  * attributes it could not fill go to the model through `extract`, documents missing the same
  * attributes in one request that carries only those attributes; a document code filled entirely
  * costs no call. Each record is the two merged in schema order, code's values marked in their
- * evidence. A document the model then fails fails as a whole, as without code.
+ * evidence. A document the model then fails fails as a whole, as without code. A document the
+ * `recheck` picks goes to the model whole, its record is the model's, and code's values are
+ * compared with it.
  */
 export async function extractWithCode(options: {
   code: CodeExtraction;
@@ -19,12 +21,18 @@ export async function extractWithCode(options: {
 }): Promise<BatchOutcome[]> {
   const { code, schema, documents } = options;
   const readings: CodeReading[] = [];
-  for (const document of documents) {
-    const reading = await readCodeValues(code.sandbox, code.extractors, schema, document.text);
+  /** For each document the recheck picked, by position: what code read of it. */
+  const rechecked = new Map<number, PartRecord['values']>();
+  for (const [index, document] of documents.entries()) {
+    const serving = code.recheck ? code.recheck.serving(code.extractors) : code.extractors;
+    const reading = await readCodeValues(code.sandbox, serving, schema, document.text);
     for (const left of reading.left) {
       if (left.failed) code.onFallback?.({ document: document.documentName, attribute: left.attribute.name, reason: left.reason ?? 'failed' });
     }
-    readings.push(reading);
+    if (code.recheck && Object.keys(reading.record.values).length > 0 && code.recheck.picks(document.text)) {
+      rechecked.set(index, reading.record.values);
+      readings.push(modelOnly(schema));
+    } else readings.push(reading);
   }
   const outcomes: BatchOutcome[] = new Array(documents.length);
   const groups = new Map<string, number[]>();
@@ -47,10 +55,21 @@ export async function extractWithCode(options: {
     const extracted = await options.extract(remaining, indexes.map((index) => documents[index]!));
     extracted.forEach((outcome, position) => {
       const index = indexes[position]!;
+      const codeValues = rechecked.get(index);
+      if (codeValues && 'record' in outcome) code.recheck!.compare(documents[index]!.documentName, codeValues, outcome.record.values);
       outcomes[index] = 'error' in outcome ? outcome : { record: { ...outcome.record, ...merge(schema, readings[index]!.record, outcome.record) } };
     });
   }
   return outcomes;
+}
+
+/** A reading that leaves every attribute to the model (a document the recheck picked). */
+function modelOnly(schema: RecordSchema): CodeReading {
+  return {
+    record: { values: Object.create(null) as PartRecord['values'], evidence: [], issues: [] },
+    boundaries: new Map(),
+    left: schema.attributes.map((attribute) => ({ attribute, reason: null, failed: false })),
+  };
 }
 
 /** Code's values and the model's, each attribute from whichever read it, in schema order. */

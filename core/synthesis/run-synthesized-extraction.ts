@@ -1,5 +1,6 @@
 import { documentText } from '../documents/document-text.ts';
 import { failsEveryDocument } from '../extraction/fails-every-document.ts';
+import type { AttributeEvidence } from '../extraction/record-issue.ts';
 import { contentHash } from '../hashing/content-hash.ts';
 import type { DocumentOutcome } from '../extraction-run/document-outcome.ts';
 import type { DocumentSource } from '../extraction-run/document-source.ts';
@@ -8,7 +9,9 @@ import type { RunSummary } from '../extraction-run/run-summary.ts';
 import type { ExtractionRunOptions } from '../extraction-run/start-extraction-run.ts';
 import type { CodeSandbox } from '../ports/code-sandbox.ts';
 import type { TokenUsage } from '../ports/language-model.ts';
+import { attributeDefinitionHash } from '../schema/attribute-definition-hash.ts';
 import type { CheckDocument } from './check-extractors.ts';
+import { ExtractorRecheck } from './extractor-recheck.ts';
 import type { ExtractorStore } from './extractor-store.ts';
 import { mergeRunSummaries } from './merge-run-summaries.ts';
 import { synthesizeExtractors, type SynthesisSample } from './synthesize-extractors.ts';
@@ -23,6 +26,8 @@ export interface SynthesisOptions {
   heldOut?: number;
   /** Told when an accepted extractor failed on a document; the model extracts that attribute there. */
   onFallback?: (fallback: { document: string; attribute: string; reason: string }) => void;
+  /** About one document in this many that code reads is read by the model too, and compared (default 50; see `ExtractorRecheck`). */
+  recheckEvery?: number;
 }
 
 export interface SynthesisReport {
@@ -39,6 +44,10 @@ export interface SynthesisReport {
   valuesFromCode: Record<string, number>;
   /** The synthesis call's tokens (they are in the client's totals too). */
   usage: TokenUsage;
+  /** Documents code read that the model read as well during the run, to check the extractors (see `ExtractorRecheck`). */
+  recheckedDocuments: number;
+  /** Records whose values from an extractor the re-check rejected the model read again (`extractors` says why). */
+  readAgain: number;
 }
 
 const defaultSamples = 3;
@@ -59,20 +68,38 @@ export async function runSynthesizedExtraction(options: Omit<ExtractionRunOption
   const { synthesis, documents } = options;
   const sampleCount = synthesis.samples ?? defaultSamples;
   const heldOutCount = synthesis.heldOut ?? defaultHeldOut;
-  const report: SynthesisReport = { mode: 'skipped', note: null, extractors: [], checkedDocuments: 0, valuesFromCode: {}, usage: { promptTokens: 0, completionTokens: 0 } };
-  const countCode = (outcome: DocumentOutcome) => {
-    if (outcome.status !== 'done') return;
-    for (const evidence of outcome.evidence) {
-      if (evidence.origin === 'code') report.valuesFromCode[evidence.attribute] = (report.valuesFromCode[evidence.attribute] ?? 0) + 1;
+  const report: SynthesisReport = {
+    mode: 'skipped', note: null, extractors: [], checkedDocuments: 0, valuesFromCode: {}, usage: { promptTokens: 0, completionTokens: 0 }, recheckedDocuments: 0, readAgain: 0,
+  };
+  const runRest = async (rest: readonly DocumentSource[], accepted: readonly SynthesizedExtractor[], offset: number) => {
+    const recheck = new ExtractorRecheck(synthesis.recheckEvery);
+    const readByCode: ReadByCode[] = [];
+    try {
+      const summary = await runExtraction({
+        ...options,
+        documents: rest,
+        onProgress: options.onProgress && ((progress) => options.onProgress!({ ...progress, completed: progress.completed + offset, total: documents.length })),
+        onOutcome: (outcome) => {
+          const attributes = attributesReadByCode(outcome);
+          for (const attribute of attributes) report.valuesFromCode[attribute] = (report.valuesFromCode[attribute] ?? 0) + 1;
+          if (attributes.length > 0) readByCode.push({ source: outcome.source, contentHash: outcome.contentHash, attributeHashes: outcome.attributeHashes ?? [], attributes });
+        },
+        ...(accepted.length ? { codeExtraction: { sandbox: synthesis.sandbox, extractors: accepted, onFallback: synthesis.onFallback, recheck } } : {}),
+      });
+      if (recheck.rejected.size > 0) report.readAgain = await readAgain(options, recheck.rejected, readByCode.filter((entry) => entry.attributes.some((attribute) => recheck.rejected.has(attribute))), report);
+      return summary;
+    } finally {
+      report.recheckedDocuments += recheck.documents;
+      if (recheck.rejected.size > 0) {
+        for (const extractor of report.extractors) {
+          const reason = recheck.rejected.get(extractor.attribute);
+          if (reason !== undefined) Object.assign(extractor, { status: 'rejected', reason, quoteBoundaries: [] });
+        }
+        // Kept as rejected, also when the run stopped: a later run does not use them again.
+        await synthesis.extractorStore.save(report.extractors);
+      }
     }
   };
-  const runRest = async (rest: readonly DocumentSource[], accepted: readonly SynthesizedExtractor[], offset: number) => runExtraction({
-    ...options,
-    documents: rest,
-    onProgress: options.onProgress && ((progress) => options.onProgress!({ ...progress, completed: progress.completed + offset, total: documents.length })),
-    onOutcome: countCode,
-    ...(accepted.length ? { codeExtraction: { sandbox: synthesis.sandbox, extractors: accepted, onFallback: synthesis.onFallback } } : {}),
-  });
 
   // Kept extractors serve while the schema is the one they were written for; otherwise they are written anew.
   const stored = await synthesis.extractorStore.load();
@@ -139,6 +166,63 @@ export async function runSynthesizedExtraction(options: Omit<ExtractionRunOption
     await synthesis.extractorStore.save(written.extractors);
   }
   return { summary: mergeRunSummaries(checked, await runRest(rest, accepted(report.extractors), chosen.length)), synthesis: report };
+}
+
+/** A record this run saved with values code read: what taking those values back needs. */
+interface ReadByCode {
+  source: string;
+  contentHash: string;
+  attributeHashes: readonly string[];
+  /** The attributes whose value code read. */
+  attributes: string[];
+}
+
+function attributesReadByCode(outcome: DocumentOutcome): string[] {
+  if (outcome.status !== 'done') return [];
+  return outcome.evidence.filter((evidence) => evidence.origin === 'code').map((evidence) => evidence.attribute);
+}
+
+/** How many records are taken back at once: their saves are grouped by the store. */
+const retractionGroup = 256;
+
+/**
+ * After extractors were rejected during a run: the values they read in it are taken back — NULL,
+ * with the reason in their evidence, and their attributes no longer counted as extracted in the
+ * ingestion log — then an extraction over those documents has the model read just those
+ * attributes (column-level incremental extraction). A document the model then fails keeps the
+ * NULL and its reason, and the next run tries again; none keeps code's value. Returns how many
+ * records the model read again.
+ */
+async function readAgain(
+  options: Omit<ExtractionRunOptions, 'lookahead' | 'codeExtraction'>,
+  rejected: ReadonlyMap<string, string>,
+  records: readonly ReadByCode[],
+  report: SynthesisReport,
+): Promise<number> {
+  const hashText = options.hashText ?? contentHash;
+  const definitionHash = new Map(options.schema.attributes.map((attribute) => [attribute.name, attributeDefinitionHash(attribute, hashText)]));
+  for (let start = 0; start < records.length; start += retractionGroup) {
+    await Promise.all(records.slice(start, start + retractionGroup).map((record) => {
+      const attributes = record.attributes.filter((attribute) => rejected.has(attribute));
+      const dropped = new Set(attributes.map((attribute) => definitionHash.get(attribute)));
+      for (const attribute of attributes) report.valuesFromCode[attribute] = (report.valuesFromCode[attribute] ?? 1) - 1;
+      return options.store.saveRecord({
+        source: record.source, contentHash: record.contentHash,
+        values: Object.fromEntries(attributes.map((attribute) => [attribute, null])),
+        evidence: attributes.map((attribute): AttributeEvidence => ({
+          attribute, value: null, raw: null, quote: null, status: 'unsupported',
+          reason: `read by a synthesized extractor that a re-check rejected later in the run (${rejected.get(attribute)}); the model reads it again`,
+        })),
+        issues: [],
+        attributeHashes: record.attributeHashes.filter((hash) => !dropped.has(hash)),
+        onlyAttributes: attributes,
+      });
+    }));
+  }
+  for (const [attribute, count] of Object.entries(report.valuesFromCode)) if (count <= 0) delete report.valuesFromCode[attribute];
+  const sources = new Set(records.map((record) => record.source));
+  const summary = await runExtraction({ ...options, documents: options.documents.filter((document) => sources.has(document.source)), onProgress: undefined });
+  return summary.done;
 }
 
 function accepted(extractors: readonly SynthesizedExtractor[]): SynthesizedExtractor[] {

@@ -9,6 +9,7 @@ const environmentHints: EndpointHints = {
   refusedKey: 'the endpoint refused the API key: check OPENAI_API_KEY',
   unknownModel: (model) => `the endpoint does not know model "${model}": set SRAG_MODEL (and SRAG_EXTRACT_MODEL) to a model it serves`,
   unreachable: 'check OPENAI_BASE_URL and that the server is running',
+  tooLarge: 'a reply that long is a model writing without end; if your replies really are that long, raise SRAG_MAX_REPLY_BYTES',
 };
 
 export interface OpenAiWireSettings {
@@ -17,12 +18,14 @@ export interface OpenAiWireSettings {
   baseURL?: string;
   /** Per request, first byte to last; a hung request becomes a retryable timeout. */
   timeoutMilliseconds: number;
+  /** The most bytes read of one reply (SRAG_MAX_REPLY_BYTES); the transport's default when absent. */
+  maxReplyBytes?: number;
 }
 
 /** The OpenAI-compatible wire under Node: node:http and node:https as its transport. */
-export function createOpenAiWire({ apiKey, baseURL, timeoutMilliseconds }: OpenAiWireSettings): OpenAiWire {
+export function createOpenAiWire({ apiKey, baseURL, timeoutMilliseconds, maxReplyBytes }: OpenAiWireSettings): OpenAiWire {
   return new OpenAiWire({
     endpoint: { baseUrl: baseURL ?? defaultBaseUrl, apiKey, hints: environmentHints },
-    transport: createNodeHttpTransport({ timeoutMilliseconds }),
+    transport: createNodeHttpTransport({ timeoutMilliseconds, maxReplyBytes }),
   });
 }

@@ -11,5 +11,6 @@ export function embedderLoader(session: Session): () => Promise<TextEmbedder | u
     baseURL: session.settings.baseURL,
     model: process.env.SRAG_EMBEDDING_MODEL || 'text-embedding-3-small',
     timeoutMilliseconds: session.settings.requestTimeoutMilliseconds,
+    maxReplyBytes: session.settings.maxReplyBytes,
   }).then((detected) => ('embedder' in detected ? detected.embedder : undefined)));
 }

@@ -9,7 +9,7 @@ import { requireModelConfigured, type SragSettings } from './read-settings.ts';
  */
 export function endpointLanguageModel(settings: SragSettings): LanguageModel {
   const endpoint = new OpenAiLanguageModel({
-    apiKey: settings.apiKey, baseURL: settings.baseURL, model: settings.model, timeoutMilliseconds: settings.requestTimeoutMilliseconds,
+    apiKey: settings.apiKey, baseURL: settings.baseURL, model: settings.model, timeoutMilliseconds: settings.requestTimeoutMilliseconds, maxReplyBytes: settings.maxReplyBytes,
   });
   return {
     modelId: endpoint.modelId,

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
-import { TransportFailure, type HttpTransport } from '../../openai-wire/index.ts';
+import { defaultMaxReplyBytes, TransportFailure, type HttpTransport } from '../../openai-wire/index.ts';
 
 /** Error codes of a connection that could not be made at all: nothing listens, no such host, no route, no URL. */
 const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ERR_INVALID_URL', 'ERR_INVALID_PROTOCOL']);
@@ -18,14 +18,17 @@ const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new htt
  * server becomes a retryable timeout rather than a frozen run. A refused connection, an unknown
  * host or a URL that cannot be sent to is `unreachable`; a connection that breaks midway is
  * `interrupted`. Credentials in a URL (`http://user:password@host/v1`) are sent as Basic
- * authorization when no key is. A gzip, deflate (zlib-wrapped or bare) or brotli body is decoded,
- * up to 512 MiB; redirects are followed as fetch follows them (Authorization dropped when one
- * leaves the origin).
+ * authorization when no key is. A gzip, deflate (zlib-wrapped or bare) or brotli body is decoded;
+ * redirects are followed as fetch follows them (Authorization dropped when one leaves the origin).
+ * At most `maxReplyBytes` of a body are read — counted as they come off the socket, and again
+ * decoded — and a longer one fails as `too-large` at once, its connection closed: a reply that
+ * says it is longer (Content-Length) is not read at all.
  *
  * Not the global `fetch`: undici's fetch cost twice the CPU per request (WHATWG streams and
  * headers), which at 64 requests in flight made srag's own thread, not the model, the limit.
  */
-export function createNodeHttpTransport({ timeoutMilliseconds }: { timeoutMilliseconds: number }): HttpTransport {
+export function createNodeHttpTransport({ timeoutMilliseconds, maxReplyBytes = defaultMaxReplyBytes }: { timeoutMilliseconds: number; maxReplyBytes?: number }): HttpTransport {
+  const tooLarge = () => new TransportFailure('too-large', `the reply is longer than ${describeBytes(maxReplyBytes)}, the most read of one reply`);
   return (request) => new Promise((resolve, reject) => {
     if (request.signal?.aborted) return reject(new TransportFailure('cancelled', 'cancelled before it was sent'));
     let url: URL;
@@ -70,16 +73,30 @@ export function createNodeHttpTransport({ timeoutMilliseconds }: { timeoutMillis
             return fail(failure(error));
           }
         }
+        const declared = Number(response.headers['content-length']);
+        // Failed before the response is destroyed: destroying it reports an interrupted reply at once.
+        if (Number.isFinite(declared) && declared > maxReplyBytes) {
+          fail(tooLarge());
+          return void response.destroy();
+        }
         const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        let received = 0;
+        response.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received <= maxReplyBytes) return void chunks.push(chunk);
+          chunks.length = 0;
+          fail(tooLarge());
+          response.destroy();
+        });
         response.on('error', (error) => fail(failure(error)));
         response.on('aborted', () => fail(new TransportFailure('interrupted', 'the connection closed before the reply was complete')));
         response.on('end', () => {
           if (!response.complete) return fail(new TransportFailure('interrupted', 'the connection closed before the reply was complete'));
           let text: string;
           try {
-            text = decode(Buffer.concat(chunks), response.headers['content-encoding']);
+            text = decode(Buffer.concat(chunks), response.headers['content-encoding'], maxReplyBytes);
           } catch (error) {
+            if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return fail(tooLarge());
             return fail(new TransportFailure('interrupted', `the reply's body could not be decoded: ${(error as Error).message}`, { cause: error }));
           }
           const responseHeaders: Record<string, string> = {};
@@ -142,12 +159,13 @@ function withUrlCredentials(url: URL, headers: Record<string, string>): Record<s
   return sent;
 }
 
-/** The most a compressed body may grow to when decoded: a few kilobytes that expand to gigabytes fail as undecodable, not by taking the memory. */
-const maxDecodedBytes = 512 * 1024 * 1024;
-
-/** The body as text, decoded from the encoding a server chose (srag asks for none; a proxy may still compress). */
-function decode(body: Buffer, encoding: string | undefined): string {
-  const limit = { maxOutputLength: maxDecodedBytes };
+/**
+ * The body as text, decoded from the encoding a server chose (srag asks for none; a proxy may still
+ * compress), at most `maxBytes` of it: a few kilobytes that expand to gigabytes fail with
+ * ERR_BUFFER_TOO_LARGE, not by taking the memory.
+ */
+function decode(body: Buffer, encoding: string | undefined, maxBytes: number): string {
+  const limit = { maxOutputLength: maxBytes };
   switch (encoding?.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
@@ -165,4 +183,11 @@ function decode(body: Buffer, encoding: string | undefined): string {
     default:
       return body.toString('utf8');
   }
+}
+
+/** 8 MiB, 512 KiB, 300 bytes. */
+function describeBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes.toLocaleString('en-US')} bytes`;
 }

@@ -1,4 +1,5 @@
 import { SragError } from '../../core/index.ts';
+import { defaultMaxReplyBytes } from '../../openai-wire/index.ts';
 
 export interface SragSettings {
   apiKey: string | undefined;
@@ -13,6 +14,8 @@ export interface SragSettings {
   callWarningThreshold: number;
   /** Ask before a back-fill of `srag ask --extend-schema` over more documents than this (SRAG_CONFIRM_DOCUMENTS). */
   confirmDocuments: number;
+  /** The most bytes read of one reply of the endpoint (SRAG_MAX_REPLY_BYTES, default 8 MiB); a longer one fails its call. */
+  maxReplyBytes: number;
 }
 
 export const defaultModel = 'gpt-4o-mini';
@@ -33,6 +36,7 @@ export function readSettings(environment: Record<string, string | undefined> = p
     maxRetries: positiveInteger(environment, 'SRAG_MAX_RETRIES', 6, true),
     callWarningThreshold: positiveInteger(environment, 'SRAG_WARN_CALLS_PER_DOCUMENT', 20),
     confirmDocuments: positiveInteger(environment, 'SRAG_CONFIRM_DOCUMENTS', 200, true),
+    maxReplyBytes: positiveInteger(environment, 'SRAG_MAX_REPLY_BYTES', defaultMaxReplyBytes),
   };
 }
 

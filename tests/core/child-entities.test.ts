@@ -115,8 +115,9 @@ describe('reading the items of a reply', () => {
     expect(result.value.issues.map((issue) => issue.code)).toEqual(['unsupported_quote', 'unsupported_quote']);
   });
 
-  it('re-asks when the list is missing or is not a list, and after the re-ask keeps the record without items', () => {
+  it('re-asks when the list is not a list, and after the re-ask keeps the record without items; a list left out is refused after the re-ask too', () => {
     expect(read({ ...base }, true)).toEqual({ problems: ['rooms: expected a list of items (an empty list when the document lists none), got nothing'] });
+    expect(read({ ...base })).toEqual({ problems: ['rooms: expected a list of items (an empty list when the document lists none), got nothing'] });
     expect(read({ ...base, rooms: 'two rooms' }, true)).toEqual({ problems: ['rooms: expected a list of items (an empty list when the document lists none), got a string'] });
     const relaxed = read({ ...base, rooms: 'two rooms' });
     if (!('value' in relaxed)) throw new Error('expected a record');

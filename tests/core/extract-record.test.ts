@@ -467,9 +467,13 @@ describe('extractRecord with hostile replies and property names', () => {
   const text = 'Prototype: Alpha\nBuilt by: Ada\nStrings: 12';
 
   it('keeps properties named __proto__, constructor and toString as ordinary keys, in the prompt and in the record', async () => {
-    // constructor is left out of the reply: it must read as missing, not as Object.prototype.constructor.
-    const { client, requests } = setUp('{"__proto__": {"value": "Alpha", "quote": "Prototype: Alpha"}, "toString": {"value": 12, "quote": "Strings: 12"}}');
+    // constructor is left out of the first reply: it must read as left out (and be asked again), not as Object.prototype.constructor.
+    const { client, requests } = setUp([
+      '{"__proto__": {"value": "Alpha", "quote": "Prototype: Alpha"}, "toString": {"value": 12, "quote": "Strings: 12"}}',
+      '{"__proto__": {"value": "Alpha", "quote": "Prototype: Alpha"}, "constructor": {"value": null, "quote": null}, "toString": {"value": 12, "quote": "Strings: 12"}}',
+    ]);
     const result = await extractRecord({ client, prompts, schema: objectKeySchema, text });
+    expect(requests[1]!.messages.at(-1)!.content).toContain('the reply leaves out property constructor');
     expect(Object.keys(result.values)).toEqual(['__proto__', 'constructor', 'toString']);
     expect(Object.entries(result.values)).toEqual([['__proto__', 'Alpha'], ['constructor', null], ['toString', 12]]);
     expect(result.issues).toEqual([]);

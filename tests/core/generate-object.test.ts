@@ -142,6 +142,31 @@ describe('generateObject re-ask on validation problems', () => {
     expect(result.usage).toEqual({ promptTokens, completionTokens: 3 + 3 });
   });
 
+  it('does not cache a re-ask that fails too, so that a retry of its document asks the model again', async () => {
+    const cache = new MemoryCache();
+    const first = setUp(['{"stars": 7}', '{"stars": 9}'], cache);
+    expect(await caught(generateObject({ client: first.client, request, validate: validateStars, step: 'test' }))).toBeInstanceOf(ModelOutputInvalidError);
+    expect([...cache.entries.values()].map((entry) => entry.text)).toEqual(['{"stars": 7}']);
+    const retry = setUp('{"stars": 4}', cache);
+    const result = await generateObject({ client: retry.client, request, validate: validateStars, step: 'test' });
+    expect(result.value).toBe(4);
+    // The first reply replays from the cache; only the re-ask is sent.
+    expect(retry.requests).toHaveLength(1);
+    expect(retry.requests[0]!.messages).toHaveLength(4);
+  });
+
+  it('fails with a re-ask reply that is in the cache already (a Batch API reply) rather than sending it again', async () => {
+    const cache = new MemoryCache();
+    const first = setUp(['{"stars": 7}', '{"stars": 5}'], cache);
+    await generateObject({ client: first.client, request, validate: validateStars, step: 'test' });
+    // The collected batch put a failing re-ask reply where the good one was.
+    for (const [key, entry] of cache.entries) if (entry.text === '{"stars": 5}') cache.entries.set(key, { ...entry, text: '{"stars": 0}' });
+    const collected = setUp('{"stars": 3}', cache);
+    const error = await caught(generateObject({ client: collected.client, request, validate: validateStars, step: 'test' }));
+    expect((error as ModelOutputInvalidError).problems).toEqual(['stars must be an integer from 1 to 5, got 0']);
+    expect(collected.requests).toHaveLength(0);
+  });
+
   it('replays both the invalid reply and the re-ask from the cache on a rerun, spending nothing', async () => {
     const cache = new MemoryCache();
     const first = setUp(['{"stars": 7}', '{"stars": 5}'], cache);

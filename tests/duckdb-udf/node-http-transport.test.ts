@@ -11,6 +11,9 @@ import { caught } from '../helpers/caught.ts';
 let server: http.Server;
 let base: string;
 const seen: Array<{ url: string; method: string; authorization: string | undefined; accept: string | undefined; socket: unknown; body: string }> = [];
+/** What the `/long` route managed to hand to its socket before the client closed it. */
+const longReply = { written: 0, closed: Promise.resolve() };
+const fiftyMegabytes = 50 * 1000 * 1000;
 
 beforeAll(async () => {
   server = http.createServer(async (request, response) => {
@@ -37,6 +40,21 @@ beforeAll(async () => {
       // Deflate as the standard has it (zlib-wrapped), or bare, as some servers send it.
       response.writeHead(200, { 'content-encoding': 'deflate', 'content-type': 'application/json' });
       return response.end(request.url.includes('bare') ? zlib.deflateRawSync('{"bare":true}') : zlib.deflateSync('{"wrapped":true}'));
+    }
+    if (request.url?.startsWith('/long')) {
+      // A model writing without end: 50 MB of a reply, sent as fast as the client reads it, with or without a Content-Length.
+      response.writeHead(200, { 'content-type': 'application/json', ...(request.url.includes('declared') ? { 'content-length': String(fiftyMegabytes) } : {}) });
+      longReply.written = 0;
+      longReply.closed = new Promise((resolve) => response.on('close', resolve));
+      const piece = Buffer.alloc(64 * 1024, 'a');
+      const write = () => {
+        while (longReply.written < fiftyMegabytes && !response.destroyed) {
+          longReply.written += piece.length;
+          if (!response.write(piece)) return void response.once('drain', write);
+        }
+        if (!response.destroyed) response.end();
+      };
+      return write();
     }
     if (request.url?.startsWith('/cut')) {
       // Promises 100 bytes, sends 10, and closes: the reply breaks midway.
@@ -124,10 +142,39 @@ describe('the node:http transport', () => {
     expect((await transport(post(`${base}/deflate-bare`))).body).toBe('{"bare":true}');
   });
 
-  it('refuses a compressed body that decodes past 512 MiB rather than taking the memory, as a reply that could not be decoded', async () => {
+  it('refuses a compressed body that decodes past the bound on a reply rather than taking the memory', async () => {
+    // 528 KB on the wire, 528 MiB decoded: decoding stops at the 8 MiB a reply may have.
     const error = await caught(createTransport({ timeoutMilliseconds: 30_000 })(post(`${base}/bomb`)));
-    expect(TransportFailure.isInstance(error) && error.kind).toBe('interrupted');
-    expect((error as Error).message).toMatch(/^the reply's body could not be decoded: .*larger than/);
+    expect(TransportFailure.isInstance(error) && { kind: error.kind, message: error.message }).toEqual({ kind: 'too-large', message: 'the reply is longer than 8 MiB, the most read of one reply' });
+  });
+
+  it('stops reading a reply at its bound and closes the connection, before anything parses it (issue 42: three replies of 50 MB took 1.8 GB)', async () => {
+    const error = await caught(createTransport({ timeoutMilliseconds: 30_000, maxReplyBytes: 1024 * 1024 })(post(`${base}/long`)));
+    expect(TransportFailure.isInstance(error) && { kind: error.kind, message: error.message }).toEqual({ kind: 'too-large', message: 'the reply is longer than 1 MiB, the most read of one reply' });
+    await longReply.closed;
+    // What the sockets' buffers took on top of the bound; the server never got to write the rest.
+    expect(longReply.written).toBeLessThan(fiftyMegabytes / 4);
+  });
+
+  it('refuses a reply whose Content-Length is over the bound without reading it', async () => {
+    const error = await caught(createTransport({ timeoutMilliseconds: 30_000, maxReplyBytes: 1024 * 1024 })(post(`${base}/long-declared`)));
+    expect(TransportFailure.isInstance(error) && error.kind).toBe('too-large');
+    await longReply.closed;
+    expect(longReply.written).toBeLessThan(fiftyMegabytes / 4);
+  });
+
+  it('fails the call of a reply over the bound with the reason and the setting that raises it, and does not ask again', async () => {
+    let attempts = 0;
+    const model = new OpenAiLanguageModel({ baseURL: `${base}/long`, model: 'm', timeoutMilliseconds: 30_000, maxReplyBytes: 1024 * 1024 });
+    const counted = { modelId: 'm', doGenerate: (request: Parameters<typeof model.doGenerate>[0]) => { attempts += 1; return model.doGenerate(request); } };
+    const client = new ModelClient({ languageModel: counted, sleep: async () => {}, retry: { maxRetries: 6 } });
+    const error = await caught(client.generate({ messages: [{ role: 'user', content: 'hi' }] }, (response) => response));
+    expect(LanguageModelError.isInstance(error) && { message: error.message, hint: error.hint, retryable: error.retryable }).toEqual({
+      message: `the model endpoint ${base}/long sent a reply too long to read: the reply is longer than 1 MiB, the most read of one reply`,
+      hint: 'a reply that long is a model writing without end; if your replies really are that long, raise SRAG_MAX_REPLY_BYTES',
+      retryable: false,
+    });
+    expect(attempts).toBe(1);
   });
 
   it('fails a reply whose connection closes before its body is complete as interrupted, never as a shorter body', async () => {

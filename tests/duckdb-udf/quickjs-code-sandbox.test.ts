@@ -40,6 +40,33 @@ describe('the QuickJS code sandbox', () => {
     expect(process.exitCode ?? 0).toBe(0);
   });
 
+  it('gives every call a realm of its own: a function counting its calls in a closure, a global or a prototype sees one call each time', async () => {
+    // Issue 42: kept per function, the runtime let an extractor agree on the 8 checked documents and read other values after them.
+    const counter = {
+      id: 'counter',
+      source: '(() => { let calls = 0; return function (text) { calls += 1; globalThis.seen = (globalThis.seen || 0) + 1; Object.prototype.marked = (Object.prototype.marked || 0) + 1; return [calls, globalThis.seen, ({}).marked]; }; })()',
+    };
+    const reader = { id: 'reader', source: '() => [typeof globalThis.seen, typeof ({}).marked]' };
+    for (let document = 0; document < 3; document += 1) {
+      expect(await sandbox.runFunctions([counter, reader, counter], `document ${document}`)).toEqual([{ value: [1, 1, 1] }, { value: ['undefined', 'undefined'] }, { value: [1, 1, 1] }]);
+    }
+  });
+
+  it('stops an extractor pushing arrays or strings at the memory limit, which QuickJS alone did not hold', async () => {
+    // Before the WebAssembly memory was bounded, the first grew it to its 2 GiB maximum and the second past 600 MB, each until the time limit.
+    // A time limit the memory limit comes well before, however busy the machine.
+    const patient = new QuickJsCodeSandbox({ timeMs: 10_000, memoryBytes: 8 * 1024 * 1024, stackBytes: 128 * 1024, outputCharacters: 1_000 });
+    try {
+      for (const source of ['function (text) { const all = []; for (;;) all.push(new Array(100000).fill(text)); }', 'function (text) { const all = []; for (let i = 0; ; i += 1) all.push(text + i); }']) {
+        const [result] = await patient.runFunctions([{ id: 'pushing', source }], 'a line of text '.repeat(40));
+        expect(failureOf(result!)).toEqual({ kind: 'memory-limit', message: 'stopped at 8 MiB (the memory limit)' });
+      }
+      expect(await patient.runFunctions([{ id: 'fine', source: '(text) => text.length' }], 'still works')).toEqual([{ value: 11 }]);
+    } finally {
+      await patient.close();
+    }
+  });
+
   it('stops an endless loop at the time limit and runs the next function', async () => {
     const results = await sandbox.runFunctions([
       { id: 'loop', source: 'function () { for (;;) {} }' },

@@ -12,7 +12,7 @@ import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { requestedAttributesPerDocument } from '../helpers/requested-attributes.ts';
 import { runSrag } from '../helpers/run-srag.ts';
-import { codeLoopMarker } from '../helpers/llm-stand-in/respond-synthesize-extractors.ts';
+import { codeLoopMarker, codeMisreadMarker } from '../helpers/llm-stand-in/respond-synthesize-extractors.ts';
 import { carListingSchema, generateTemplatedCorpus, type TemplatedDocument } from '../helpers/templated-corpus.ts';
 
 // 16 listings: the run picks 8 spread over them to write and check extractors (listings 2, 4, …, 16;
@@ -25,7 +25,9 @@ const gold = readFileSync(path.join(directory, 'corpus', 'gold', 'records.jsonl'
   .map((line) => JSON.parse(line) as { document: string; values: Record<string, { value: unknown }> });
 const schema: RecordSchema = parseRecordSchema(carListingSchema, 'schema.json');
 const prompts = loadPromptLibrary();
-const sandbox = new QuickJsCodeSandbox({ timeMs: 250, memoryBytes: 4 * 1024 * 1024, stackBytes: 128 * 1024, outputCharacters: 10_000 }, 500);
+// A call's time limit is wall-clock time: a second, as by default, so that a suite run on a loaded
+// machine does not stop a function that reads a line (two of these tests wait for it on purpose).
+const sandbox = new QuickJsCodeSandbox({ timeMs: 1_000, memoryBytes: 4 * 1024 * 1024, stackBytes: 128 * 1024, outputCharacters: 10_000 }, 2_000);
 let standIn: LlmStandIn;
 const stores: SragStore[] = [];
 
@@ -45,7 +47,7 @@ function sources(list: readonly TemplatedDocument[]): DocumentSource[] {
 }
 
 /** One ingest with --synthesize into table `cars` of the database `name`, as `srag ingest` runs it. */
-async function ingest(name: string, list: readonly TemplatedDocument[]) {
+async function ingest(name: string, list: readonly TemplatedDocument[], { concurrency, recheckEvery }: { concurrency?: number; recheckEvery?: number } = {}) {
   let store = stores.find((candidate) => candidate.path.endsWith(`${name}.duckdb`));
   if (!store) {
     store = await SragStore.open(path.join(directory, `${name}.duckdb`));
@@ -58,8 +60,8 @@ async function ingest(name: string, list: readonly TemplatedDocument[]) {
   const fallbacks: Array<{ document: string; attribute: string; reason: string }> = [];
   const result = await runSynthesizedExtraction({
     // One document per call, so that the requests each document costs can be counted.
-    client, prompts, schema, documents: sources(list), store: extractionStore, hashText, batchSize: 1,
-    synthesis: { sandbox, extractorStore: store.extractorStore('cars'), onFallback: (fallback) => fallbacks.push(fallback) },
+    client, prompts, schema, documents: sources(list), store: extractionStore, hashText, batchSize: 1, concurrency,
+    synthesis: { sandbox, extractorStore: store.extractorStore('cars'), onFallback: (fallback) => fallbacks.push(fallback), recheckEvery },
   });
   return { ...result, fallbacks, store };
 }
@@ -86,6 +88,8 @@ describe('srag ingest --synthesize', () => {
     // The model extracted the 8 check documents and wrote the functions; code read the other 8 whole.
     expect(requestedAttributesPerDocument(standIn.requests)).toHaveLength(8);
     expect(standIn.countByKind()['synthesize-extractors']).toBe(1);
+    // About one in 50 documents code reads is drawn for the model to read too: none of these 8.
+    expect(synthesis).toMatchObject({ recheckedDocuments: 0, readAgain: 0 });
     expect(synthesis.valuesFromCode).toEqual(Object.fromEntries(schema.attributes.map((attribute) => [attribute.name, 8])));
     expect(await tableRows(store)).toEqual(goldRows(16));
     const [evidence] = (await store.connection.runAndReadAll("SELECT quote, status, reason FROM srag_evidence WHERE table_name = 'cars' AND source LIKE '%listing-001.md' AND attribute = 'price_eur'")).getRowsJS();
@@ -145,15 +149,50 @@ describe('srag ingest --synthesize', () => {
     try {
       const { synthesis, store, fallbacks, summary } = await ingest('faults', documents);
       const reasons = Object.fromEntries(synthesis.extractors.map((extractor) => [extractor.attribute, extractor.reason]));
-      expect(reasons.year).toBe('on listing-002.md: stopped after 250 ms (the time limit per call)');
+      expect(reasons.year).toBe('on listing-002.md: stopped after 1000 ms (the time limit per call)');
       expect(reasons.mileage_km).toBe('on listing-002.md: stopped at 4 MiB (the memory limit)');
       expect(reasons.price_eur).toBe("on listing-002.md: ReferenceError: 'process' is not defined");
       // The model's function loops only on listing 5, which no check saw: it is used, and fails there alone.
       expect(reasons.model).toBeNull();
-      expect(fallbacks).toEqual([{ document: 'listing-005.md', attribute: 'model', reason: 'stopped after 250 ms (the time limit per call)' }]);
+      expect(fallbacks).toEqual([{ document: 'listing-005.md', attribute: 'model', reason: 'stopped after 1000 ms (the time limit per call)' }]);
       expect(summary).toMatchObject({ done: 16, failed: 0 });
       expect(synthesis.valuesFromCode.model).toBe(7);
       expect(await tableRows(store)).toEqual(goldRows(16));
+    } finally {
+      standIn.setOptions({ extractorFaults: {} });
+    }
+  });
+
+  it('runs a function that counts its calls afresh on every document: it reads each as it read the checked ones, and nothing wrong reaches the table', async () => {
+    // Issue 42: with the runtime kept per function, such a function agreed on the 8 checked documents and read other values after them, all `supported`.
+    standIn.reset();
+    standIn.setOptions({ extractorFaults: { model: 'stateful-counter', dealer_city: 'stateful-counter' } });
+    try {
+      const { synthesis, store, summary } = await ingest('stateful', documents);
+expect(synthesis.extractors.filter((extractor) => extractor.status === 'accepted').map((extractor) => extractor.attribute)).toEqual(schema.attributes.map((attribute) => attribute.name));
+      expect(synthesis.valuesFromCode).toMatchObject({ model: 8, dealer_city: 8 });
+      expect(summary).toMatchObject({ done: 16, failed: 0 });
+      expect(await tableRows(store)).toEqual(goldRows(16));
+    } finally {
+      standIn.setOptions({ extractorFaults: {} });
+    }
+  });
+
+  it('has the model read a sample of the documents code reads: a function misreading a variant no checked document shows is rejected, and the values it read are read again', async () => {
+    // The same listings (and gold), but every listing code reads (the odd ones) carries the variant from listing 3 on; about one in three drawn for the model.
+    const misread = generateTemplatedCorpus(path.join(directory, 'misread'), 16, { threeWordContacts: [7, 10], extraLines: Object.fromEntries([2, 4, 6, 8, 10, 12, 14].map((index) => [index, codeMisreadMarker])) });
+    standIn.reset();
+    standIn.setOptions({ extractorFaults: { model: 'misread-unchecked' } });
+    try {
+      const { synthesis, store, summary } = await ingest('misread', misread, { concurrency: 1, recheckEvery: 3 });
+      expect(summary).toMatchObject({ done: 16, failed: 0 });
+      expect(await tableRows(store)).toEqual(goldRows(16));
+      expect(synthesis.extractors.find((extractor) => extractor.attribute === 'model')).toMatchObject({
+        status: 'rejected', reason: expect.stringMatching(/^read "\w+" in listing-\d+\.md, where the model read "[\w ]+" \(a re-check during the run\)$/),
+      });
+      expect(synthesis.readAgain).toBeGreaterThan(0);
+      // The rejection is kept: a later run does not use the function again.
+      expect((await store.extractorStore('cars').load()).find((extractor) => extractor.attribute === 'model')?.status).toBe('rejected');
     } finally {
       standIn.setOptions({ extractorFaults: {} });
     }

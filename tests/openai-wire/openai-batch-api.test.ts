@@ -8,14 +8,14 @@ const hints: EndpointHints = { refusedKey: 'check the key', unknownModel: (model
 const json = (body: unknown): HttpResponse => ({ status: 200, headers: {}, body: JSON.stringify(body) });
 
 /** A wire whose transport answers by method and path, recording every request. */
-function batchApiOver(answer: (request: HttpRequest, path: string) => HttpResponse, apiKey = 'key-batch-42') {
+function batchApiOver(answer: (request: HttpRequest, path: string) => HttpResponse, apiKey = 'key-batch-42', maxReplyBytes?: number) {
   const requests: HttpRequest[] = [];
   const transport = async (request: HttpRequest) => {
     requests.push(request);
     return answer(request, new URL(request.url).pathname.replace(/^\/v1/, ''));
   };
   const wire = new OpenAiWire({ endpoint: { baseUrl: 'https://models.example/v1', apiKey, hints }, transport });
-  return { api: new OpenAiBatchApi(wire), requests };
+  return { api: new OpenAiBatchApi(wire, maxReplyBytes), requests };
 }
 
 const line = (customId: string): BatchRequest => ({
@@ -73,6 +73,17 @@ describe('the Batch API over the OpenAI wire', () => {
       { customId: 'key-a', response: { text: '{"a":1}', model: 'gpt-test-1', usage: { promptTokens: 30, completionTokens: 5 } } },
       { customId: 'key-b', error: 'batch_expired: This request could not be executed before the completion window expired.' },
       { customId: 'key-c', error: '500: server error' },
+    ]);
+  });
+
+  it('fails a line whose reply is longer than the bound on one reply, and reads the others', async () => {
+    const reply = (customId: string, content: string) => JSON.stringify({ custom_id: customId, response: { status_code: 200, body: { choices: [{ message: { content } }] } }, error: null });
+    const { api } = batchApiOver((_request, path) => (path === '/batches/batch-8'
+      ? json({ id: 'batch-8', status: 'completed', output_file_id: 'file-out' })
+      : { status: 200, headers: {}, body: [reply('key-a', '{"a":1}'), reply('key-b', `{"a":"${'x'.repeat(1_000)}"}`)].join('\n') }), 'key-batch-42', 500);
+    expect(await api.results('batch-8')).toEqual([
+      { customId: 'key-a', response: { text: '{"a":1}', model: '', usage: { promptTokens: 0, completionTokens: 0 } } },
+      { customId: 'key-b', error: 'too long: the reply is longer than 500 bytes, the most read of one reply' },
     ]);
   });
 

@@ -157,6 +157,7 @@ async function embedderFor(options: EvalCommandOptions, session: Session, log: (
     baseURL: session.settings.baseURL,
     model: options.embeddingModel ?? (process.env.SRAG_EMBEDDING_MODEL || 'text-embedding-3-small'),
     timeoutMilliseconds: session.settings.requestTimeoutMilliseconds,
+    maxReplyBytes: session.settings.maxReplyBytes,
   });
   if ('embedder' in detected) return detected.embedder;
   if (options.retrieval === 'embeddings') {

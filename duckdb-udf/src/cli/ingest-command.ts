@@ -206,7 +206,8 @@ function describeSynthesis(synthesis: SynthesisReport): string {
   const values = Object.values(synthesis.valuesFromCode).reduce((sum, count) => sum + count, 0);
   return [
     `synthesized extractors ${synthesis.mode === 'reused' ? 'of an earlier run' : `checked on ${countNoun(synthesis.checkedDocuments, 'document')}`}: ` +
-      `${accepted.length} of ${countNoun(synthesis.extractors.length, 'attribute')} from code${accepted.length ? ` (${accepted.map((extractor) => extractor.attribute).join(', ')})` : ''}; ${countNoun(values, 'value')} read by code in this run`,
+      `${accepted.length} of ${countNoun(synthesis.extractors.length, 'attribute')} from code${accepted.length ? ` (${accepted.map((extractor) => extractor.attribute).join(', ')})` : ''}; ${countNoun(values, 'value')} read by code in this run` +
+      `${synthesis.recheckedDocuments ? `, ${countNoun(synthesis.recheckedDocuments, 'document')} read by the model too to check them` : ''}${synthesis.readAgain ? `; ${countNoun(synthesis.readAgain, 'record')} read again by the model after a check rejected an extractor` : ''}`,
     ...rejected.map((extractor) => `  ${extractor.attribute}: by the model (${extractor.reason})`),
   ].join('\n');
 }

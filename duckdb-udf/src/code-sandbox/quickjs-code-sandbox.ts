@@ -2,13 +2,15 @@ import type { Worker } from 'node:worker_threads';
 import type { CodeSandbox, SandboxCallResult, SandboxFunction } from '../../../core/index.ts';
 import { startWorker } from '../llm-bridge/start-worker.ts';
 import { prepareWorkerBundle } from '../llm-bridge/worker-bundle.ts';
-import { defaultSandboxLimits, type SandboxLimits } from './sandbox-limits.ts';
-import type { SandboxRequest, SandboxResponse, SandboxWorkerData } from './sandbox-protocol.ts';
+import { defaultSandboxLimits, sandboxWorkerResourceLimits, type SandboxLimits } from './sandbox-limits.ts';
+import type { SandboxReady, SandboxRequest, SandboxResponse, SandboxWorkerData } from './sandbox-protocol.ts';
 
 const workerUrl = new URL('./quickjs-sandbox-worker.ts', import.meta.url);
 
-/** Time a worker gets beyond the calls' own limits before it is ended (startup, copying the text). */
+/** Time a worker gets beyond the calls' own limits before it is ended (copying the text in and the results out). */
 const defaultGraceMs = 2_000;
+/** Time a new worker gets to start and load QuickJS (a WebAssembly compile) before the sandbox is unavailable. */
+const startupMs = 30_000;
 
 interface RunningWorker {
   thread: Worker;
@@ -19,12 +21,15 @@ interface RunningWorker {
 
 /**
  * The code-sandbox port over QuickJS compiled to WebAssembly (`quickjs-emscripten`), in a worker
- * thread of its own: the generated code runs in a QuickJS realm holding nothing of Node, each
- * function in its own runtime with a heap and stack limit, each call interrupted at its deadline.
+ * thread of its own: the generated code runs in a QuickJS realm holding nothing of Node, each call
+ * in a runtime and context made for it alone (nothing persists from one call to the next), with a
+ * heap and stack limit, interrupted at its deadline; the WebAssembly memory and the worker's V8
+ * heap are bounded too (see `sandboxMemoryBytes`, `sandboxWorkerResourceLimits`).
  * A call that overruns anyway (QuickJS checks the deadline only every few thousand operations, and
  * one operation may be slow) is stopped by ending the worker: that function gets a `time-limit`
  * failure, the other functions run again in a fresh worker. Requests run one at a time, so that a
- * deadline counts the call's own time. QuickJS is loaded on the first call, not at import.
+ * deadline counts the call's own time; a worker's start is not counted (it says when QuickJS is
+ * loaded). QuickJS is loaded on the first call, not at import.
  */
 export class QuickJsCodeSandbox implements CodeSandbox {
   private worker: RunningWorker | undefined;
@@ -88,6 +93,8 @@ export class QuickJsCodeSandbox implements CodeSandbox {
         if (response.id !== id) return;
         clearTimeout(timer);
         worker.thread.off('message', onMessage);
+        // Forgotten before the next request could be posted to it: it exits once it has answered.
+        if (response.retiring && this.worker === worker) this.worker = undefined;
         resolve({ results: response.results });
       };
       worker.onExit = (error) => {
@@ -105,7 +112,7 @@ export class QuickJsCodeSandbox implements CodeSandbox {
     await prepareWorkerBundle(workerUrl);
     const progress = new SharedArrayBuffer(4);
     new Int32Array(progress)[0] = -1;
-    const thread = startWorker(workerUrl, { limits: this.limits, progress } satisfies SandboxWorkerData as unknown as Record<string, unknown>);
+    const thread = startWorker(workerUrl, { limits: this.limits, progress } satisfies SandboxWorkerData as unknown as Record<string, unknown>, [], sandboxWorkerResourceLimits(this.limits));
     // The worker never keeps the process alive: a request in flight holds its own timer.
     thread.unref();
     const worker: RunningWorker = { thread, progress: new Int32Array(progress), onExit: () => undefined };
@@ -115,6 +122,23 @@ export class QuickJsCodeSandbox implements CodeSandbox {
     };
     thread.on('error', (error) => died(error));
     thread.on('exit', (code) => died(new Error(`the sandbox worker stopped (exit code ${code})`)));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        void thread.terminate();
+        reject(new Error(`the sandbox worker did not start within ${startupMs / 1000} s`));
+      }, startupMs);
+      worker.onExit = (error) => {
+        clearTimeout(timer);
+        reject(error);
+      };
+      thread.once('message', (ready: SandboxReady) => {
+        clearTimeout(timer);
+        worker.onExit = () => undefined;
+        if (ready.problem === undefined) return resolve();
+        void thread.terminate();
+        reject(new Error(ready.problem));
+      });
+    });
     this.worker = worker;
     return worker;
   }

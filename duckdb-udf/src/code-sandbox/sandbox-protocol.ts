@@ -22,4 +22,17 @@ export interface SandboxRequest {
 export interface SandboxResponse {
   id: number;
   results: SandboxCallResult[];
+  /** The worker ends after this answer (a runtime it could not free holds memory for good): the next request needs a new one. */
+  retiring?: boolean;
+}
+
+/**
+ * Worker → main thread, once, before any request: QuickJS is loaded (or why not). A request's time
+ * budget starts after it, so that starting a worker — again after one was ended — never counts
+ * against a call's time limit.
+ */
+export interface SandboxReady {
+  ready: true;
+  /** Why QuickJS could not be loaded; absent when it was. */
+  problem?: string;
 }

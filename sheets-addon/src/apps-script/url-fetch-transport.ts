@@ -1,5 +1,5 @@
 import { SragError } from '../../../core/index.ts';
-import { TransportFailure, type HttpRequest, type HttpResponse, type TransportFailureKind } from '../../../openai-wire/index.ts';
+import { defaultMaxReplyBytes, TransportFailure, type HttpRequest, type HttpResponse, type TransportFailureKind } from '../../../openai-wire/index.ts';
 import type { FetchAllTransport } from '../runtime/fetch-all-transport.ts';
 
 /** Apps Script's short-term rate limit ("Service invoked too many times in a short time"): wait, then send again. */
@@ -15,8 +15,16 @@ const unreachablePattern = /address unavailable|dns error|unknown host|refused|u
  * batch, so the batch is then sent again one request at a time to find out which request failed and
  * keep the others' answers. The short-term rate limit fails the batch's requests as `throttled`
  * (the model client waits and retries them); a daily quota ends the execution's work and is thrown.
+ *
+ * A reply longer than `maxReplyBytes` fails as `too-large` before its text is parsed. UrlFetchApp
+ * has read it whole by then — Apps Script reads at most 50 MB of a response (its quotas page, as
+ * quoted at https://magesheet.com/blog/apps-script-urlfetchapp-quotas-retries; not verified
+ * against Google's own page here) — so the bound spares the parsing and what follows, not the read:
+ * a Content-Length over it is refused without taking the text, else the text's length in
+ * characters is compared (a character is at least one byte).
  */
-export function createUrlFetchTransport(): FetchAllTransport {
+export function createUrlFetchTransport({ maxReplyBytes = defaultMaxReplyBytes }: { maxReplyBytes?: number } = {}): FetchAllTransport {
+  const toResponse = (response: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResponse | TransportFailure => readResponse(response, maxReplyBytes);
   return {
     sendAll(requests: HttpRequest[]): Array<HttpResponse | TransportFailure> {
       try {
@@ -59,10 +67,13 @@ function toParameters(request: HttpRequest): GoogleAppsScript.URL_Fetch.URLFetch
   return { url: request.url, ...toOptions(request) };
 }
 
-function toResponse(response: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResponse {
+function readResponse(response: GoogleAppsScript.URL_Fetch.HTTPResponse, maxReplyBytes: number): HttpResponse | TransportFailure {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.getHeaders() as Record<string, unknown>)) headers[name.toLowerCase()] = String(value);
-  return { status: response.getResponseCode(), headers, body: response.getContentText() };
+  const tooLarge = () => new TransportFailure('too-large', `the reply is longer than ${maxReplyBytes.toLocaleString('en-US')} bytes, the most read of one reply`);
+  if (Number(headers['content-length']) > maxReplyBytes) return tooLarge();
+  const body = response.getContentText();
+  return body.length > maxReplyBytes ? tooLarge() : { status: response.getResponseCode(), headers, body };
 }
 
 /** What UrlFetchApp threw, as a transport failure; a spent daily quota is thrown instead. */

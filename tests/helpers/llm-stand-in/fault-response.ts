@@ -12,6 +12,9 @@ export interface PlannedResponse {
 /** Content a chatty model sends instead of JSON. */
 export const malformedContent = 'Sure! Here is the record: {oops';
 
+/** Characters an `endless_reply` adds to its reply. */
+export const endlessReplyCharacters = 50_000_000;
+
 /**
  * The response a fault replaces the good one with; undefined for `hang` (no response at all).
  * `content` is the good reply, which `truncated_json` cuts in half.
@@ -34,6 +37,13 @@ export function faultResponse(fault: FaultKind, request: ChatRequest, content: s
       return { status: 200, headers: {}, body: chatCompletionBody(request, content.slice(0, Math.floor(content.length / 2))) };
     case 'malformed_json':
       return { status: 200, headers: {}, body: chatCompletionBody(request, malformedContent) };
+    case 'endless_reply': {
+      // Still JSON: the first quote (or, without one, the text after the reply) runs on.
+      const endless = 'and so on '.repeat(endlessReplyCharacters / 10);
+      const quote = '"quote":"';
+      const padded = content.includes(quote) ? content.replace(quote, `${quote}${endless}`) : `${content}${' '.repeat(endlessReplyCharacters)}`;
+      return { status: 200, headers: {}, body: chatCompletionBody(request, padded) };
+    }
     case 'hang':
       return undefined;
   }

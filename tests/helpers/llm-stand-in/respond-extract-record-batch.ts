@@ -7,6 +7,7 @@ import { findBestRecord } from './match-gold.ts';
 import { contentReply, invalidRequestReply, jsonContent, type Reply } from './reply.ts';
 import { deepNesting, documentMarkers, hasDocumentMarker, unknownDocumentReply } from './respond-extract-record.ts';
 import { readPromptEntities, readPromptPropertyNames } from './read-prompt-property-names.ts';
+import { omitProperties } from './omit-properties.ts';
 import { normalizeWhitespace } from './text-matching.ts';
 import type { BatchSlip, ModelSlip } from './types.ts';
 
@@ -57,12 +58,14 @@ export function respondExtractRecordBatch(
     // The id key the prompt names ("id", or "_document" when a property is called id); entries, not
     // assignments, since a property may be named "__proto__".
     const idKey = propertyNames.includes('id') || entities.has('id') ? '_document' : 'id';
-    records.push(Object.fromEntries([[idKey, document.id], ...propertyNames.map((name, position) => {
+    const answer = propertyNames.map((name, position): [string, unknown] => {
       // A value no JSON writer can write: a placeholder here, spliced in below.
       if (position === 0 && document.text.includes(documentMarkers.deepValue)) return [name, deepValuePlaceholder];
       const property = answerProperty(name, record, document.text, slipProperties.length === 0 || slipProperties.includes(name) ? slips : [], position);
       return [name, withEvidence ? property : property.value];
-    }), ...answerChildItems(entities, record, document.text, withEvidence, slips, slipProperties)]));
+    }).concat(answerChildItems(entities, record, document.text, withEvidence, slips, slipProperties));
+    // A batch request is never a re-ask: a record of it with a property left out goes alone, and is re-asked there.
+    records.push(Object.fromEntries([[idKey, document.id], ...omitProperties(answer, slips, slipProperties, false)]));
   }
   const content = jsonContent({ records: slipBatch(records, batchSlips) }, request.responseFormat, 'Here are the records:')
     .replaceAll(JSON.stringify(deepValuePlaceholder), `${'['.repeat(deepNesting)}${']'.repeat(deepNesting)}`);

@@ -6,6 +6,7 @@ import type { GoldCorpus } from './load-gold-corpus.ts';
 import { findBestRecord, noGoldReply } from './match-gold.ts';
 import { contentReply, invalidRequestReply, jsonContent, type Reply } from './reply.ts';
 import { readPromptEntities, readPromptPropertyNames } from './read-prompt-property-names.ts';
+import { omitProperties } from './omit-properties.ts';
 import { normalizeWhitespace } from './text-matching.ts';
 import type { ModelSlip } from './types.ts';
 
@@ -65,12 +66,12 @@ export function respondExtractRecord(request: ChatRequest, corpora: GoldCorpus[]
   if (!record && !laterPart && !hasDocumentMarker(documentText)) return unknownDocumentReply(documentText, corpora);
 
   // Entries, not assignments: a property may be named "__proto__".
-  const answer = Object.fromEntries(propertyNames.map((name, position) => {
+  const answer = Object.fromEntries(omitProperties(propertyNames.map((name, position): [string, unknown] => {
     const property = answerProperty(name, record, documentText, slipProperties.length === 0 || slipProperties.includes(name) ? slips : [], position);
     // An object is the wrong type for every flat property; the re-ask gets the right answer.
     const value = wrongTypes ? { value: property.value, note: 'see document' } : property.value;
     return [name, withEvidence ? { value, quote: property.quote } : value];
-  }).concat(answerChildItems(readPromptEntities(systemMessage), record, documentText, withEvidence, slips, slipProperties)));
+  }).concat(answerChildItems(readPromptEntities(systemMessage), record, documentText, withEvidence, slips, slipProperties)), slips, slipProperties, isReask(request)));
 
   let content = jsonContent(answer, request.responseFormat, 'Here is the record:');
   if (documentText.includes(documentMarkers.deepValue) && propertyNames[0] !== undefined) {

@@ -1,5 +1,10 @@
-/** What a faulted chat request gets instead of a good answer. */
-export type FaultKind = 'rate_limit' | 'server_error' | 'hang' | 'truncated_json' | 'malformed_json';
+/**
+ * What a faulted chat request gets instead of a good answer. `endless_reply` is the good reply
+ * with its first quote run on to 50 MB (a model repeating itself until the server cuts it off);
+ * it is drawn only when asked for (`failNext`, `faultKinds`), not among the defaults.
+ */
+export type FaultKind = 'rate_limit' | 'server_error' | 'hang' | 'truncated_json' | 'malformed_json'
+  | 'endless_reply';
 
 export const allFaultKinds: readonly FaultKind[] = ['rate_limit', 'server_error', 'hang', 'truncated_json', 'malformed_json'];
 
@@ -10,15 +15,25 @@ export const allFaultKinds: readonly FaultKind[] = ['rate_limit', 'server_error'
  * `misread-values` keeps the true quote and gives a value it does not say (a magnitude slip or an
  * off-by-one, a shifted day, a wrong name, a flipped boolean); `fabricate-quotes` keeps the true
  * value and cites a sentence that is not in the document.
+ * `omit-property` leaves the property out of the reply (a real model's structured output without
+ * strict mode, or a plain-text reply, does that; strict mode was asked for but not every endpoint
+ * honours it), and gives it when re-asked; `omit-property-always` leaves it out of the re-ask too.
  */
-export type ModelSlip = 'retype-quotes' | 'misread-values' | 'fabricate-quotes';
+export type ModelSlip = 'retype-quotes' | 'misread-values' | 'fabricate-quotes'
+  | 'omit-property' | 'omit-property-always';
 
 /**
  * A synthesized function that misbehaves: `endless-loop` never returns, `memory-bomb` allocates
  * without end, `reach-host` reads `process.env` (which a sandbox does not have), `loop-on-marker`
  * is the gold template's function but loops on a document carrying `STAND-IN: CODE-LOOP`.
+ * `stateful-counter` counts its calls (in its closure and in a global) and reads the template's
+ * line for 8 calls — as many as a run checks it on — then the line of the template's attribute
+ * before it (the model's line for `make`): a value that is in the document, under a true quote,
+ * and wrong. `misread-unchecked` reads like the template except on documents carrying
+ * `STAND-IN: MISREAD`, where it reads that other line: a variant the checked documents did not show.
  */
-export type ExtractorFault = 'endless-loop' | 'memory-bomb' | 'reach-host' | 'loop-on-marker';
+export type ExtractorFault = 'endless-loop' | 'memory-bomb' | 'reach-host' | 'loop-on-marker'
+  | 'stateful-counter' | 'misread-unchecked';
 
 /**
  * Slips a real model makes in a batch reply (several documents in one call), made on purpose in
