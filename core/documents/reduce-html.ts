@@ -1,7 +1,8 @@
-import { ElementType, parseDocument } from 'htmlparser2';
+import { ElementType } from 'htmlparser2';
 import { expandTableSpans } from './expand-table-spans.ts';
+import { parseHtml } from './parse-html.ts';
 
-type HtmlDocument = ReturnType<typeof parseDocument>;
+type HtmlDocument = ReturnType<typeof parseHtml>;
 type HtmlNode = HtmlDocument['children'][number];
 type HtmlElement = Extract<HtmlNode, { attribs: Record<string, string> }>;
 
@@ -58,7 +59,7 @@ interface RenderContext {
  * Pure JavaScript over htmlparser2, so it runs in every runtime core is bundled for.
  */
 export function reduceHtml(html: string): string {
-  const document = parseDocument(html);
+  const document = parseHtml(html);
   const writer = new PlainTextWriter();
   renderChildren(document.children, writer, { insideCell: false, cut: { reached: false } });
   return writer.result();
