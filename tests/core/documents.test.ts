@@ -203,6 +203,15 @@ describe('reduceHtml on small pages', () => {
     expect(reduceHtml(html)).toBe('Team | City\nAlgeria | Sorocaba\n\nGreece | Aracaju');
   });
 
+  it('keeps the text of malformed tables as a browser places it: cells outside a row make a row, loose text comes first', () => {
+    // What headless Chromium shows of these is in tests/fixtures/browser-text/browser-text.json.
+    expect(reduceHtml('<table><table><tr><td>Widget 9</td><td>4.50</td></tr></table>')).toBe('Widget 9 | 4.50');
+    expect(reduceHtml('<table>Prices in EUR<td>Widget</td><td>9</td></td><tr><td>Gadget</td><td>12</td></tr></table>'))
+      .toBe('Prices in EUR\n\nWidget | 9\nGadget | 12');
+    expect(reduceHtml('<table><tbody><td>Gadget</td><td>12</td></tbody></table><p>After</p>')).toBe('Gadget | 12\n\nAfter');
+    expect(reduceHtml('<table><tr><td>A</td><table><tr><td>inner</td></tr></table><td>B</td></tr></table>')).toBe('A\n\ninner\n\nB');
+  });
+
   it('drops hidden elements, scripts, styles, navigation and Wikipedia chrome', () => {
     const html =
       '<html><head><title>T</title><style>p{color:red}</style></head><body><nav>menu</nav>' +
