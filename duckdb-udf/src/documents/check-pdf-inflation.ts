@@ -1,0 +1,53 @@
+import { constants, inflateSync } from 'node:zlib';
+import { SragError } from '../../../core/index.ts';
+import { megabytes } from './megabytes.ts';
+
+/** Flate inside Flate is undone this many times over (pdf.js applies a filter array whole). */
+const deepestFilterChain = 4;
+/** How far before `stream` its dictionary is looked for. */
+const dictionaryWindow = 4096;
+
+/**
+ * Throws the document's DOCUMENT_UNREADABLE when the PDF's Flate streams, images aside, inflate to
+ * more than `maximumBytes` together: each is inflated with what is left of the allowance as the most
+ * it may produce, so that a bomb is stopped after that many bytes, before pdf.js would inflate it
+ * whole (it keeps a stream's decoded bytes until the page is read: 1 GB of content took 2.2 GB).
+ * Images are left out, as pdf.js does not decode them for text. Streams this cannot inflate (other
+ * filters, an encrypted file) are not counted; the page count and reading time bound those.
+ */
+export function checkPdfInflation(bytes: Uint8Array, { label, maximumBytes }: { label: string; maximumBytes: number }): void {
+  const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let left = maximumBytes;
+  for (let keyword = file.indexOf('stream'); keyword >= 0; keyword = file.indexOf('stream', keyword + 6)) {
+    // The keyword itself, not the end of `endstream`, followed by its end of line.
+    if (keyword >= 3 && file.toString('latin1', keyword - 3, keyword) === 'end') continue;
+    const lineEnd = file[keyword + 6] === 0x0d ? (file[keyword + 7] === 0x0a ? 2 : 1) : file[keyword + 6] === 0x0a ? 1 : 0;
+    if (lineEnd === 0) continue;
+    const objectStart = file.lastIndexOf('obj', keyword);
+    const dictionary = file.toString('latin1', Math.max(objectStart, keyword - dictionaryWindow, 0), keyword);
+    if (/\/Subtype\s*\/Image\b/.test(dictionary)) continue;
+    const start = keyword + 6 + lineEnd;
+    const end = file.indexOf('endstream', start);
+    let data: Uint8Array = file.subarray(start, end < 0 ? file.length : end);
+    for (let level = 0; level < deepestFilterChain; level += 1) {
+      let inflated: Buffer;
+      try {
+        inflated = inflateSync(data, { maxOutputLength: Math.max(1, left), finishFlush: constants.Z_SYNC_FLUSH });
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(label, maximumBytes);
+        break;
+      }
+      if (level > 0) left += data.length;
+      left -= inflated.length;
+      data = inflated;
+    }
+  }
+}
+
+function tooLarge(label: string, maximumBytes: number): SragError {
+  return new SragError({
+    code: 'DOCUMENT_UNREADABLE',
+    message: `${label} inflates to more than ${megabytes(maximumBytes)} when opened, the most srag opens of one document`,
+    hint: 'a small file that inflates this much is a compression bomb; a real document this large must be split into smaller ones',
+  });
+}
