@@ -4,16 +4,21 @@ import { megabytes } from './megabytes.ts';
 
 /** Flate inside Flate is undone this many times over (pdf.js applies a filter array whole). */
 const deepestFilterChain = 4;
+/**
+ * The most one stream may inflate to: what the check holds in memory at once (a page's content, a
+ * large CJK font are tens of megabytes at most).
+ */
+const largestStream = 64 * 1_048_576;
 /** How far before `stream` its dictionary is looked for. */
 const dictionaryWindow = 4096;
 
 /**
  * Throws the document's DOCUMENT_UNREADABLE when the PDF's Flate streams, images aside, inflate to
- * more than `maximumBytes` together: each is inflated with what is left of the allowance as the most
- * it may produce, so that a bomb is stopped after that many bytes, before pdf.js would inflate it
- * whole (it keeps a stream's decoded bytes until the page is read: 1 GB of content took 2.2 GB).
- * Images are left out, as pdf.js does not decode them for text. Streams this cannot inflate (other
- * filters, an encrypted file) are not counted; the page count and reading time bound those.
+ * more than `maximumBytes` together, or one of them to more than `largestStream`: each is inflated
+ * with what is left of both as the most it may produce, so that a bomb is stopped after that many
+ * bytes, before pdf.js would inflate it whole (it keeps a stream's decoded bytes while it reads the
+ * page). Images are left out, as pdf.js does not decode them for text. Streams this cannot inflate
+ * (other filters, an encrypted file) are not counted; the page count and reading time bound those.
  */
 export function checkPdfInflation(bytes: Uint8Array, { label, maximumBytes }: { label: string; maximumBytes: number }): void {
   const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -31,10 +36,11 @@ export function checkPdfInflation(bytes: Uint8Array, { label, maximumBytes }: { 
     let data: Uint8Array = file.subarray(start, end < 0 ? file.length : end);
     for (let level = 0; level < deepestFilterChain; level += 1) {
       let inflated: Buffer;
+      const most = Math.min(left, largestStream);
       try {
-        inflated = inflateSync(data, { maxOutputLength: Math.max(1, left), finishFlush: constants.Z_SYNC_FLUSH });
+        inflated = inflateSync(data, { maxOutputLength: Math.max(1, most), finishFlush: constants.Z_SYNC_FLUSH });
       } catch (error) {
-        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(label, maximumBytes);
+        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(label, most === left ? maximumBytes : largestStream, most === left ? '' : ' in one stream');
         break;
       }
       if (level > 0) left += data.length;
@@ -44,10 +50,10 @@ export function checkPdfInflation(bytes: Uint8Array, { label, maximumBytes }: { 
   }
 }
 
-function tooLarge(label: string, maximumBytes: number): SragError {
+function tooLarge(label: string, maximumBytes: number, where: string): SragError {
   return new SragError({
     code: 'DOCUMENT_UNREADABLE',
-    message: `${label} inflates to more than ${megabytes(maximumBytes)} when opened, the most srag opens of one document`,
+    message: `${label} inflates to more than ${megabytes(maximumBytes)}${where} when opened, the most srag opens of one ${where ? 'stream' : 'document'}`,
     hint: 'a small file that inflates this much is a compression bomb; a real document this large must be split into smaller ones',
   });
 }

@@ -1,5 +1,6 @@
 import { pdfPagesText, SragError, type PdfTextRun } from '../../../core/index.ts';
 import { readFileBytes } from '../read-text-file.ts';
+import { balancePdfPageTree } from './balance-pdf-page-tree.ts';
 import { checkPdfInflation } from './check-pdf-inflation.ts';
 import type { DocumentReadingLimits } from './document-reading-limits.ts';
 import { ReadingDeadline } from './reading-deadline.ts';
@@ -14,7 +15,8 @@ const maximumInflatedBytes = 256 * 1_048_576;
 /**
  * The text of a PDF file as `pdfPagesText` lays it out: page markers, reading order, headings, and
  * tables as `cell | cell` rows. Parsed with Mozilla's pdf.js (through unpdf's build, which needs no
- * canvas and no worker), loaded on first use. A PDF with no text on any page is a scan: that is the
+ * canvas and no worker), loaded on first use, its page tree balanced first so that reading takes
+ * time in proportion to the pages (see `balancePdfPageTree`). A PDF with no text on any page is a scan: that is the
  * document's error, so it is never sent to the model. So is a PDF whose streams inflate past
  * `maximumInflatedBytes`, one of more than `limits.maxPages` pages (refused before any page is read),
  * and one still being read after `limits.readTimeoutMilliseconds` (checked between pages).
@@ -26,7 +28,7 @@ export async function readPdfDocument(path: string, label: string, limits: Docum
   const { getDocumentProxy } = await import('unpdf');
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    pdf = await getDocumentProxy(bytes, { isEvalSupported: false, stopAtErrors: false, verbosity: 0 });
+    pdf = await getDocumentProxy(balancePdfPageTree(bytes), { isEvalSupported: false, stopAtErrors: false, verbosity: 0 });
   } catch (error) {
     throw unreadablePdf(label, error);
   }
