@@ -16,9 +16,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { constants, crc32, deflateRawSync } from 'node:zlib';
+import { constants, deflateRawSync } from 'node:zlib';
 import { documentText, pdfPagesText, type PdfTextRun } from '../core/index.ts';
 import { readDocumentFile } from '../duckdb-udf/src/read-document-file.ts';
+import { minimalDocxParts, wordDocumentXml } from '../tests/helpers/build-docx.ts';
 import { buildPdf } from '../tests/helpers/build-pdf.ts';
 import { buildZip } from '../tests/helpers/build-zip.ts';
 
@@ -121,37 +122,27 @@ async function readFlat(file: string): Promise<string> {
 /**
  * Raw deflate of `head`, `total` bytes of `A`, then `tail`, without compressing a gigabyte: a
  * megabyte deflated with a sync flush (its blocks end on a byte and refer to nothing before them) is
- * repeated, and a final block closes the stream. Also the CRC-32 of what it inflates to.
+ * repeated, and a final block closes the stream.
  */
-function deflatedRun(head: string, total: number, tail: string): { deflated: Buffer; crc: number } {
-  const chunk = Buffer.alloc(1_048_576, 0x41);
+function deflatedRun(head: string, total: number, tail: string): Buffer {
   const flushed = (data: Buffer) => deflateRawSync(data, { finishFlush: constants.Z_SYNC_FLUSH });
-  const repeated = flushed(chunk);
+  const repeated = flushed(Buffer.alloc(1_048_576, 0x41));
   const parts = [flushed(Buffer.from(head))];
-  let crc = crc32(Buffer.from(head));
-  for (let written = 0; written < total; written += chunk.length) {
-    parts.push(repeated);
-    crc = crc32(chunk, crc);
-  }
+  for (let written = 0; written < total; written += 1_048_576) parts.push(repeated);
   parts.push(deflateRawSync(Buffer.from(tail)));
-  return { deflated: Buffer.concat(parts), crc: crc32(Buffer.from(tail), crc) };
+  return Buffer.concat(parts);
 }
 
 /** A .docx whose document.xml is one paragraph of `size` letters; its zip says so, or says 1 KB. */
 function docxBomb(size: number, declared: boolean): Buffer {
-  const head = '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>';
-  const tail = '</w:t></w:r></w:p></w:body></w:document>';
-  const { deflated } = deflatedRun(head, size, tail);
-  return buildZip([
-    { name: '[Content_Types].xml', content: '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>' },
-    { name: '_rels/.rels', content: '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>' },
-    { name: 'word/document.xml', deflated, declaredSize: declared ? head.length + size + tail.length : 1024 },
-  ]);
+  const [head, tail] = wordDocumentXml('<w:p><w:r><w:t>\u0000</w:t></w:r></w:p>').split('\u0000') as [string, string];
+  const deflated = deflatedRun(head, size, tail);
+  return buildZip(minimalDocxParts({ deflated, declaredSize: declared ? head.length + size + tail.length : 1024 }));
 }
 
 /** A one-page PDF whose content stream draws one line, then holds a comment `size` letters long. */
 function pdfBomb(size: number): Buffer {
-  const { deflated } = deflatedRun('BT /F1 11 Tf 72 700 Td (Bomb) Tj ET\n%', size, '\n');
+  const deflated = deflatedRun('BT /F1 11 Tf 72 700 Td (Bomb) Tj ET\n%', size, '\n');
   const stream = Buffer.concat([Buffer.from([0x78, 0x9c]), deflated, Buffer.alloc(4)]);
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',

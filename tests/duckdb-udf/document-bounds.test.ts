@@ -9,6 +9,7 @@ import { checkZipInflation } from '../../duckdb-udf/src/documents/check-zip-infl
 import { ReadingDeadline } from '../../duckdb-udf/src/documents/reading-deadline.ts';
 import { readDocumentFile } from '../../duckdb-udf/src/read-document-file.ts';
 import { readSettings } from '../../duckdb-udf/src/read-settings.ts';
+import { minimalDocxParts } from '../helpers/build-docx.ts';
 import { buildPdf } from '../helpers/build-pdf.ts';
 import { buildZip, deflatedZeros } from '../helpers/build-zip.ts';
 import { caught } from '../helpers/caught.ts';
@@ -33,26 +34,9 @@ async function unreadable(promise: Promise<unknown>): Promise<SragError> {
 
 const megabyte = 1_048_576;
 
-/** The three parts a Word file needs for mammoth to read one paragraph, and the paragraph. */
-const wordParts = (documentXml?: { deflated: Uint8Array; declaredSize: number }) => [
-  {
-    name: '[Content_Types].xml',
-    content: '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-  },
-  {
-    name: '_rels/.rels',
-    content: '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
-  },
-  {
-    name: 'word/document.xml',
-    content: '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Harbour View Hotel</w:t></w:r></w:p></w:body></w:document>',
-    ...documentXml,
-  },
-];
-
 describe('a Word file that inflates past what srag opens', () => {
   it('is refused from the sizes it declares, before anything is inflated', async () => {
-    const path = writeFixture('declared-bomb.docx', buildZip(wordParts({ deflated: deflatedZeros(1024), declaredSize: 1024 * megabyte })));
+    const path = writeFixture('declared-bomb.docx', buildZip(minimalDocxParts({ deflated: deflatedZeros(1024), declaredSize: 1024 * megabyte })));
     const error = await unreadable(readDocumentFile(path, { shownAs: 'declared-bomb.docx' }));
     expect(error.message).toBe('declared-bomb.docx inflates to 1,024 MB when opened, more than the 16 MB srag opens of one document');
     expect(error.hint).toMatch(/compression bomb/);
@@ -60,14 +44,14 @@ describe('a Word file that inflates past what srag opens', () => {
 
   it('is refused once a part inflates past the size it declares, after that many bytes', async () => {
     // 8 MB of zeros in 8 KB, declared as 200 bytes: a reader trusting the header would inflate all of it.
-    const path = writeFixture('lying-bomb.docx', buildZip(wordParts({ deflated: deflatedZeros(8 * megabyte), declaredSize: 200 })));
+    const path = writeFixture('lying-bomb.docx', buildZip(minimalDocxParts({ deflated: deflatedZeros(8 * megabyte), declaredSize: 200 })));
     const error = await unreadable(readDocumentFile(path, { shownAs: 'lying-bomb.docx' }));
     expect(error.message).toBe('lying-bomb.docx is damaged or hostile: its part word/document.xml inflates to more than the 200 bytes it declares');
   });
 
   it('is read whatever the size of its images, which srag never opens', async () => {
     const image = { name: 'word/media/image1.png', deflated: deflatedZeros(1024), declaredSize: 2000 * megabyte };
-    const path = writeFixture('large-image.docx', buildZip([...wordParts(), image]));
+    const path = writeFixture('large-image.docx', buildZip([...minimalDocxParts(), image]));
     expect(await readDocumentFile(path)).toBe('Harbour View Hotel');
   });
 

@@ -4,7 +4,7 @@ export interface ZipEntrySpec {
   name: string;
   /** The bytes the entry holds once inflated. */
   content?: Uint8Array | string;
-  /** The entry's compressed bytes as written, for an entry whose content is not `content` deflated (a bomb's). */
+  /** The entry's compressed bytes as written, for an entry whose content is not `content` deflated (a bomb's); its CRC is then left 0, which neither JSZip (by default) nor srag checks. */
   deflated?: Uint8Array;
   /** The uncompressed size the headers declare, when it is not the content's (a lie, or a bomb that says what it is). */
   declaredSize?: number;
@@ -24,7 +24,7 @@ export function buildZip(entries: ZipEntrySpec[]): Buffer {
     const data = entry.deflated ? Buffer.from(entry.deflated) : deflateRawSync(content);
     const size = entry.declaredSize ?? content.length;
     const name = Buffer.from(entry.name);
-    const checksum = crc32(content);
+    const checksum = entry.deflated ? 0 : crc32(content);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
