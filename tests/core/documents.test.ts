@@ -161,6 +161,14 @@ describe('reduceHtml on tables with rowspan and colspan', () => {
     expect(lines(huge)[0]!.split(' | ')).toHaveLength(1001);
   });
 
+  it('writes each cell once in its own row when spans would repeat more than sixteen times the table\'s text', () => {
+    // One cell across 1,000 columns and every row below: 10,000 rows (190 KB of HTML) made 40 MB of text.
+    const html = `<table><tr><td colspan="1000" rowspan="0">Stock</td></tr>${'<tr><td>Widget</td></tr>'.repeat(2_000)}</table>`;
+    expect(lines(reduceHtml(html))).toEqual(['Stock', ...Array(2_000).fill('Widget')]);
+    const repeated = `<table><tr><td colspan="3" rowspan="0">Stock</td></tr>${'<tr><td>Widget</td></tr>'.repeat(3)}</table>`;
+    expect(lines(reduceHtml(repeated))).toEqual(['Stock | Stock | Stock |', ...Array(3).fill('Stock | Stock | Stock | Widget')]);
+  });
+
   it('keeps the first cell in a slot two spans overlap', () => {
     const html = '<table><tr><td>a</td><td rowspan="2">b</td></tr><tr><td colspan="2">c</td><td>d</td></tr></table>';
     expect(reduceHtml(html)).toBe('a | b |\nc | b | d');
