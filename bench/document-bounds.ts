@@ -3,7 +3,8 @@
  *
  * 1. PDF pages: CPU of this process to read a PDF whose page tree lists every page at its root (as
  *    many generators write it), as srag reads it (the tree balanced first) and, up to --flat-up-to
- *    pages, through pdf.js with the tree left flat (how srag read it before), per page.
+ *    pages, through pdf.js with the tree left flat (how srag read it before), per page; and what
+ *    refusing a PDF of 100,000 pages costs at the default SRAG_MAX_PAGES.
  * 2. Bombs: what refusing each costs (CPU, and the growth of the process's resident memory): a .docx
  *    whose document.xml inflates to 1 GB, declared and undeclared, and a PDF whose content stream
  *    does. With --unbounded, also what opening the .docx bomb costs without the bound, in a child
@@ -55,6 +56,10 @@ try {
     const perPage = (milliseconds: number) => (milliseconds / pages).toFixed(2);
     console.log(`${pages} | ${Math.round(balanced.milliseconds)} | ${perPage(balanced.milliseconds)} | ${flat ? Math.round(flat.milliseconds) : '—'} | ${flat ? perPage(flat.milliseconds) : '—'}`);
   }
+
+  const longest = 100_000;
+  const refusedLong = await cpu(() => readDocumentFile(writePdf(longest), { shownAs: `flat-${longest}.pdf` }).then(() => 'read', (error: Error) => error.message));
+  console.log(`${longest} at the default SRAG_MAX_PAGES | refused in ${Math.round(refusedLong.milliseconds)} CPU ms | ${refusedLong.result}`);
 
   console.log('\nbomb | file size | inflates to | refused in (CPU ms) | resident memory grew by | reason');
   const gigabyte = 1024 * 1_048_576;

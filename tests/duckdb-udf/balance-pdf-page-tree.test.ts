@@ -36,7 +36,8 @@ function kidsInUpdate(original: Uint8Array, balanced: Uint8Array): number[] {
 describe('balancePdfPageTree', () => {
   it.each(['table', 'stream'] as const)('balances a flat tree of 300 pages behind a cross-reference %s, each page read as before', async (crossReference) => {
     const original = flatPdf(300, { crossReference, inheritedMediaBox: true });
-    const balanced = balancePdfPageTree(original);
+    const { bytes: balanced, pageCount } = balancePdfPageTree(original);
+    expect(pageCount).toBe(300);
     expect(balanced.length).toBeGreaterThan(original.length);
     // The root keeps its entries; every node of the new levels holds at most 32 kids.
     const kids = kidsInUpdate(original, balanced);
@@ -51,13 +52,14 @@ describe('balancePdfPageTree', () => {
     expect(after.pages.every((page) => page.view.join() === '0,0,612,792')).toBe(true);
   });
 
-  it('leaves a short document, and a file it cannot read, as they are', () => {
+  it('leaves a short document, one of more pages than will be read, and a file it cannot read as they are', () => {
     const short = flatPdf(20);
-    expect(balancePdfPageTree(short)).toBe(short);
+    expect(balancePdfPageTree(short)).toEqual({ bytes: short, pageCount: 20 });
+    const long = flatPdf(300);
+    expect(balancePdfPageTree(long, { mostPages: 299 })).toEqual({ bytes: long, pageCount: 300 });
     const damaged = new TextEncoder().encode('%PDF-1.7\nnot a body\nstartxref\n9\n%%EOF\n');
-    expect(balancePdfPageTree(damaged)).toBe(damaged);
-    const flat = flatPdf(300);
-    const truncated = flat.subarray(0, flat.length - 200);
-    expect(balancePdfPageTree(truncated)).toBe(truncated);
+    expect(balancePdfPageTree(damaged)).toEqual({ bytes: damaged, pageCount: undefined });
+    const truncated = long.subarray(0, long.length - 200);
+    expect(balancePdfPageTree(truncated).bytes).toBe(truncated);
   });
 });

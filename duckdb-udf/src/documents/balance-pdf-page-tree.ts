@@ -6,25 +6,35 @@ const widestNode = 32;
 const fewestPages = 256;
 
 /**
- * The PDF with its page tree made balanced, by an incremental update appended to it: pdf.js finds
+ * The PDF with its page tree made balanced, by an incremental update appended to it, and its page count: pdf.js finds
  * page N by walking the tree from its root, and a node that lists every page itself (many
  * generators write one) makes each lookup walk all of them: reading 16,000 pages took 124 s of CPU,
  * against 11 s for the same pages under nodes of 64 (pdf.js rejected assuming a flat list, see
  * mozilla/pdf.js#20359). Each node of more than `widestNode` kids keeps its number and every entry
  * but its kids, which move under new intermediate nodes; pages keep their own objects and their
  * `/Parent`, so what they inherit (resources, boxes, rotation) does not change, nor their order.
- * Returns `bytes` itself when there is nothing to balance, or anything about the file is beyond
- * this small reader (an encrypted file, filters other than Flate): pdf.js then reads it as it is.
+ * Returns `bytes` itself when there is nothing to balance, when the file has more than `mostPages`
+ * pages (it is refused, and needs no balancing first), or anything about the file is beyond this
+ * small reader (an encrypted file, filters other than Flate): pdf.js then reads it as it is.
  */
-export function balancePdfPageTree(bytes: Uint8Array): Uint8Array {
+export function balancePdfPageTree(bytes: Uint8Array, { mostPages = Number.POSITIVE_INFINITY }: { mostPages?: number } = {}): BalancedPdf {
+  const read: BalancedPdf = { bytes, pageCount: undefined };
   try {
-    return balanced(bytes) ?? bytes;
+    read.bytes = balanced(bytes, mostPages, read) ?? bytes;
   } catch {
-    return bytes;
+    read.bytes = bytes;
   }
+  return read;
 }
 
-function balanced(bytes: Uint8Array): Uint8Array | undefined {
+export interface BalancedPdf {
+  /** The file to give pdf.js: the one given, or it with the update appended. */
+  bytes: Uint8Array;
+  /** The page count its tree's root declares, when this reader got that far: a file of too many pages can be refused before pdf.js opens it. */
+  pageCount: number | undefined;
+}
+
+function balanced(bytes: Uint8Array, mostPages: number, read: BalancedPdf): Uint8Array | undefined {
   const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // pdf.js counts offsets from the header, wherever it starts in the first kilobyte.
   const base = file.subarray(0, 1024).indexOf('%PDF-');
@@ -36,7 +46,9 @@ function balanced(bytes: Uint8Array): Uint8Array | undefined {
   const rootReference = catalog instanceof PdfDictionary ? catalog.value('Pages') : undefined;
   if (!(rootReference instanceof PdfReference)) return undefined;
   const root = objects.resolve(rootReference);
-  if (!(root instanceof PdfDictionary) || !(Number(root.value('Count')) > fewestPages)) return undefined;
+  const pages = root instanceof PdfDictionary ? Number(root.value('Count')) : Number.NaN;
+  if (Number.isSafeInteger(pages) && pages >= 0) read.pageCount = pages;
+  if (!(pages > fewestPages) || pages > mostPages) return undefined;
 
   let nextNumber = Math.max(Number(trailer.value('Size')) || 0, objects.largestNumber + 1);
   const written: Array<{ reference: PdfReference; body: string }> = [];

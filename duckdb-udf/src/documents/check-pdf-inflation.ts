@@ -34,7 +34,7 @@ export function checkPdfInflation(bytes: Uint8Array, { label, maximumBytes }: { 
     const start = keyword + 6 + lineEnd;
     const end = file.indexOf('endstream', start);
     let data: Uint8Array = file.subarray(start, end < 0 ? file.length : end);
-    for (let level = 0; level < deepestFilterChain; level += 1) {
+    for (let level = 0; level < deepestFilterChain && isZlibStream(data); level += 1) {
       let inflated: Buffer;
       const most = Math.min(left, largestStream);
       try {
@@ -48,6 +48,15 @@ export function checkPdfInflation(bytes: Uint8Array, { label, maximumBytes }: { 
       data = inflated;
     }
   }
+}
+
+/**
+ * Whether the data opens with a zlib header (deflate, and the check bits FlateDecode's streams carry):
+ * other streams are passed over without a zlib engine and the error it would throw, each of which
+ * cost 0.2 ms (a PDF of 100,000 uncompressed pages took 24 s to check).
+ */
+function isZlibStream(data: Uint8Array): boolean {
+  return data.length >= 2 && (data[0]! & 0x0f) === 8 && ((data[0]! << 8) | data[1]!) % 31 === 0;
 }
 
 function tooLarge(label: string, maximumBytes: number, where: string): SragError {

@@ -25,10 +25,13 @@ export async function readPdfDocument(path: string, label: string, limits: Docum
   const deadline = new ReadingDeadline(label, limits.readTimeoutMilliseconds);
   const bytes = new Uint8Array(await readFileBytes(path, { code: 'DOCUMENT_UNREADABLE', hint: 'check that the file exists and is readable' }));
   checkPdfInflation(bytes, { label, maximumBytes: maximumInflatedBytes });
+  const balanced = balancePdfPageTree(bytes, { mostPages: limits.maxPages });
+  // Refused before pdf.js opens it: opening a flat tree of 100,000 pages alone took 4 s.
+  if (balanced.pageCount !== undefined && balanced.pageCount > limits.maxPages) throw tooManyPages(label, balanced.pageCount, limits.maxPages);
   const { getDocumentProxy } = await import('unpdf');
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    pdf = await getDocumentProxy(balancePdfPageTree(bytes), { isEvalSupported: false, stopAtErrors: false, verbosity: 0 });
+    pdf = await getDocumentProxy(balanced.bytes, { isEvalSupported: false, stopAtErrors: false, verbosity: 0 });
   } catch (error) {
     throw unreadablePdf(label, error);
   }
