@@ -25,21 +25,30 @@ const maximumColumnSpan = 1000;
 const maximumRowSpan = 65534;
 
 /**
+ * The most characters repeated cells may add, against the cells' own text: one cell spanning 1,000
+ * columns and 10,000 rows made 190 KB of HTML into 40 MB of text. Past it a table's spans are not
+ * expanded: each row keeps only the cells written in it, so every text stays, written once.
+ */
+const repetitionAllowance = (ownCharacters: number) => 16 * ownCharacters + 65_536;
+
+/**
  * The table as a grid in which every row has every column: a cell spanning several rows or
  * columns is repeated in each slot it covers, so values stay under their column (a rank shared by
  * two teams appears on both teams' rows). Cells are placed as HTML's table model places them: each
  * in the first column of its row that no span from above occupies. Rows shorter than the widest are
- * padded with ''. Spans are clamped to HTML's limits and row spans to the end of their row group.
+ * padded with ''. Spans are clamped to HTML's limits and row spans to the end of their row group;
+ * a table whose spans would repeat more text than `repetitionAllowance` keeps each row's own cells.
  */
 export function expandTableSpans(rows: readonly SpanningRow[]): GridRow[] {
   /** Per row, per column: the index of the cell covering it (cells numbered in reading order). */
   const owners: number[][] = rows.map(() => []);
   const texts: string[] = [];
   const groupEnds = endsOfGroups(rows);
-  rows.forEach((row, rowIndex) => {
+  let allowance = repetitionAllowance(rows.reduce((sum, row) => sum + row.cells.reduce((cells, cell) => cells + cell.text.length + 3, 0), 0));
+  for (let rowIndex = 0; rowIndex < rows.length; rowIndex += 1) {
     const groupEnd = groupEnds[rowIndex]!;
     let column = 0;
-    for (const cell of row.cells) {
+    for (const cell of rows[rowIndex]!.cells) {
       while (owners[rowIndex]![column] !== undefined) column += 1;
       const cellIndex = texts.push(cell.text) - 1;
       const columnSpan = clamp(cell.columnSpan, 1, maximumColumnSpan);
@@ -48,12 +57,15 @@ export function expandTableSpans(rows: readonly SpanningRow[]): GridRow[] {
       for (let spanned = rowIndex; spanned <= lastRow; spanned += 1) {
         for (let offset = 0; offset < columnSpan; offset += 1) {
           // Overlapping spans are an authoring error; the cell placed first keeps the slot.
-          owners[spanned]![column + offset] ??= cellIndex;
+          if (owners[spanned]![column + offset] !== undefined) continue;
+          owners[spanned]![column + offset] = cellIndex;
+          allowance -= cell.text.length + 3;
+          if (allowance < 0) return rows.map((row) => ({ cells: row.cells.map(({ text }) => text), wholeRowCell: false }));
         }
       }
       column += columnSpan;
     }
-  });
+  }
   const width = owners.reduce((widest, row) => Math.max(widest, row.length), 0);
   return owners.map((row) => {
     const cells = Array.from({ length: width }, (_, column) => (row[column] === undefined ? '' : texts[row[column]!]!));

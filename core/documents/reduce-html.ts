@@ -1,7 +1,8 @@
-import { ElementType, parseDocument } from 'htmlparser2';
+import { ElementType } from 'htmlparser2';
 import { expandTableSpans } from './expand-table-spans.ts';
+import { parseHtml } from './parse-html.ts';
 
-type HtmlDocument = ReturnType<typeof parseDocument>;
+type HtmlDocument = ReturnType<typeof parseHtml>;
 type HtmlNode = HtmlDocument['children'][number];
 type HtmlElement = Extract<HtmlNode, { attribs: Record<string, string> }>;
 
@@ -58,7 +59,7 @@ interface RenderContext {
  * Pure JavaScript over htmlparser2, so it runs in every runtime core is bundled for.
  */
 export function reduceHtml(html: string): string {
-  const document = parseDocument(html);
+  const document = parseHtml(html);
   const writer = new PlainTextWriter();
   renderChildren(document.children, writer, { insideCell: false, cut: { reached: false } });
   return writer.result();
@@ -162,20 +163,25 @@ function inlineText(nodes: readonly HtmlNode[]): string {
  * One line per row, cells joined by ` | `, with row and column spans expanded so that every row has
  * every cell (see `expandTableSpans`); a row that is one cell spanning the whole table (a section
  * title inside it) is written once. A row whose cells hold nested tables is a layout row: its cells
- * are rendered as blocks so that the nested rows keep their own lines.
+ * are rendered as blocks so that the nested rows keep their own lines. What a malformed table holds
+ * outside its cells is kept where a browser shows it (see `tableSegments`).
  */
 function renderTable(table: HtmlElement, writer: PlainTextWriter, context: RenderContext): void {
-  writer.paragraphBreak();
-  for (const child of table.children) {
-    if ('attribs' in child && child.name.toLowerCase() === 'caption' && !isDropped(child)) {
-      writer.write(inlineText(child.children));
-      writer.endLine();
-    }
+  for (const segment of tableSegments(table)) {
+    if ('attribs' in segment) renderTable(segment, writer, context);
+    else renderTableSegment(segment, writer, context);
   }
-  const rows = tableRows(table).map(({ row, group }) => {
-    const cells = row.children.filter(
-      (child): child is HtmlElement => 'attribs' in child && /^t[dh]$/i.test(child.name) && !isDropped(child),
-    );
+}
+
+function renderTableSegment({ fostered, captions, rows: tableRows }: TableSegment, writer: PlainTextWriter, context: RenderContext): void {
+  renderChildren(fostered, writer, context);
+  if (captions.length === 0 && tableRows.length === 0) return;
+  writer.paragraphBreak();
+  for (const caption of captions) {
+    writer.write(inlineText(caption.children));
+    writer.endLine();
+  }
+  const rows = tableRows.map(({ cells, group }) => {
     const layout = cells.some((cell) => containsTable(cell));
     const texts = cells.map((cell) => (layout ? '' : inlineText(cell.children)));
     return { cells, layout, texts, group };
@@ -213,30 +219,75 @@ function spanAttribute(value: string | undefined): number {
   return digits ? Number(digits[1]) : 1;
 }
 
+/** A stretch of a table up to a table nested directly in it, or to its end. */
+interface TableSegment {
+  /** Text and elements outside any cell, which a browser moves before the table ("foster parenting"). */
+  fostered: HtmlNode[];
+  captions: HtmlElement[];
+  /** Each row's cells, with its row group (each section, or each run of rows placed directly in the table). */
+  rows: { cells: HtmlElement[]; group: number }[];
+}
+
 /**
- * Rows of this table only, through thead/tbody/tfoot, never into a nested table; each with its row
- * group (each section, or each run of rows placed directly in the table).
+ * The table as a browser builds it from what was written (HTML's "in table" insertion modes), so that
+ * no text it shows is lost: rows through thead/tbody/tfoot, never into a table nested in a cell;
+ * cells written outside a `<tr>` make a row of their own; text and other elements outside any cell
+ * are shown before the table; a `<table>` tag inside the table, outside any cell, ends it there and
+ * starts the nested table after it (returned in place as its element). Stray end tags such as a second
+ * `</td>` are already dropped by the parser, as a browser ignores them.
  */
-function tableRows(table: HtmlElement): { row: HtmlElement; group: number }[] {
-  const rows: { row: HtmlElement; group: number }[] = [];
+function tableSegments(table: HtmlElement): Array<TableSegment | HtmlElement> {
+  const segments: Array<TableSegment | HtmlElement> = [];
+  let segment: TableSegment = { fostered: [], captions: [], rows: [] };
   let group = 0;
   let directRun = false;
-  for (const child of table.children) {
-    if (!('attribs' in child) || isDropped(child)) continue;
-    const tag = child.name.toLowerCase();
-    if (tag === 'tr') {
-      if (!directRun) group += 1;
-      directRun = true;
-      rows.push({ row: child, group });
+  let row: HtmlElement[] | undefined;
+  const endRow = () => {
+    if (row && row.length > 0) segment.rows.push({ cells: row, group });
+    row = undefined;
+  };
+  const startRow = (where: 'table' | 'section' | 'row') => {
+    // Rows written directly in the table share an implied tbody until a section starts.
+    if (where === 'table' && !directRun) group += 1;
+    if (where === 'table') directRun = true;
+    row = [];
+  };
+  const place = (node: HtmlNode, where: 'table' | 'section' | 'row'): void => {
+    if (node.type === ElementType.Text) {
+      if (node.data.trim() !== '') segment.fostered.push(node);
+      return;
+    }
+    if (!('attribs' in node) || isDropped(node)) return;
+    const tag = node.name.toLowerCase();
+    if (tag === 'td' || tag === 'th') {
+      if (!row) startRow(where);
+      row!.push(node);
+    } else if (tag === 'tr') {
+      endRow();
+      startRow(where === 'row' ? 'section' : where);
+      for (const child of node.children) place(child, 'row');
+      endRow();
     } else if (tag === 'thead' || tag === 'tbody' || tag === 'tfoot') {
+      endRow();
       group += 1;
       directRun = false;
-      for (const row of child.children) {
-        if ('attribs' in row && !isDropped(row) && row.name.toLowerCase() === 'tr') rows.push({ row, group });
-      }
+      for (const child of node.children) place(child, 'section');
+      endRow();
+    } else if (tag === 'caption') {
+      segment.captions.push(node);
+    } else if (tag === 'table') {
+      endRow();
+      segments.push(segment, node);
+      segment = { fostered: [], captions: [], rows: [] };
+      directRun = false;
+    } else if (tag !== 'colgroup' && tag !== 'col') {
+      segment.fostered.push(node);
     }
-  }
-  return rows;
+  };
+  for (const child of table.children) place(child, 'table');
+  endRow();
+  segments.push(segment);
+  return segments;
 }
 
 function containsTable(element: HtmlElement): boolean {

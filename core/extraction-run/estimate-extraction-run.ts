@@ -50,7 +50,14 @@ export async function estimateExtractionRun(options: EstimateExtractionRunOption
       const hash = hashText(content);
       // A moved document keeps its record (a store that plans only says so, moving nothing).
       const previous = log.get(document.source) ?? await options.store.followMoved?.(document.source, hash);
-      const text = documentText(document.source, content);
+      let text: string;
+      try {
+        text = documentText(document.source, content);
+      } catch {
+        // The run logs such a document as failed, with no call.
+        estimate.unreadable += 1;
+        continue;
+      }
       if ((previous?.contentHash === hash && (previous.status !== 'failed' || !options.retryFailed)) || text.trim() === '') {
         estimate.leftAlone += 1;
         continue;

@@ -285,10 +285,10 @@ export class ExtractionRun {
       } catch (error) {
         if (failsEveryDocument(error)) throw error;
         if (options.backfill) {
-          await this.reportStale(index, outcome, previous, `its document cannot be read any more (${describe(error).error}); the row keeps its values`);
+          await this.reportStale(index, outcome, previous, `its document cannot be read any more (${describe(unreadableText(outcome.label, error)).error}); the row keeps its values`);
           continue;
         }
-        await this.finish(index, Object.assign(outcome, { status: 'failed' as const }, describe(error)));
+        await this.finish(index, Object.assign(outcome, { status: 'failed' as const }, describe(unreadableText(outcome.label, error))));
         continue;
       }
       outcome.contentHash = this.hashText(content);
@@ -324,7 +324,15 @@ export class ExtractionRun {
           continue;
         }
       }
-      const text = documentText(document.source, content);
+      let text: string;
+      try {
+        text = documentText(document.source, content);
+      } catch (error) {
+        const reason = describe(unreadableText(outcome.label, error));
+        if (options.backfill) await this.reportStale(index, outcome, previous, `its document cannot be read any more (${reason.error}); the row keeps its values`);
+        else await this.finish(index, Object.assign(outcome, { status: 'failed' as const }, reason));
+        continue;
+      }
       if (text.trim() === '') {
         await this.finish(index, Object.assign(outcome, { status: 'empty' as const, error: 'the document is empty: no text to extract from (no model call made)' }));
         continue;
@@ -543,6 +551,22 @@ function blankOutcome(document: DocumentSource): DocumentOutcome {
     source: document.source, label: document.label ?? document.source, contentHash: '', status: 'failed', values: null,
     evidence: [], issues: [], error: null, errorCode: null, cached: false, usage: { promptTokens: 0, completionTokens: 0 },
   };
+}
+
+/**
+ * An error reading a document or making its text that is not one of srag's own (a reader's bug, a
+ * shape no reader foresaw, `Maximum call stack size exceeded`): that document's DOCUMENT_UNREADABLE,
+ * in one line that names it, so that it fails alone and the run goes on.
+ */
+function unreadableText(label: string, error: unknown): unknown {
+  if (SragError.isInstance(error)) return error;
+  const reason = firstLine(error instanceof Error ? `${error.name}: ${error.message}` : String(error), 300);
+  return new SragError({
+    code: 'DOCUMENT_UNREADABLE',
+    message: `${label} could not be read as text (${reason})`,
+    hint: 'open it to check it, or save it again in another format (.txt, .md, .html, .json, .pdf, .docx)',
+    cause: error,
+  });
 }
 
 function describe(error: unknown): Pick<DocumentOutcome, 'error' | 'errorCode'> {

@@ -1,5 +1,7 @@
 import { SragError } from '../../core/index.ts';
 import { defaultMaxReplyBytes } from '../../openai-wire/index.ts';
+import { readDocumentReadingLimits, type DocumentReadingLimits } from './documents/document-reading-limits.ts';
+import { positiveIntegerSetting } from './positive-integer-setting.ts';
 
 export interface SragSettings {
   apiKey: string | undefined;
@@ -16,6 +18,8 @@ export interface SragSettings {
   confirmDocuments: number;
   /** The most bytes read of one reply of the endpoint (SRAG_MAX_REPLY_BYTES, default 8 MiB); a longer one fails its call. */
   maxReplyBytes: number;
+  /** Pages and time one document may take to read (SRAG_MAX_PAGES, SRAG_READ_TIMEOUT_MS). */
+  documentReading: DocumentReadingLimits;
 }
 
 export const defaultModel = 'gpt-4o-mini';
@@ -30,13 +34,14 @@ export function readSettings(environment: Record<string, string | undefined> = p
     baseURL: environment.OPENAI_BASE_URL || undefined,
     model: environment.SRAG_MODEL || defaultModel,
     extractModel: environment.SRAG_EXTRACT_MODEL || environment.SRAG_MODEL || defaultModel,
-    concurrency: positiveInteger(environment, 'SRAG_CONCURRENCY', 8),
-    maxInputTokens: positiveInteger(environment, 'SRAG_MAX_INPUT_TOKENS', 24_000),
-    requestTimeoutMilliseconds: positiveInteger(environment, 'SRAG_REQUEST_TIMEOUT_MS', 120_000),
-    maxRetries: positiveInteger(environment, 'SRAG_MAX_RETRIES', 6, true),
-    callWarningThreshold: positiveInteger(environment, 'SRAG_WARN_CALLS_PER_DOCUMENT', 20),
-    confirmDocuments: positiveInteger(environment, 'SRAG_CONFIRM_DOCUMENTS', 200, true),
-    maxReplyBytes: positiveInteger(environment, 'SRAG_MAX_REPLY_BYTES', defaultMaxReplyBytes),
+    concurrency: positiveIntegerSetting(environment, 'SRAG_CONCURRENCY', 8),
+    maxInputTokens: positiveIntegerSetting(environment, 'SRAG_MAX_INPUT_TOKENS', 24_000),
+    requestTimeoutMilliseconds: positiveIntegerSetting(environment, 'SRAG_REQUEST_TIMEOUT_MS', 120_000),
+    maxRetries: positiveIntegerSetting(environment, 'SRAG_MAX_RETRIES', 6, true),
+    callWarningThreshold: positiveIntegerSetting(environment, 'SRAG_WARN_CALLS_PER_DOCUMENT', 20),
+    confirmDocuments: positiveIntegerSetting(environment, 'SRAG_CONFIRM_DOCUMENTS', 200, true),
+    maxReplyBytes: positiveIntegerSetting(environment, 'SRAG_MAX_REPLY_BYTES', defaultMaxReplyBytes),
+    documentReading: readDocumentReadingLimits(environment),
   };
 }
 
@@ -56,14 +61,4 @@ export function requireModelConfigured(settings: SragSettings): void {
     message: 'no LLM endpoint is configured',
     hint: 'set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for a local server (Ollama: http://localhost:11434/v1, vLLM: http://localhost:8000/v1, LM Studio: http://localhost:1234/v1), and SRAG_MODEL for the model name; only replies already in the response cache need none',
   });
-}
-
-function positiveInteger(environment: Record<string, string | undefined>, name: string, fallback: number, allowZero = false): number {
-  const raw = environment[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
-    throw new SragError({ code: 'INPUT_INVALID', message: `${name}=${JSON.stringify(raw)} is not a ${allowZero ? 'non-negative' : 'positive'} whole number`, hint: `unset it for the default (${fallback})` });
-  }
-  return value;
 }

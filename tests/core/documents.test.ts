@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { DomUtils, parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import {
   approximateTokenCount,
@@ -13,6 +14,7 @@ import {
   withoutPageMarkers,
   type PdfTextRun,
 } from '../../core/documents/index.ts';
+import { parseHtml } from '../../core/documents/parse-html.ts';
 import { quoteOccursIn } from '../../core/extraction/quote-occurs-in.ts';
 import { countTokens } from '../../duckdb-udf/src/count-tokens.ts';
 
@@ -159,6 +161,14 @@ describe('reduceHtml on tables with rowspan and colspan', () => {
     expect(lines(huge)[0]!.split(' | ')).toHaveLength(1001);
   });
 
+  it('writes each cell once in its own row when spans would repeat more than sixteen times the table\'s text', () => {
+    // One cell across 1,000 columns and every row below: 10,000 rows (190 KB of HTML) made 40 MB of text.
+    const html = `<table><tr><td colspan="1000" rowspan="0">Stock</td></tr>${'<tr><td>Widget</td></tr>'.repeat(2_000)}</table>`;
+    expect(lines(reduceHtml(html))).toEqual(['Stock', ...Array(2_000).fill('Widget')]);
+    const repeated = `<table><tr><td colspan="3" rowspan="0">Stock</td></tr>${'<tr><td>Widget</td></tr>'.repeat(3)}</table>`;
+    expect(lines(reduceHtml(repeated))).toEqual(['Stock | Stock | Stock |', ...Array(3).fill('Stock | Stock | Stock | Widget')]);
+  });
+
   it('keeps the first cell in a slot two spans overlap', () => {
     const html = '<table><tr><td>a</td><td rowspan="2">b</td></tr><tr><td colspan="2">c</td><td>d</td></tr></table>';
     expect(reduceHtml(html)).toBe('a | b |\nc | b | d');
@@ -201,6 +211,15 @@ describe('reduceHtml on small pages', () => {
     expect(reduceHtml(html)).toBe('Team | City\nAlgeria | Sorocaba\n\nGreece | Aracaju');
   });
 
+  it('keeps the text of malformed tables as a browser places it: cells outside a row make a row, loose text comes first', () => {
+    // What headless Chromium shows of these is in tests/fixtures/browser-text/browser-text.json.
+    expect(reduceHtml('<table><table><tr><td>Widget 9</td><td>4.50</td></tr></table>')).toBe('Widget 9 | 4.50');
+    expect(reduceHtml('<table>Prices in EUR<td>Widget</td><td>9</td></td><tr><td>Gadget</td><td>12</td></tr></table>'))
+      .toBe('Prices in EUR\n\nWidget | 9\nGadget | 12');
+    expect(reduceHtml('<table><tbody><td>Gadget</td><td>12</td></tbody></table><p>After</p>')).toBe('Gadget | 12\n\nAfter');
+    expect(reduceHtml('<table><tr><td>A</td><table><tr><td>inner</td></tr></table><td>B</td></tr></table>')).toBe('A\n\ninner\n\nB');
+  });
+
   it('drops hidden elements, scripts, styles, navigation and Wikipedia chrome', () => {
     const html =
       '<html><head><title>T</title><style>p{color:red}</style></head><body><nav>menu</nav>' +
@@ -229,6 +248,25 @@ describe('reduceHtml on small pages', () => {
 
 /** A text run as pdf.js reports it, about half an em wide per character. */
 const run = (text: string, x: number, y: number, fontSize = 10): PdfTextRun => ({ text, x, y, fontSize, width: text.length * fontSize * 0.5 });
+
+describe('reduceHtml on pages nested deeper than a browser builds', () => {
+  const nested = (depth: number, inside: string) => `${'<div>'.repeat(depth)}${inside}${'</div>'.repeat(depth)}`;
+
+  it('reads a page nested 100,000 deep, and stray end tags under it, without exhausting the call stack', () => {
+    expect(reduceHtml(nested(100_000, 'deep text'))).toBe('deep text');
+    expect(reduceHtml(`${'<div>'.repeat(100_000)}${'</span>'.repeat(100_000)}<p>still read</p>`)).toBe('still read');
+    expect(reduceHtml(`${'<div>'.repeat(50_000)}${'<p>x'.repeat(50_000)}`).split('\n\n')).toHaveLength(50_000);
+  });
+
+  it('stops nesting past 512 levels as Chromium does, so an element past them follows the text of its parent', () => {
+    expect(reduceHtml(nested(500, 'before<div>inner</div>after'))).toBe('before\ninner\nafter');
+    expect(reduceHtml(nested(600, 'before<div>inner</div>after'))).toBe('beforeafter\ninner');
+  });
+
+  it('builds the same tree as htmlparser2 itself on real pages', () => {
+    for (const year of years) expect(DomUtils.getOuterHTML(parseHtml(pageHtml[year]))).toBe(DomUtils.getOuterHTML(parseDocument(pageHtml[year])));
+  });
+});
 
 describe('pdfPagesText', () => {
   it('opens every page with its marker and marks a page without text', () => {
@@ -365,6 +403,14 @@ describe('documentText', () => {
     );
     expect(documentText('list.json', '[{"a": 1}, 2]')).toBe('[0].a: 1\n[1]: 2');
     expect(documentText('scalar.json', '"just text"')).toBe('just text');
+  });
+
+  it('reads JSON nested thousands deep, and keeps as raw text one whose key paths would make it many times its size', () => {
+    expect(documentText('deep.json', `${'['.repeat(3000)}"Widget 9"${']'.repeat(3000)}`)).toBe(`${'[0]'.repeat(3000)}: Widget 9`);
+    expect(documentText('deeper.json', `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`)).toBe(`${Array(100_000).fill('a').join('.')}: 1`);
+    // A value at each of 30,000 levels: 360 KB whose lines would take 1.8 GB.
+    const bomb = `${'{"x":1,"a":'.repeat(30_000)}1${'}'.repeat(30_000)}`;
+    expect(documentText('bomb.json', bomb)).toBe(bomb);
   });
 
   it('keeps broken .json as its raw text', () => {

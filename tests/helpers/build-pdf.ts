@@ -1,3 +1,5 @@
+import { deflateSync } from 'node:zlib';
+
 /** One run of text drawn at (x, y) in points from the bottom-left corner of the page. */
 export interface PdfText {
   x: number;
@@ -11,6 +13,17 @@ export interface PdfText {
 /** A page: text runs, or a grey image over the whole page with no text at all (a scan). */
 export type PdfPage = { texts: PdfText[] } | { scannedImage: true };
 
+export interface PdfBuildOptions {
+  /**
+   * `table` (the default): a cross-reference table, as browsers and most generators write one.
+   * `stream`: the objects that are not streams packed into an object stream, found through a
+   * cross-reference stream with PNG predictors (PDF 1.5), as pdfTeX and qpdf write them.
+   */
+  crossReference?: 'table' | 'stream';
+  /** The page size set once on the page tree, for every page to inherit, instead of on each page. */
+  inheritedMediaBox?: boolean;
+}
+
 const pageWidth = 612;
 const pageHeight = 792;
 
@@ -21,7 +34,7 @@ const pageHeight = 792;
  * is one 8×8 grey image scaled over the page, with no text layer, like a scanner's output.
  * Kept dependency-free so that the fixtures can be regenerated anywhere the tests run.
  */
-export function buildPdf(pages: PdfPage[]): Uint8Array {
+export function buildPdf(pages: PdfPage[], { crossReference = 'table', inheritedMediaBox = false }: PdfBuildOptions = {}): Uint8Array {
   const objects: string[] = [];
   const add = (body: string): number => {
     objects.push(body);
@@ -50,10 +63,13 @@ export function buildPdf(pages: PdfPage[]): Uint8Array {
       resources = `<< /Font << /F1 ${regular} 0 R /F2 ${bold} 0 R >> >>`;
     }
     const stream = add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
-    pageIds.push(add(`<< /Type /Page /Parent ${pageTree} 0 R /MediaBox [0 0 ${pageWidth} ${pageHeight}] /Resources ${resources} /Contents ${stream} 0 R >>`));
+    const mediaBox = inheritedMediaBox ? '' : ` /MediaBox [0 0 ${pageWidth} ${pageHeight}]`;
+    pageIds.push(add(`<< /Type /Page /Parent ${pageTree} 0 R${mediaBox} /Resources ${resources} /Contents ${stream} 0 R >>`));
   }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pageTree} 0 R >>`;
-  objects[pageTree - 1] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pageIds.length} >>`;
+  const treeMediaBox = inheritedMediaBox ? ` /MediaBox [0 0 ${pageWidth} ${pageHeight}]` : '';
+  objects[pageTree - 1] = `<< /Type /Pages${treeMediaBox} /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pageIds.length} >>`;
+  if (crossReference === 'stream') return withCrossReferenceStream(objects, catalog);
 
   let file = '%PDF-1.4\n%\xE2\xE3\xCF\xD3\n';
   const offsets: number[] = [];
@@ -83,4 +99,45 @@ function pdfString(text: string): string {
     else escaped += character;
   }
   return escaped;
+}
+
+/**
+ * The file with its objects that are not streams in one object stream and a cross-reference stream
+ * (entries of 1 + 4 + 2 bytes, each row PNG-"Up" filtered, then deflated), as PDF 1.5 writers do.
+ */
+function withCrossReferenceStream(objects: string[], catalog: number): Uint8Array {
+  const isStream = (body: string) => body.includes('\nstream\n');
+  const packed = objects.flatMap((body, index) => (isStream(body) ? [] : [index + 1]));
+  const objectStream = objects.length + 1;
+  const crossReferenceStream = objects.length + 2;
+  let header = '';
+  let contents = '';
+  for (const number of packed) {
+    header += `${number} ${contents.length} `;
+    contents += `${objects[number - 1]}\n`;
+  }
+  const streamData = deflateSync(Buffer.from(header + contents, 'latin1'));
+  let file = '%PDF-1.5\n%\xE2\xE3\xCF\xD3\n';
+  const offsets = new Map<number, number>();
+  const write = (number: number, body: string) => {
+    offsets.set(number, file.length);
+    file += `${number} 0 obj\n${body}\nendobj\n`;
+  };
+  objects.forEach((body, index) => {
+    if (isStream(body)) write(index + 1, body);
+  });
+  write(objectStream, `<< /Type /ObjStm /N ${packed.length} /First ${header.length} /Filter /FlateDecode /Length ${streamData.length} >>\nstream\n${streamData.toString('latin1')}\nendstream`);
+  const crossReference = file.length;
+  offsets.set(crossReferenceStream, crossReference);
+  const rows: number[][] = [[0, 0, 0, 0, 0, 0xff, 0xff]];
+  for (let number = 1; number <= crossReferenceStream; number += 1) {
+    const inStream = packed.indexOf(number);
+    const [type, second, third] = inStream >= 0 ? [2, objectStream, inStream] : [1, offsets.get(number)!, 0];
+    rows.push([type, (second >>> 24) & 0xff, (second >>> 16) & 0xff, (second >>> 8) & 0xff, second & 0xff, (third >>> 8) & 0xff, third & 0xff]);
+  }
+  const filtered = rows.flatMap((row, rowIndex) => [2, ...row.map((byte, column) => (byte - (rowIndex > 0 ? rows[rowIndex - 1]![column]! : 0)) & 0xff)]);
+  const data = deflateSync(Buffer.from(filtered));
+  write(crossReferenceStream, `<< /Type /XRef /Size ${crossReferenceStream + 1} /Root ${catalog} 0 R /W [1 4 2] /DecodeParms << /Columns 7 /Predictor 12 >> /Filter /FlateDecode /Length ${data.length} >>\nstream\n${data.toString('latin1')}\nendstream`);
+  file += `startxref\n${crossReference}\n%%EOF\n`;
+  return Uint8Array.from(file, (character) => character.charCodeAt(0));
 }

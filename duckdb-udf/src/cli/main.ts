@@ -19,6 +19,8 @@ Environment:
   SRAG_MAX_INPUT_TOKENS   extraction input budget; longer documents are split (default 24000)
   SRAG_REQUEST_TIMEOUT_MS per-request timeout (default 120000)
   SRAG_MAX_RETRIES        retries on 429, 5xx, timeouts and network errors (default 6)
+  SRAG_MAX_PAGES          pages of one PDF srag reads; a longer one fails alone (default 5000)
+  SRAG_READ_TIMEOUT_MS    time to read one PDF or Word document before it fails alone (default 60000)
   SRAG_WARN_CALLS_PER_DOCUMENT  warn before a document that needs more model calls (default 20)
   SRAG_PRICES             JSON file of model prices in USD per million tokens, over the built-in list
                           prices: {"my-model": {"input": 0.2, "cached_input": 0.1, "output": 0.8}}

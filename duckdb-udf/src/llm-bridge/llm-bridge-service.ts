@@ -314,7 +314,7 @@ export class LlmBridgeService {
       label: document.label,
       read: () => (document.refusal
         ? Promise.reject(new SragError({ code: 'DOCUMENT_UNREADABLE', message: document.refusal }))
-        : readDocumentFile(document.source, { shownAs: document.label, blocking: true })),
+        : readDocumentFile(document.source, { shownAs: document.label, blocking: true, limits: this.settings.documentReading })),
     })), settings);
     const scanId = this.nextScanId;
     this.nextScanId += 1;
