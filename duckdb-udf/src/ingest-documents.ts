@@ -100,7 +100,7 @@ export async function ingestDocuments(session: Session, options: IngestDocuments
   const signal = abortSignalOf(options.cancellation);
   const batchJobs = new BatchJobs(session.store);
   let batchApi: ReturnType<typeof endpointBatchApi> | undefined;
-  const openBatchApi = () => (batchApi ??= endpointBatchApi(session.settings));
+  const openBatchApi = () => (batchApi ??= endpointBatchApi(session.settings, session.adaptations));
   const batches = await collectOpenBatches({
     table, batchJobs, batchApi: openBatchApi, client: session.modelClient({ cache: store.responseCache }), onLine: options.onBatchLine, signal,
   });

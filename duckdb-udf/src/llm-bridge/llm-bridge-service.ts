@@ -81,6 +81,7 @@ export class LlmBridgeService {
     let endpoint: Promise<LanguageModel> | undefined;
     this.languageModel = {
       modelId: this.settings.model,
+      endpoint: this.settings.endpoint,
       doGenerate: async (request) => {
         endpoint ??= import('../endpoint-language-model.ts').then(({ endpointLanguageModel }) => endpointLanguageModel(this.settings));
         return (await endpoint).doGenerate(request);

@@ -4,6 +4,7 @@ import {
   type CachedResponse, type ColumnStatistics, type ExtractionStore, type ExtractorStore, type IngestionLogEntry, type RecordSchema, type ResponseCache,
   type StoredRecord, type SynthesizedExtractor,
 } from '../../../core/index.ts';
+import type { ParameterAdaptation } from '../../../openai-wire/index.ts';
 import { quoteIdentifier } from '../duckdb-sql-engine.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
 import { readSqlResult } from '../read-sql-result.ts';
@@ -268,6 +269,7 @@ export class SragStore {
       moveRecord: (from, to) => save({ move: { from, to } }),
       responseCache: {
         get: cache.get,
+        findForAnyEndpoint: cache.findForAnyEndpoint,
         set: async (key, response) => {
           if (!this.readOnly) await save({ cache: { key, response, purpose: 'extraction' } });
         },
@@ -326,13 +328,17 @@ export class SragStore {
    * A read-only file is read but not written.
    */
   responseCache(purpose: 'extraction' | null = null): ResponseCache {
+    const read = (sql: string, key: string) => this.exclusive(async (connection) => {
+      const row = (await connection.runAndReadAll(sql, [key])).getRowsJS()[0];
+      if (!row) return undefined;
+      const cached: CachedResponse = { text: String(row[0]), model: String(row[1]), usage: { promptTokens: Number(row[2]), completionTokens: Number(row[3]) } };
+      return cached;
+    });
     return {
-      get: (key) => this.exclusive(async (connection) => {
-        const row = (await connection.runAndReadAll('SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key = $1', [key])).getRowsJS()[0];
-        if (!row) return undefined;
-        const cached: CachedResponse = { text: String(row[0]), model: String(row[1]), usage: { promptTokens: Number(row[2]), completionTokens: Number(row[3]) } };
-        return cached;
-      }),
+      get: (key) => read('SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key = $1', key),
+      // A session with no endpoint configured: any endpoint's reply, or one an older srag kept under the request key.
+      findForAnyEndpoint: (requestKey) => read(
+        'SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE request_key = $1 OR (endpoint IS NULL AND key = $1) LIMIT 1', requestKey),
       set: async (key, response) => {
         if (this.readOnly) return;
         await this.exclusive(async (connection) => {
@@ -344,6 +350,40 @@ export class SragStore {
         });
       },
     };
+  }
+
+  /**
+   * How many replies the response cache holds per endpoint, most first; `endpoint` null for the
+   * replies an older srag kept without saying which endpoint gave them.
+   */
+  cachedRepliesByEndpoint(): Promise<Array<{ endpoint: string | null; replies: number }>> {
+    return this.exclusive(async (connection) => (await connection.runAndReadAll(
+      'SELECT endpoint, count(*) FROM srag_cache GROUP BY endpoint ORDER BY count(*) DESC, endpoint NULLS LAST')).getRowsJS()
+      .map((row) => ({ endpoint: row[0] === null ? null : String(row[0]), replies: Number(row[1]) })));
+  }
+
+  /**
+   * What `endpoint`'s models were found to refuse (see openai-wire's `ParameterAdaptations`), by
+   * model: parameter names and an output mode, never a secret.
+   */
+  parameterAdaptations(endpoint: string): Promise<Record<string, ParameterAdaptation>> {
+    return this.exclusive(async (connection) => Object.fromEntries((await connection.runAndReadAll(
+      'SELECT model, adaptation FROM srag_endpoint_adaptations WHERE endpoint = $1', [endpoint])).getRowsJS()
+      .map((row) => [String(row[0]), JSON.parse(String(row[1])) as ParameterAdaptation])));
+  }
+
+  /** Keeps what `endpoint` refuses for `model`, replacing what was kept; a read-only file keeps nothing. */
+  async saveParameterAdaptation(endpoint: string, model: string, adaptation: ParameterAdaptation): Promise<void> {
+    if (this.readOnly) return;
+    await this.exclusive(async (connection) => {
+      try {
+        await connection.run(
+          `INSERT INTO srag_endpoint_adaptations (endpoint, model, adaptation, updated_at) VALUES ($1, $2, $3, current_timestamp)
+           ON CONFLICT (endpoint, model) DO UPDATE SET adaptation = excluded.adaptation, updated_at = excluded.updated_at`, [endpoint, model, JSON.stringify(adaptation)]);
+      } catch (error) {
+        throw storeFailed(error, this.path);
+      }
+    });
   }
 
   /**
@@ -423,8 +463,11 @@ export class SragStore {
       const schemaKeys = (await hasTable(connection, 'srag_extract_schemas'))
         ? (await connection.runAndReadAll('SELECT schema_key FROM srag_extract_schemas')).getRowsJS().map((row) => String(row[0]))
         : [];
-      const cache = (await connection.runAndReadAll("SELECT key, model, response, prompt_tokens, completion_tokens FROM srag_cache WHERE purpose IS DISTINCT FROM 'extraction'")).getRowsJS()
-        .map((row): [string, CachedResponse] => [String(row[0]), { model: String(row[1]), text: String(row[2]), usage: { promptTokens: Number(row[3]), completionTokens: Number(row[4]) } }]);
+      const cache = (await connection.runAndReadAll("SELECT key, model, response, prompt_tokens, completion_tokens, endpoint, coalesce(request_key, key) FROM srag_cache WHERE purpose IS DISTINCT FROM 'extraction'")).getRowsJS()
+        .map((row): [string, CachedResponse] => [String(row[0]), {
+          model: String(row[1]), text: String(row[2]), usage: { promptTokens: Number(row[3]), completionTokens: Number(row[4]) },
+          ...(row[5] === null ? {} : { endpoint: String(row[5]) }), requestKey: String(row[6]),
+        }]);
       return { schemaKeys, cache };
     });
   }
