@@ -73,7 +73,7 @@ export interface IngestDocumentsResult {
   summary: RunSummary;
   /** With `synthesize`: which extractors were used, and how many values code read. */
   synthesis?: SynthesisReport;
-  usage: { calls: number; cacheHits: number; retries: number; promptTokens: number; cachedPromptTokens: number; completionTokens: number };
+  usage: { calls: number; cacheHits: number; retries: number; promptTokens: number; cachedPromptTokens: number; completionTokens: number; reasoningTokens: number; callsWithoutUsage: number };
   /** Present when a batch was asked about, collected or submitted. */
   batch?: BatchReport;
   /** Present when records followed their moved documents, or documents of the table are gone from their paths. */

@@ -34,17 +34,20 @@ interface DialectCase {
   retriedDocument?: string;
   /** Requests the endpoint refused for a parameter before srag adapted, in the first ingest; none after, the adaptation kept in the database. */
   refusedParameters: number;
+  /** A reasoning model: the summary counts its reasoning tokens. */
+  reasoning?: true;
 }
 
 const cases: DialectCase[] = [
   { dialect: 'openai', settings: (url) => ({ OPENAI_BASE_URL: url, OPENAI_API_KEY: key, SRAG_MODEL: 'gpt-4o-mini', SRAG_REASONING_EFFORT: 'low' }), refusedDocument: { marker: dialectMarkers.refusal, words: /the model refused: I'm sorry/ }, refusedParameters: 0 },
-  { dialect: 'openai-reasoning', settings: (url) => ({ OPENAI_BASE_URL: url, OPENAI_API_KEY: key, SRAG_MODEL: 'gpt-5-mini', SRAG_REASONING_EFFORT: 'low', SRAG_MAX_OUTPUT_TOKENS: '20000' }), refusedDocument: { marker: dialectMarkers.tooLong, words: /maximum context length/ }, refusedParameters: 0 },
+  { dialect: 'openai-reasoning', settings: (url) => ({ OPENAI_BASE_URL: url, OPENAI_API_KEY: key, SRAG_MODEL: 'gpt-5-mini', SRAG_REASONING_EFFORT: 'low', SRAG_MAX_OUTPUT_TOKENS: '20000' }), refusedDocument: { marker: dialectMarkers.tooLong, words: /maximum context length/ }, refusedParameters: 0, reasoning: true },
   {
     dialect: 'azure',
     // The resource's endpoint and key as the openai SDK's AzureOpenAI reads them; the deployment's name says nothing of its reasoning model.
     settings: (url) => ({ AZURE_OPENAI_ENDPOINT: url.replace(/\/openai\/v1$/, ''), AZURE_OPENAI_API_KEY: 'azure-key-0000', SRAG_MODEL: 'reasoning-deployment', SRAG_MAX_OUTPUT_TOKENS: '20000' }),
     refusedDocument: { marker: dialectMarkers.contentFilter, words: /content management policy/ },
     refusedParameters: 2,
+    reasoning: true,
   },
   { dialect: 'ollama', settings: (url) => ({ OPENAI_BASE_URL: url, SRAG_MODEL: 'llama3.1' }), refusedParameters: 0 },
   { dialect: 'vllm', settings: (url) => ({ OPENAI_BASE_URL: url, OPENAI_API_KEY: key, SRAG_MODEL: 'srag-stand-in' }), refusedDocument: { marker: dialectMarkers.tooLong, words: /maximum context length is 8192 tokens/ }, refusedParameters: 0 },
@@ -79,7 +82,7 @@ afterAll(() => {
   vi.unstubAllEnvs();
 });
 
-describe.each(cases)('against the $dialect dialect', ({ dialect, settings, refusedDocument, retriedDocument, refusedParameters }) => {
+describe.each(cases)('against the $dialect dialect', ({ dialect, settings, refusedDocument, retriedDocument, refusedParameters, reasoning }) => {
   let standIn: LlmStandIn;
   const database = join(workDirectory, `${dialect}.duckdb`);
   const marker = refusedDocument?.marker ?? retriedDocument;
@@ -102,6 +105,7 @@ describe.each(cases)('against the $dialect dialect', ({ dialect, settings, refus
     expect(ingested.status, ingested.stderr).toBe(refusedDocument ? 1 : 0);
     if (refusedDocument) expect(ingested.stderr).toMatch(new RegExp(`failed: \\S*zz-azure-residence-hotel\\.html: .*${refusedDocument.words.source}`));
     expect(parameterRefusals(standIn.requests, marker)).toBe(refusedParameters);
+    expect(/completion tokens \(\d+ reasoning\)/.test(ingested.stdout)).toBe(reasoning === true);
     const logged = await queryDatabaseFile(database, "SELECT status, count(*) FROM srag_ingestion_log GROUP BY status ORDER BY status");
     expect(logged).toEqual(refusedDocument ? [['done', 3n], ['failed', 1n]] : [['done', marker ? 4n : 3n]]);
   });
