@@ -15,6 +15,7 @@ export { readChatCompletion, type ChatCompletionBody } from './read-chat-complet
 export { ParameterAdaptations, type LearnedAdaptation, type OutputMode, type ParameterAdaptation } from './parameter-adaptations.ts';
 export { modelParameterRules, type ModelParameterRules } from './model-parameter-rules.ts';
 export { endpointIdentity } from './endpoint-identity.ts';
+export { isAzureOpenAiHost } from './azure-openai-host.ts';
 export { readErrorBody, type ErrorDetail } from './read-error-body.ts';
 export { OpenAiBatchApi } from './openai-batch-api.ts';
 export { OpenAiTextEmbedder } from './openai-text-embedder.ts';

@@ -1,4 +1,5 @@
 import { SragError } from '../../core/index.ts';
+import { isAzureOpenAiHost } from '../../openai-wire/azure-openai-host.ts';
 import { endpointIdentity } from '../../openai-wire/endpoint-identity.ts';
 
 /** OpenAI's own API, when no base URL is set. */
@@ -38,9 +39,6 @@ export interface SragSettings {
 
 export const defaultModel = 'gpt-4o-mini';
 
-/** Hosts of Azure OpenAI resources (the classic resource, the AI Services one, Azure AI Foundry's). */
-const azureHost = /^https?:\/\/(?:[^/@]*@)?[^/]+\.(?:openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com)(?:[:/?#]|$)/i;
-
 /**
  * Settings from the environment, read when a command needs the model (never at import time).
  * OPENAI_API_KEY and OPENAI_BASE_URL mean what they mean to the openai SDK (see create-openai-wire.ts);
@@ -56,7 +54,7 @@ export function readSettings(environment: Record<string, string | undefined> = p
   return {
     apiKey,
     baseURL,
-    keyHeader: fromAzure || (baseURL !== undefined && azureHost.test(baseURL)) ? 'api-key' : 'authorization',
+    keyHeader: fromAzure || (baseURL !== undefined && isAzureOpenAiHost(baseURL)) ? 'api-key' : 'authorization',
     endpoint: apiKey || baseURL ? endpointIdentity(baseURL ?? defaultBaseUrl) : undefined,
     reasoningEffort: oneOf(environment, 'SRAG_REASONING_EFFORT', reasoningEfforts),
     maxOutputTokens: optionalPositiveInteger(environment, 'SRAG_MAX_OUTPUT_TOKENS'),
