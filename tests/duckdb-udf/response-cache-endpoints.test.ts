@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -9,6 +9,7 @@ import { ingestCommand } from '../../duckdb-udf/src/cli/ingest-command.ts';
 import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
 import { createRecordingLanguageModel } from '../helpers/recording-language-model.ts';
 import { runCommandInProcess } from '../helpers/run-command-in-process.ts';
+import { runSrag } from '../helpers/run-srag.ts';
 
 const question = { messages: [{ role: 'user' as const, content: 'How many hotels are in Rome?' }] };
 const accept = (response: { text: string; cached?: boolean }) => response;
@@ -47,6 +48,30 @@ describe('the response cache in the DuckDB file, by endpoint', () => {
       expect(await store.cachedRepliesByEndpoint()).toEqual([{ endpoint: 'https://api.openai.com/v1', replies: 1 }, { endpoint: null, replies: 1 }]);
     } finally {
       store.close();
+    }
+  });
+
+  it('reads a file an older srag wrote that cannot be brought up to date (read-only): its replies, unattributed', async () => {
+    // The file as an older srag left it: no endpoint or request key per reply, no kept adaptations.
+    const directory = mkdtempSync(join(tmpdir(), 'srag-older-read-only-'));
+    const path = join(directory, 'older.duckdb');
+    (await SragStore.open(path)).close();
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    await connection.run('ALTER TABLE srag_cache DROP COLUMN endpoint; ALTER TABLE srag_cache DROP COLUMN request_key; DROP TABLE srag_endpoint_adaptations');
+    await connection.run("INSERT INTO srag_cache (key, model, response, prompt_tokens, completion_tokens) VALUES ('k', 'gpt-4o-mini', 'reply', 1, 1)");
+    connection.closeSync();
+    instance.closeSync();
+    chmodSync(path, 0o444);
+    chmodSync(directory, 0o555);
+    try {
+      // An ordinary user, as root may write anything; srag_usage() starts the SQL functions, which read the cached replies.
+      const asReader = process.getuid?.() === 0 ? { user: { uid: 65534, gid: 65534 } } : {};
+      const run = await runSrag(['sql', '-c', 'SELECT (SELECT count(*) FROM srag_cache) AS replies, (SELECT count(*) FROM srag_usage()) AS models', '--db', path], asReader);
+      expect(run.stderr).toBe('');
+      expect(run.stdout.split('\n')[2]).toMatch(/^1\s+│\s+0\s*$/);
+    } finally {
+      chmodSync(directory, 0o755);
     }
   });
 

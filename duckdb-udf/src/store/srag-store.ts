@@ -66,6 +66,8 @@ const journalEntriesPerTransaction = 5_000;
  */
 export class SragStore {
   private queue: Promise<unknown> = Promise.resolve();
+  /** False for a read-only file an older srag wrote: no endpoint per reply, no kept adaptations. */
+  private knowsEndpoints = true;
 
   private constructor(readonly path: string, readonly instance: DuckDBInstance, readonly connection: DuckDBConnection, readonly readOnly: boolean) {}
 
@@ -77,6 +79,8 @@ export class SragStore {
     if (!readOnly) await createStoreTables(connection);
     const store = new SragStore(path, instance, connection, readOnly);
     if (!readOnly) await store.applyJournal();
+    // A read-only file an older srag wrote was not brought up to date: its cache names no endpoint.
+    else store.knowsEndpoints = (await connection.runAndReadAll("SELECT 1 FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = 'srag_cache' AND column_name = 'endpoint'")).getRowsJS().length > 0;
     return store;
   }
 
@@ -337,8 +341,9 @@ export class SragStore {
     return {
       get: (key) => read('SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key = $1', key),
       // A session with no endpoint configured: any endpoint's reply, or one an older srag kept under the request key.
-      findForAnyEndpoint: (requestKey) => read(
-        'SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE request_key = $1 OR (endpoint IS NULL AND key = $1) LIMIT 1', requestKey),
+      findForAnyEndpoint: (requestKey) => read(this.knowsEndpoints
+        ? 'SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE request_key = $1 OR (endpoint IS NULL AND key = $1) LIMIT 1'
+        : 'SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key = $1', requestKey),
       set: async (key, response) => {
         if (this.readOnly) return;
         await this.exclusive(async (connection) => {
@@ -357,8 +362,9 @@ export class SragStore {
    * replies an older srag kept without saying which endpoint gave them.
    */
   cachedRepliesByEndpoint(): Promise<Array<{ endpoint: string | null; replies: number }>> {
-    return this.exclusive(async (connection) => (await connection.runAndReadAll(
-      'SELECT endpoint, count(*) FROM srag_cache GROUP BY endpoint ORDER BY count(*) DESC, endpoint NULLS LAST')).getRowsJS()
+    return this.exclusive(async (connection) => (await connection.runAndReadAll(this.knowsEndpoints
+      ? 'SELECT endpoint, count(*) FROM srag_cache GROUP BY endpoint ORDER BY count(*) DESC, endpoint NULLS LAST'
+      : 'SELECT NULL, count(*) FROM srag_cache HAVING count(*) > 0')).getRowsJS()
       .map((row) => ({ endpoint: row[0] === null ? null : String(row[0]), replies: Number(row[1]) })));
   }
 
@@ -367,6 +373,7 @@ export class SragStore {
    * model: parameter names and an output mode, never a secret.
    */
   parameterAdaptations(endpoint: string): Promise<Record<string, ParameterAdaptation>> {
+    if (!this.knowsEndpoints) return Promise.resolve({});
     return this.exclusive(async (connection) => Object.fromEntries((await connection.runAndReadAll(
       'SELECT model, adaptation FROM srag_endpoint_adaptations WHERE endpoint = $1', [endpoint])).getRowsJS()
       .map((row) => [String(row[0]), JSON.parse(String(row[1])) as ParameterAdaptation])));
@@ -463,7 +470,8 @@ export class SragStore {
       const schemaKeys = (await hasTable(connection, 'srag_extract_schemas'))
         ? (await connection.runAndReadAll('SELECT schema_key FROM srag_extract_schemas')).getRowsJS().map((row) => String(row[0]))
         : [];
-      const cache = (await connection.runAndReadAll("SELECT key, model, response, prompt_tokens, completion_tokens, endpoint, coalesce(request_key, key) FROM srag_cache WHERE purpose IS DISTINCT FROM 'extraction'")).getRowsJS()
+      const columns = this.knowsEndpoints ? 'endpoint, coalesce(request_key, key)' : 'NULL, key';
+      const cache = (await connection.runAndReadAll(`SELECT key, model, response, prompt_tokens, completion_tokens, ${columns} FROM srag_cache WHERE purpose IS DISTINCT FROM 'extraction'`)).getRowsJS()
         .map((row): [string, CachedResponse] => [String(row[0]), {
           model: String(row[1]), text: String(row[2]), usage: { promptTokens: Number(row[3]), completionTokens: Number(row[4]) },
           ...(row[5] === null ? {} : { endpoint: String(row[5]) }), requestKey: String(row[6]),
