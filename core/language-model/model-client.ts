@@ -142,11 +142,12 @@ export class ModelClient {
         }
       }
     }
-    const response = await this.call(model, async (abortSignal) => {
+    // Chat calls alone are judged for a setting the endpoint refuses: an embeddings or batch call goes elsewhere.
+    const response = await this.limit(() => this.callWithRetries(model, async (abortSignal) => {
       const answer = await this.languageModel.doGenerate({ ...request, model, abortSignal });
       this.usage.recordCall(model, answer.usage, { usageMissing: answer.usageMissing });
       return answer;
-    }, request.abortSignal);
+    }, request.abortSignal, this.refusals));
     const result = accept(response);
     if (this.cache) {
       await this.cache.set(key, { text: response.text, model: response.model, usage: response.usage, ...(endpoint !== undefined ? { endpoint, requestKey } : {}) });
@@ -159,7 +160,7 @@ export class ModelClient {
    * requests in flight and the same retries as `generate`. `attempt` gets the signal to pass on.
    */
   call<T>(model: string, attempt: (abortSignal: CancellationSignal | undefined) => Promise<T>, requestSignal?: CancellationSignal): Promise<T> {
-    return this.limit(() => this.callWithRetries(model, attempt, requestSignal));
+    return this.limit(() => this.callWithRetries(model, attempt, requestSignal, undefined));
   }
 
   /** Calls `listener` before each retry's wait; returns a function that stops the calls. */
@@ -168,17 +169,20 @@ export class ModelClient {
     return () => this.retryListeners.delete(listener);
   }
 
-  private async callWithRetries<T>(model: string, call: (abortSignal: CancellationSignal | undefined) => Promise<T>, requestSignal: CancellationSignal | undefined): Promise<T> {
+  /** `refusals`: the chat calls' judge of a setting the endpoint refuses, or none for other calls. */
+  private async callWithRetries<T>(
+    model: string, call: (abortSignal: CancellationSignal | undefined) => Promise<T>, requestSignal: CancellationSignal | undefined, refusals: SettingRefusals | undefined,
+  ): Promise<T> {
     for (let attempt = 0; ; attempt += 1) {
       this.throwIfAborted(requestSignal);
-      this.refusals.throwIfRefused();
+      refusals?.throwIfRefused();
       try {
         const answer = await call(requestSignal ?? this.abortSignal);
-        this.refusals.recordAnswer();
+        refusals?.recordAnswer();
         return answer;
       } catch (error) {
         this.throwIfAborted(requestSignal);
-        if (!LanguageModelError.isInstance(error) || !error.retryable || attempt >= this.retry.maxRetries) throw this.refusals.judge(error);
+        if (!LanguageModelError.isInstance(error) || !error.retryable || attempt >= this.retry.maxRetries) throw refusals ? refusals.judge(error) : error;
         this.usage.recordRetry(model);
         const delayMilliseconds = this.delayBeforeRetry(attempt, error.retryAfterSeconds);
         const notice: RetryNotice = { model, attempt: attempt + 1, maxRetries: this.retry.maxRetries, delayMilliseconds, reason: error.reason };

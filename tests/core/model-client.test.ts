@@ -360,6 +360,14 @@ describe('ModelClient and a setting the endpoint refuses', () => {
     expect(await caught(apart.generate(question, identity))).toMatchObject({ setting: false });
   });
 
+  it('judges chat calls alone: embeddings or batch calls an endpoint refuses leave its chat requests alone', async () => {
+    const { languageModel, requests } = createRecordingLanguageModel('fine');
+    const client = new ModelClient({ languageModel, sleep: noWait });
+    for (let index = 0; index < 3; index += 1) await caught(client.call('embedding-model', async () => { throw refused('Unknown name "dimensions"'); }));
+    expect((await client.generate(question, identity)).text).toBe('fine');
+    expect(requests).toHaveLength(1);
+  });
+
   it('counts a reply read and found wanting (a 200 whose model refused) as an answer', async () => {
     const refusal = new LanguageModelError({ message: 'the model refused: no', status: 200, retryable: false, aboutDocument: true });
     const { languageModel } = createRecordingLanguageModel([refusal, refused(), refused()]);
