@@ -9,7 +9,9 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { endpointIdentity } from '../openai-wire/endpoint-identity.ts';
 import { startLlmStandIn } from '../tests/helpers/llm-stand-in/index.ts';
+import { startDemoOverForAnotherModel } from './start-demo-over.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const outputDirectory = 'demo-output';
@@ -57,8 +59,13 @@ async function main(): Promise<number> {
       '',
     ].join('\n'));
   } else {
-    process.stdout.write(`using the configured endpoint ${process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1'} with model ${process.env.SRAG_MODEL ?? 'gpt-4o-mini'}\n`);
+    process.stdout.write(`using the configured endpoint ${process.env.OPENAI_BASE_URL ? endpointIdentity(process.env.OPENAI_BASE_URL) : 'https://api.openai.com/v1'} with model ${process.env.SRAG_MODEL ?? 'gpt-4o-mini'}\n`);
   }
+  const startedOver = startDemoOverForAnotherModel({
+    directory: `${root}${outputDirectory}`, files: [database, `${database}.wal`, schemaFile].map((file) => `${root}${file}`),
+    madeBy: standIn ? 'the offline LLM stand-in' : `${endpointIdentity(process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1')} with model ${process.env.SRAG_MODEL ?? 'gpt-4o-mini'}`,
+  });
+  if (startedOver) process.stdout.write(`${database} was made by ${startedOver.previous}; starting it over for ${startedOver.now}\n`);
   try {
     let status = await srag(['schema', 'examples/hotels/docs', '--questions', questionsFile, '-o', schemaFile, '--db', database], environment);
     if (status !== 0) return status;

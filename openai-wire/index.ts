@@ -10,6 +10,13 @@ export { endpointUrl, type EndpointHints, type OpenAiEndpoint } from './openai-e
 export { EndpointFailures } from './endpoint-failures.ts';
 export { OpenAiWire, type OpenAiWireOptions } from './openai-wire.ts';
 export { OpenAiChatModel } from './openai-chat-model.ts';
+export { chatCompletionRequest, type ChatRequestSettings } from './chat-completion-request.ts';
+export { readChatCompletion, type ChatCompletionBody } from './read-chat-completion.ts';
+export { ParameterAdaptations, type LearnedAdaptation, type OutputMode, type ParameterAdaptation } from './parameter-adaptations.ts';
+export { modelParameterRules, type ModelParameterRules } from './model-parameter-rules.ts';
+export { endpointIdentity } from './endpoint-identity.ts';
+export { isAzureOpenAiHost } from './azure-openai-host.ts';
+export { readErrorBody, type ErrorDetail } from './read-error-body.ts';
 export { OpenAiBatchApi } from './openai-batch-api.ts';
 export { OpenAiTextEmbedder } from './openai-text-embedder.ts';
 export { parseRetryAfter } from './parse-retry-after.ts';

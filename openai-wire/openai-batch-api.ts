@@ -1,6 +1,7 @@
 import { firstLine, LanguageModelError, SragError, type BatchApi, type BatchLineResult, type BatchRequest, type BatchStatus, type CancellationSignal } from '../core/index.ts';
+import { chatCompletionRequest } from './chat-completion-request.ts';
 import { defaultMaxReplyBytes } from './http-transport.ts';
-import { chatCompletionRequest, readChatCompletion, type ChatCompletionBody } from './openai-chat-model.ts';
+import { readChatCompletion, type ChatCompletionBody } from './read-chat-completion.ts';
 import type { OpenAiWire } from './openai-wire.ts';
 
 /** Only the fields read from a batch object (`/v1/batches/{id}`). */
@@ -29,9 +30,10 @@ const chatEndpoint = '/v1/chat/completions';
  * The Batch API over the one OpenAI-compatible wire: the requests as a JSON Lines file uploaded
  * to `files` (purpose `batch`), a batch over it (`batches`, endpoint `/v1/chat/completions`,
  * completion window 24h), its status by id, and its output and error files read back by
- * `files/{id}/content`. Each line is the body `OpenAiChatModel` would post (structured output as
- * `json_schema`: a batch cannot fall back per request, a line the endpoint refuses comes back
- * failed and goes the ordinary way).
+ * `files/{id}/content`. Each line is the body `OpenAiChatModel` would post, with what the endpoint
+ * was found to refuse for the model left out (structured output as `json_schema` unless it was
+ * refused: a batch cannot fall back per request, a line the endpoint refuses comes back failed and
+ * goes the ordinary way, where the chat model learns what to leave out).
  */
 export class OpenAiBatchApi implements BatchApi {
   /** OpenAI's limits: 50,000 requests and 200 MB per input file (a margin kept for the form). */
@@ -45,8 +47,11 @@ export class OpenAiBatchApi implements BatchApi {
   }
 
   async submit(requests: readonly BatchRequest[], signal?: CancellationSignal): Promise<string> {
-    const lines = requests.map(({ customId, request }) =>
-      JSON.stringify({ custom_id: customId, method: 'POST', url: chatEndpoint, body: chatCompletionRequest(request.model!, request, request.outputSchema ? 'json_schema' : 'none') }));
+    const lines = requests.map(({ customId, request }) => {
+      const adaptation = this.wire.adaptations.for(request.model!);
+      const mode = request.outputSchema ? adaptation.outputMode ?? 'json_schema' : 'none';
+      return JSON.stringify({ custom_id: customId, method: 'POST', url: chatEndpoint, body: chatCompletionRequest(request.model!, request, mode, { settings: this.wire.requestSettings, adaptation }) });
+    });
     const file = await this.wire.postForm('files', { fields: { purpose: 'batch' }, file: { field: 'file', name: 'srag-extraction.jsonl', content: `${lines.join('\n')}\n` } }, { signal }) as { id?: string };
     if (!file.id) throw this.wire.failures.unusableReply('the file upload returned no file id');
     // Not cancelled once the file is up: a create cut off may still make a batch that nothing records (billed, and asked again).
@@ -118,7 +123,12 @@ function readLine(text: string, wire: OpenAiWire): BatchLineResult | undefined {
   const status = line.response?.status_code;
   if (!line.error && status !== undefined && status >= 200 && status < 300 && typeof line.response?.body === 'object') {
     const body = line.response.body as ChatCompletionBody;
-    return { customId, response: readChatCompletion(body, body.model ?? '') };
+    try {
+      return { customId, response: readChatCompletion(body, body.model ?? '', wire.failures) };
+    } catch (error) {
+      // A refusal, a filtered or cut reply: the line failed, and its request goes the ordinary way.
+      return { customId, error: wire.failures.redact(firstLine(error instanceof Error ? error.message : String(error), 300)) };
+    }
   }
   const message = line.error?.message ?? (line.response?.body as { error?: { message?: string } } | undefined)?.error?.message ?? 'no reply';
   const code = line.error?.code ?? (status !== undefined ? String(status) : 'failed');

@@ -1,74 +1,64 @@
 import { LanguageModelError, type LanguageModel, type LanguageModelRequest, type LanguageModelResponse } from '../core/index.ts';
+import { chatCompletionRequest } from './chat-completion-request.ts';
+import type { OutputMode } from './parameter-adaptations.ts';
+import { readChatCompletion, type ChatCompletionBody } from './read-chat-completion.ts';
 import type { OpenAiWire } from './openai-wire.ts';
-
-/** How structured output is asked for; an endpoint without one gets the next mode down. */
-export type OutputMode = 'json_schema' | 'json_object' | 'none';
-
-/** Only the fields read from a chat completion. */
-export interface ChatCompletionBody {
-  model?: string;
-  choices?: Array<{ message?: { content?: string | null } }>;
-  usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null };
-}
 
 /** A 400 that names the output format: the endpoint does not do structured output that way. */
 const formatRejection = /response_format|json_schema|json_object|structured/i;
+/** Parameters srag may stop sending, or send under another name, when an endpoint refuses them. */
+const adaptableParameters = new Set(['temperature', 'max_tokens', 'max_completion_tokens', 'reasoning_effort']);
+const nextMode: Record<OutputMode, OutputMode> = { json_schema: 'json_object', json_object: 'none', none: 'none' };
 
 /**
- * Core's language-model port over `chat/completions`: OpenAI, Ollama, vLLM, llama.cpp server and
- * LM Studio all speak it. Endpoints without structured output refuse `response_format:
- * json_schema` with a 400; the model then asks with `json_object`, then in plain text (core reads
- * JSON tolerantly), and keeps the mode that worked for later requests. Retries are core's model
- * client's: this only asks once and says, through the error, whether another try may help.
+ * Core's language-model port over `chat/completions`: OpenAI, Azure OpenAI, Ollama, vLLM,
+ * llama.cpp server, LM Studio, Gemini's and Anthropic's OpenAI-compatible endpoints and OpenRouter
+ * all speak it. The request fits the model (see `chatCompletionRequest`); what the endpoint still
+ * refuses is learned, for the endpoint and model, and the request asked again:
+ * - a 400 (or 422) naming a parameter srag sent (`temperature`, `max_tokens`, `reasoning_effort`):
+ *   the parameter is dropped, or renamed when the endpoint says what to use instead, once per
+ *   parameter and request;
+ * - a 400 about the output format (`response_format: json_schema` on an endpoint without
+ *   structured output): `json_object`, then plain text (core reads JSON tolerantly).
+ * What was learned applies to every later request for that model, the Batch API's lines included
+ * (the wire's `adaptations`). Retries are core's model client's: this only asks again after
+ * adapting, and says through the error whether another try may help.
  */
 export class OpenAiChatModel implements LanguageModel {
-  private outputMode: OutputMode = 'json_schema';
+  /** The endpoint as a reply's origin: part of every cache key (see `LanguageModel.endpoint`). */
+  readonly endpoint: string;
 
-  constructor(private readonly wire: OpenAiWire, readonly modelId: string) {}
+  constructor(private readonly wire: OpenAiWire, readonly modelId: string) {
+    this.endpoint = wire.identity;
+  }
 
   async doGenerate(request: LanguageModelRequest): Promise<LanguageModelResponse> {
     const model = request.model ?? this.modelId;
+    const adapted = new Set<string>();
     for (;;) {
-      const mode = request.outputSchema ? this.outputMode : 'none';
-      let body: ChatCompletionBody;
+      const adaptation = this.wire.adaptations.for(model);
+      const mode: OutputMode = request.outputSchema ? adaptation.outputMode ?? 'json_schema' : 'none';
+      const body = chatCompletionRequest(model, request, mode, { settings: this.wire.requestSettings, adaptation });
+      let reply: ChatCompletionBody;
       try {
-        body = await this.wire.postJson('chat/completions', chatCompletionRequest(model, request, mode), { model, signal: request.abortSignal }) as ChatCompletionBody;
+        reply = await this.wire.postJson('chat/completions', body, { model, signal: request.abortSignal }) as ChatCompletionBody;
       } catch (error) {
-        if (mode !== 'none' && LanguageModelError.isInstance(error) && error.status === 400 && formatRejection.test(error.message)) {
-          this.outputMode = mode === 'json_schema' ? 'json_object' : 'none';
+        if (!LanguageModelError.isInstance(error) || (error.status !== 400 && error.status !== 422) || error.aboutDocument) throw error;
+        const refused = error.refusedParameter;
+        if (refused && adaptableParameters.has(refused.name) && refused.name in body && !adapted.has(refused.name)) {
+          adapted.add(refused.name);
+          this.wire.adaptations.learn(model, refused.replacement && refused.replacement !== refused.name && !(refused.replacement in body)
+            ? { kind: 'renamed', parameter: refused.name, replacement: refused.replacement }
+            : { kind: 'dropped', parameter: refused.name });
+          continue;
+        }
+        if (mode !== 'none' && formatRejection.test(error.message)) {
+          this.wire.adaptations.learn(model, { kind: 'output-mode', outputMode: nextMode[mode] });
           continue;
         }
         throw error;
       }
-      return readChatCompletion(body, model);
+      return readChatCompletion(reply, model, this.wire.failures, request.messages);
     }
   }
-}
-
-/** A chat completion as core's port answers it (also each line of a Batch API output file). */
-export function readChatCompletion(body: ChatCompletionBody, model: string): LanguageModelResponse {
-  return {
-    text: body.choices?.[0]?.message?.content ?? '',
-    model: body.model ?? model,
-    usage: readUsage(body.usage),
-  };
-}
-
-/** The request body in the chat-completions format; temperature 0, as extraction wants repeatable answers. */
-export function chatCompletionRequest(model: string, request: LanguageModelRequest, mode: OutputMode): Record<string, unknown> {
-  const body: Record<string, unknown> = { model, messages: request.messages, temperature: 0 };
-  if (request.outputSchema && mode === 'json_schema') {
-    body.response_format = { type: 'json_schema', json_schema: { name: request.outputSchema.name, schema: request.outputSchema.schema, strict: true } };
-  } else if (request.outputSchema && mode === 'json_object') {
-    body.response_format = { type: 'json_object' };
-  }
-  return body;
-}
-
-/** The reply's token usage; cached prompt tokens only when the endpoint reports them. */
-function readUsage(usage: ChatCompletionBody['usage']): LanguageModelResponse['usage'] {
-  const read: LanguageModelResponse['usage'] = { promptTokens: usage?.prompt_tokens ?? 0, completionTokens: usage?.completion_tokens ?? 0 };
-  const cached = usage?.prompt_tokens_details?.cached_tokens;
-  if (typeof cached === 'number' && Number.isFinite(cached) && cached >= 0) read.cachedPromptTokens = cached;
-  return read;
 }

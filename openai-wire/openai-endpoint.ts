@@ -10,6 +10,15 @@ export interface EndpointHints {
   noBatchApi?: string;
   /** For a reply longer than the transport reads, where a setting raises the bound, e.g. `… SRAG_MAX_REPLY_BYTES …`. */
   tooLarge?: string;
+  /**
+   * For a request error that may be a setting's (a 400 naming no document's content), e.g. `check
+   * SRAG_MODEL, SRAG_REASONING_EFFORT and OPENAI_BASE_URL`.
+   */
+  refusedRequest?: string;
+  /** For a reply cut at its output limit after reasoning, e.g. `set SRAG_REASONING_EFFORT=low or raise SRAG_MAX_OUTPUT_TOKENS`. */
+  reasoningSpentBudget?: string;
+  /** For a reply cut at its output limit, e.g. `raise SRAG_MAX_OUTPUT_TOKENS`. */
+  outputLimit?: string;
 }
 
 /** Where the OpenAI-compatible API is, who calls it, and how a user fixes a refusal. */
@@ -19,8 +28,13 @@ export interface OpenAiEndpoint {
    * (Ollama). Credentials or a query in it (`…/v1?api-key=…`) are sent and never shown.
    */
   baseUrl: string;
-  /** Read late, sent only in the Authorization header; local servers need none. */
+  /** Read late, sent only in the Authorization header (or `api-key`, see `keyHeader`); local servers need none. */
   apiKey?: string;
+  /**
+   * How the key is sent: `authorization` (`Authorization: Bearer …`, the default) or `api-key`
+   * (`api-key: …`, Azure OpenAI's header for a resource key, as the openai SDK's AzureOpenAI sends it).
+   */
+  keyHeader?: 'authorization' | 'api-key';
   hints: EndpointHints;
 }
 

@@ -1,5 +1,8 @@
 import type { CancellationSignal } from '../core/index.ts';
+import type { ChatRequestSettings } from './chat-completion-request.ts';
 import { EndpointFailures } from './endpoint-failures.ts';
+import { endpointIdentity } from './endpoint-identity.ts';
+import { ParameterAdaptations } from './parameter-adaptations.ts';
 import type { HttpTransport } from './http-transport.ts';
 import { endpointUrl, type OpenAiEndpoint } from './openai-endpoint.ts';
 import { TransportFailure } from './transport-failure.ts';
@@ -8,6 +11,13 @@ export interface OpenAiWireOptions {
   endpoint: OpenAiEndpoint;
   /** How requests travel: node:http, the Sheets request loop, a test's function. */
   transport: HttpTransport;
+  /**
+   * Parameter adaptations learned before (a store's, loaded for this endpoint), kept as more are
+   * learned; a fresh, unsaved set by default.
+   */
+  adaptations?: ParameterAdaptations;
+  /** Reasoning effort and output limit for chat requests and Batch API lines; none by default. */
+  requestSettings?: ChatRequestSettings;
 }
 
 /**
@@ -17,12 +27,21 @@ export interface OpenAiWireOptions {
 export class OpenAiWire {
   readonly endpoint: OpenAiEndpoint;
   readonly failures: EndpointFailures;
+  /** The endpoint as a reply's origin (base URL without credentials or query): part of the cache key. */
+  readonly identity: string;
+  /** What this endpoint's models were found to refuse, shared by the chat model and the Batch API's lines. */
+  readonly adaptations: ParameterAdaptations;
+  /** How requests are asked beyond their messages (reasoning effort, output limit). */
+  readonly requestSettings: ChatRequestSettings;
   private readonly transport: HttpTransport;
 
-  constructor({ endpoint, transport }: OpenAiWireOptions) {
+  constructor({ endpoint, transport, adaptations, requestSettings = {} }: OpenAiWireOptions) {
+    this.requestSettings = requestSettings;
     this.endpoint = endpoint;
     this.transport = transport;
     this.failures = new EndpointFailures(endpoint);
+    this.identity = endpointIdentity(endpoint.baseUrl);
+    this.adaptations = adaptations ?? new ParameterAdaptations();
   }
 
   /**
@@ -62,7 +81,8 @@ export class OpenAiWire {
   }): Promise<string> {
     const headers: Record<string, string> = {};
     if (contentType) headers['Content-Type'] = contentType;
-    if (this.endpoint.apiKey) headers.Authorization = `Bearer ${this.endpoint.apiKey}`;
+    if (this.endpoint.apiKey && this.endpoint.keyHeader === 'api-key') headers['api-key'] = this.endpoint.apiKey;
+    else if (this.endpoint.apiKey) headers.Authorization = `Bearer ${this.endpoint.apiKey}`;
     let response;
     try {
       response = await this.transport({ url: endpointUrl(this.endpoint.baseUrl, path), method, headers, body, signal });

@@ -22,10 +22,13 @@ export interface DeferringLanguageModelOptions {
  */
 export class DeferringLanguageModel implements LanguageModel {
   readonly modelId: string;
+  /** The endpoint's, so that replies collected from a batch have the keys the ordinary run looks for. */
+  readonly endpoint: string | undefined;
   private readonly collected = new Map<string, BatchRequest>();
 
   constructor(private readonly options: DeferringLanguageModelOptions) {
     this.modelId = options.languageModel.modelId;
+    this.endpoint = options.languageModel.endpoint;
   }
 
   /** The requests collected since the last `take`, once each (two documents with the same text share a line); collecting starts anew. */

@@ -8,8 +8,10 @@ import { estimateExtractionUsage } from '../extraction/estimate-extraction-usage
 import { extractRecordBatch, type BatchDocument } from '../extraction/extract-record-batch.ts';
 import type { SpendBudget } from '../cost/spend-budget.ts';
 import { failsEveryDocument } from '../extraction/fails-every-document.ts';
+import { LanguageModelError } from '../errors/language-model-error.ts';
 import { contentHash } from '../hashing/content-hash.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
+import { maySignalSetting } from '../language-model/setting-refusals.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import type { AttributeDefinition, RecordSchema } from '../schema/attribute-definition.ts';
 import { attributeDefinitionHash } from '../schema/attribute-definition-hash.ts';
@@ -117,8 +119,11 @@ const defaultCallWarningThreshold = 20;
  * call, see `extractRecordBatch`), `concurrency` groups at a time, and each
  * record (with its evidence and log entry) is saved before its outcome is given out. A document
  * that fails gets its own `failed` outcome and log entry and never takes the run down; an error
- * that would fail every document (a refused key, an unreachable endpoint, a cancel) or a store
- * that cannot save stops the run, leaving unsaved documents unmarked.
+ * that would fail every document (a refused key, an unreachable endpoint, a cancel, a setting the
+ * endpoint refuses) or a store that cannot save stops the run, leaving unsaved documents unmarked.
+ * A document that fails with a request error before the endpoint answered any request is held
+ * back unmarked: when the next requests are refused alike it is a setting's failure, not the
+ * document's (see `SettingRefusals`), and the run stops without marking it.
  *
  * Outcomes come back in document order through `next`, which a DuckDB scan pulls chunk by chunk;
  * `runExtraction` drains it.
@@ -152,6 +157,12 @@ export class ExtractionRun {
   /** Set once a save failed: the store is not asked to save anything more (the run stops). */
   private storeFailed = false;
   private failure: unknown;
+  /**
+   * Failed outcomes held back, unsaved, while the endpoint answered no request: a request error
+   * then may be a setting's. Saved as failures once it answers one; left unmarked when the run
+   * stops on a setting error.
+   */
+  private readonly held: Array<{ index: number; outcome: DocumentOutcome; error: unknown }> = [];
   private waiters: Array<() => void> = [];
   private tokenCounter: Promise<(text: string) => number> | undefined;
 
@@ -238,6 +249,29 @@ export class ExtractionRun {
           this.wake();
         });
     }
+    if (this.held.length > 0 && this.failure === undefined) this.decideHeld();
+  }
+
+  /**
+   * Held failures are the documents' own once the endpoint answered a request. When nothing is in
+   * flight and it answered none, every request of the run failed: alike (one document, or the
+   * client's two agreeing refusals already stopped the run), the run stops on a setting error and
+   * marks none; told apart by different errors, each is its document's.
+   */
+  private decideHeld(): void {
+    const answered = this.options.client.endpointAnswered;
+    if (!answered && this.inFlight > 0) return;
+    const held = this.held.splice(0);
+    const first = held[0]!.error as LanguageModelError;
+    if (!answered && held.every(({ outcome }) => outcome.error === held[0]!.outcome.error)) {
+      this.stop(new LanguageModelError({
+        message: `the endpoint refused every request of the run, answering none: ${first.message}`,
+        status: first.status, retryable: false, setting: true, reason: first.reason, cause: first,
+        hint: first.hint ?? 'change the setting the endpoint names and run again: no document was marked failed',
+      }));
+      return;
+    }
+    for (const { index, outcome } of held) this.saveBehind(index, outcome);
   }
 
   private async runGroup(start: number, end: number): Promise<void> {
@@ -422,7 +456,9 @@ export class ExtractionRun {
       if ('error' in extraction) {
         // A back-fill that failed leaves the record and its log entry as they were: the next run tries the missing attributes again.
         if (attributes) return this.settle(index, Object.assign(outcome, { status: 'failed' as const }, describe(extraction.error)));
-        return this.saveBehind(index, Object.assign(outcome, { status: 'failed' as const }, describe(extraction.error)));
+        const failed = Object.assign(outcome, { status: 'failed' as const }, describe(extraction.error));
+        if (maySignalSetting(extraction.error) && !options.client.endpointAnswered) return void this.held.push({ index, outcome: failed, error: extraction.error });
+        return this.saveBehind(index, failed);
       }
       const { values, evidence, issues, children, cached, usage } = extraction.record;
       const extractedHashes = this.hashesOf(schema.attributes);

@@ -5,6 +5,7 @@ import { contentHash } from '../hashing/content-hash.ts';
 import type { CancellationSignal } from '../ports/cancellation-signal.ts';
 import type { LanguageModel, LanguageModelRequest, LanguageModelResponse } from '../ports/language-model.ts';
 import type { ResponseCache } from './response-cache.ts';
+import { SettingRefusals } from './setting-refusals.ts';
 import { UsageTotals } from './usage-totals.ts';
 
 export interface RetryPolicy {
@@ -51,7 +52,13 @@ const maximumRetryAfterMilliseconds = 300_000;
  * backoff and full jitter that honour Retry-After, a response cache, and usage totals.
  *
  * A reply enters the cache only after `accept` returned without throwing, so a truncated or
- * invalid reply is never replayed from the cache.
+ * invalid reply is never replayed from the cache. A reply is served only to the endpoint that
+ * gave it (see `cacheKey`).
+ *
+ * Before the endpoint answered any request, two requests it refused the same way (a 4xx that is
+ * not about what one request carried, see `SettingRefusals`) mean a setting it refuses: from then
+ * on every call fails at once with that error marked `setting`, which stops a run without marking
+ * its documents.
  */
 export class ModelClient {
   readonly usage = new UsageTotals();
@@ -64,6 +71,7 @@ export class ModelClient {
   private readonly abortSignal: CancellationSignal | undefined;
   private readonly retryListeners = new Set<(notice: RetryNotice) => void>();
   private readonly hashText: (text: string) => string;
+  private readonly refusals = new SettingRefusals();
 
   constructor(options: ModelClientOptions) {
     this.languageModel = options.languageModel;
@@ -77,14 +85,34 @@ export class ModelClient {
   }
 
   /**
-   * The cache key: model + messages + output schema, nothing else (no keys, no timestamps) — the
-   * hash of `JSON.stringify([model, messages, outputSchema])`. The output schema is written once
-   * per schema object (a run sends the same one with every document) and spliced in.
+   * The request's key: model + messages + output schema, nothing else (no keys, no timestamps) —
+   * the hash of `JSON.stringify([model, messages, outputSchema])`, which was the whole cache key
+   * before replies were told apart by endpoint. The output schema is written once per schema
+   * object (a run sends the same one with every document) and spliced in.
    */
-  cacheKey(request: LanguageModelRequest): string {
+  requestKey(request: LanguageModelRequest): string {
     const model = request.model ?? this.languageModel.modelId;
     const outputSchema = request.outputSchema ? outputSchemaText(request.outputSchema) : 'null';
     return this.hashText(`[${JSON.stringify(model)},${JSON.stringify(request.messages)},${outputSchema}]`);
+  }
+
+  /**
+   * The cache key: the endpoint (base URL without credentials or query) and the request key — the
+   * hash of `JSON.stringify(endpoint)` + `,` + `requestKey`, a short text, so the document is hashed
+   * once. Without an endpoint (none configured, a test double), the request key alone.
+   */
+  cacheKey(request: LanguageModelRequest): string {
+    return this.keyFor(this.requestKey(request));
+  }
+
+  /** Whether the endpoint answered a request of this client (a success status, whatever the reply said). */
+  get endpointAnswered(): boolean {
+    return this.refusals.answered;
+  }
+
+  private keyFor(requestKey: string): string {
+    const endpoint = this.languageModel.endpoint;
+    return endpoint === undefined ? requestKey : this.hashText(`${JSON.stringify(endpoint)},${requestKey}`);
   }
 
   /**
@@ -98,9 +126,12 @@ export class ModelClient {
     { bypassCache = false }: { bypassCache?: boolean } = {},
   ): Promise<T> {
     const model = request.model ?? this.languageModel.modelId;
-    const key = this.cache ? this.cacheKey(request) : '';
+    const endpoint = this.languageModel.endpoint;
+    const requestKey = this.cache ? this.requestKey(request) : '';
+    const key = this.cache ? this.keyFor(requestKey) : '';
     if (this.cache && !bypassCache) {
-      const cached = await this.cache.get(key);
+      // With no endpoint configured no call can be made: any endpoint's reply is served (and said to be cached).
+      const cached = endpoint === undefined && this.cache.findForAnyEndpoint ? await this.cache.findForAnyEndpoint(requestKey) : await this.cache.get(key);
       if (cached) {
         try {
           const result = accept({ ...cached, cached: true });
@@ -111,13 +142,16 @@ export class ModelClient {
         }
       }
     }
-    const response = await this.call(model, async (abortSignal) => {
+    // Chat calls alone are judged for a setting the endpoint refuses: an embeddings or batch call goes elsewhere.
+    const response = await this.limit(() => this.callWithRetries(model, async (abortSignal) => {
       const answer = await this.languageModel.doGenerate({ ...request, model, abortSignal });
-      this.usage.recordCall(model, answer.usage);
+      this.usage.recordCall(model, answer.usage, { usageMissing: answer.usageMissing });
       return answer;
-    }, request.abortSignal);
+    }, request.abortSignal, this.refusals));
     const result = accept(response);
-    if (this.cache) await this.cache.set(key, { text: response.text, model: response.model, usage: response.usage });
+    if (this.cache) {
+      await this.cache.set(key, { text: response.text, model: response.model, usage: response.usage, ...(endpoint !== undefined ? { endpoint, requestKey } : {}) });
+    }
     return result;
   }
 
@@ -126,7 +160,7 @@ export class ModelClient {
    * requests in flight and the same retries as `generate`. `attempt` gets the signal to pass on.
    */
   call<T>(model: string, attempt: (abortSignal: CancellationSignal | undefined) => Promise<T>, requestSignal?: CancellationSignal): Promise<T> {
-    return this.limit(() => this.callWithRetries(model, attempt, requestSignal));
+    return this.limit(() => this.callWithRetries(model, attempt, requestSignal, undefined));
   }
 
   /** Calls `listener` before each retry's wait; returns a function that stops the calls. */
@@ -135,14 +169,20 @@ export class ModelClient {
     return () => this.retryListeners.delete(listener);
   }
 
-  private async callWithRetries<T>(model: string, call: (abortSignal: CancellationSignal | undefined) => Promise<T>, requestSignal: CancellationSignal | undefined): Promise<T> {
+  /** `refusals`: the chat calls' judge of a setting the endpoint refuses, or none for other calls. */
+  private async callWithRetries<T>(
+    model: string, call: (abortSignal: CancellationSignal | undefined) => Promise<T>, requestSignal: CancellationSignal | undefined, refusals: SettingRefusals | undefined,
+  ): Promise<T> {
     for (let attempt = 0; ; attempt += 1) {
       this.throwIfAborted(requestSignal);
+      refusals?.throwIfRefused();
       try {
-        return await call(requestSignal ?? this.abortSignal);
+        const answer = await call(requestSignal ?? this.abortSignal);
+        refusals?.recordAnswer();
+        return answer;
       } catch (error) {
         this.throwIfAborted(requestSignal);
-        if (!LanguageModelError.isInstance(error) || !error.retryable || attempt >= this.retry.maxRetries) throw error;
+        if (!LanguageModelError.isInstance(error) || !error.retryable || attempt >= this.retry.maxRetries) throw refusals ? refusals.judge(error) : error;
         this.usage.recordRetry(model);
         const delayMilliseconds = this.delayBeforeRetry(attempt, error.retryAfterSeconds);
         const notice: RetryNotice = { model, attempt: attempt + 1, maxRetries: this.retry.maxRetries, delayMilliseconds, reason: error.reason };

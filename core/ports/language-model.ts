@@ -38,6 +38,11 @@ export interface TokenUsage {
    * `usage.prompt_tokens_details.cached_tokens`, billed at a discount); absent when it does not say.
    */
   cachedPromptTokens?: number;
+  /**
+   * Of `completionTokens`, those a reasoning model spent thinking before it answered (OpenAI's
+   * `usage.completion_tokens_details.reasoning_tokens`; billed as output); absent when it does not say.
+   */
+  reasoningTokens?: number;
 }
 
 export interface LanguageModelResponse {
@@ -48,10 +53,22 @@ export interface LanguageModelResponse {
   model: string;
   /** True when the response came from a cache and no endpoint was called. */
   cached?: boolean;
+  /**
+   * True when the endpoint reported no token usage: `usage` is then estimated from the texts
+   * (about four characters a token), and the totals say how many calls it was estimated for.
+   */
+  usageMissing?: boolean;
 }
 
 export interface LanguageModel {
   /** The model name used when a request names none; part of every cache key. */
   readonly modelId: string;
+  /**
+   * Where replies come from: the endpoint's base URL without credentials, query or trailing slash
+   * (`https://api.openai.com/v1`). Part of every cache key, so that a reply is served only to the
+   * endpoint that gave it. Undefined when no endpoint is configured (replies cached from any
+   * endpoint are then served, and a call fails) and for test doubles.
+   */
+  readonly endpoint?: string;
   doGenerate(request: LanguageModelRequest): Promise<LanguageModelResponse>;
 }

@@ -1,5 +1,5 @@
 import type { BatchApi } from '../../core/index.ts';
-import { OpenAiBatchApi } from '../../openai-wire/index.ts';
+import { OpenAiBatchApi, type ParameterAdaptations } from '../../openai-wire/index.ts';
 import { createOpenAiWire } from './create-openai-wire.ts';
 import { requireModelConfigured, type SragSettings } from './read-settings.ts';
 
@@ -12,11 +12,15 @@ const fileTransferMilliseconds = 600_000;
  */
 const batchFileBytes = 512 * 1024 * 1024;
 
-/** The configured endpoint's Batch API, over the same wire as its chat model (same key, URL, redaction). */
-export function endpointBatchApi(settings: SragSettings): BatchApi {
+/**
+ * The configured endpoint's Batch API, over the same wire as its chat model (same key, URL,
+ * redaction, and what the endpoint was found to refuse: `adaptations`, the session's).
+ */
+export function endpointBatchApi(settings: SragSettings, adaptations?: ParameterAdaptations): BatchApi {
   requireModelConfigured(settings);
   return new OpenAiBatchApi(createOpenAiWire({
-    apiKey: settings.apiKey, baseURL: settings.baseURL, timeoutMilliseconds: Math.max(settings.requestTimeoutMilliseconds, fileTransferMilliseconds),
+    apiKey: settings.apiKey, baseURL: settings.baseURL, keyHeader: settings.keyHeader, timeoutMilliseconds: Math.max(settings.requestTimeoutMilliseconds, fileTransferMilliseconds),
     maxReplyBytes: Math.max(settings.maxReplyBytes, batchFileBytes),
+    adaptations, requestSettings: { reasoningEffort: settings.reasoningEffort, maxOutputTokens: settings.maxOutputTokens },
   }), settings.maxReplyBytes);
 }

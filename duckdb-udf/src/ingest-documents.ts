@@ -73,7 +73,7 @@ export interface IngestDocumentsResult {
   summary: RunSummary;
   /** With `synthesize`: which extractors were used, and how many values code read. */
   synthesis?: SynthesisReport;
-  usage: { calls: number; cacheHits: number; retries: number; promptTokens: number; cachedPromptTokens: number; completionTokens: number };
+  usage: { calls: number; cacheHits: number; retries: number; promptTokens: number; cachedPromptTokens: number; completionTokens: number; reasoningTokens: number; callsWithoutUsage: number };
   /** Present when a batch was asked about, collected or submitted. */
   batch?: BatchReport;
   /** Present when records followed their moved documents, or documents of the table are gone from their paths. */
@@ -100,7 +100,7 @@ export async function ingestDocuments(session: Session, options: IngestDocuments
   const signal = abortSignalOf(options.cancellation);
   const batchJobs = new BatchJobs(session.store);
   let batchApi: ReturnType<typeof endpointBatchApi> | undefined;
-  const openBatchApi = () => (batchApi ??= endpointBatchApi(session.settings));
+  const openBatchApi = () => (batchApi ??= endpointBatchApi(session.settings, session.adaptations));
   const batches = await collectOpenBatches({
     table, batchJobs, batchApi: openBatchApi, client: session.modelClient({ cache: store.responseCache }), onLine: options.onBatchLine, signal,
   });

@@ -1,5 +1,6 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import { ModelClient, type LanguageModel, type PromptLibrary, type ResponseCache } from '../../core/index.ts';
+import { ParameterAdaptations, type LearnedAdaptation } from '../../openai-wire/index.ts';
 import { DuckDbSqlEngine } from './duckdb-sql-engine.ts';
 import { endpointLanguageModel } from './endpoint-language-model.ts';
 import { hashText } from './hash-text.ts';
@@ -21,6 +22,11 @@ export interface Session {
    * client over what it makes of the endpoint (the Batch API's deferring model).
    */
   modelClient(options?: { cache?: ResponseCache; languageModel?: (endpoint: LanguageModel) => LanguageModel }): ModelClient;
+  /**
+   * What the configured endpoint's models were found to refuse, loaded from the store and kept
+   * there as more is learned (each new one said on stderr): the chat model and the Batch API share it.
+   */
+  adaptations: ParameterAdaptations;
   close(): void;
 }
 
@@ -37,18 +43,25 @@ export async function openSession(databasePath: string, { abortSignal, environme
   const store = await SragStore.open(databasePath, { mustExist });
   const clients = new Map<ResponseCache, ModelClient>();
   const defaultCache = store.responseCache();
+  const endpoint = settings.endpoint;
+  const adaptations = new ParameterAdaptations(endpoint ? await store.parameterAdaptations(endpoint) : {}, (model, adaptation, learned) => {
+    process.stderr.write(`note: ${endpoint} ${describeLearned(learned)} for model ${model}; srag asks it so from now on (kept in ${databasePath})\n`);
+    // A lost write costs one refused request next time; it never fails the request that taught it.
+    if (endpoint) void store.saveParameterAdaptation(endpoint, model, adaptation).catch(() => undefined);
+  });
   return {
     settings,
     store,
+    adaptations,
     prompts: loadPromptLibrary(),
     sqlEngine: new DuckDbSqlEngine(store.connection),
     loadTokenCounter: async () => (await import('./count-tokens.ts')).countTokens,
     modelClient({ cache = defaultCache, languageModel } = {}) {
       let client = languageModel ? undefined : clients.get(cache);
       if (client) return client;
-      const endpoint = endpointLanguageModel(settings);
+      const endpointModel = endpointLanguageModel(settings, adaptations);
       client = new ModelClient({
-        languageModel: languageModel ? languageModel(endpoint) : endpoint,
+        languageModel: languageModel ? languageModel(endpointModel) : endpointModel,
         cache,
         maxConcurrency: settings.concurrency,
         retry: { maxRetries: settings.maxRetries },
@@ -61,4 +74,15 @@ export async function openSession(databasePath: string, { abortSignal, environme
     },
     close: () => store.close(),
   };
+}
+
+function describeLearned(learned: LearnedAdaptation): string {
+  switch (learned.kind) {
+    case 'dropped':
+      return `refused the parameter ${learned.parameter}: srag no longer sends it`;
+    case 'renamed':
+      return `refused ${learned.parameter} and asked for ${learned.replacement}: srag sends that instead`;
+    case 'output-mode':
+      return `refused srag's structured-output request: srag asks for ${learned.outputMode === 'none' ? 'JSON in plain text' : learned.outputMode}`;
+  }
 }

@@ -6,8 +6,9 @@ export interface OpenAiLanguageModelSettings extends OpenAiWireSettings {
 }
 
 /**
- * The language-model port under Node: the OpenAI-compatible wire over node:http. OpenAI,
- * Ollama, vLLM, llama.cpp server and LM Studio all speak it.
+ * The language-model port under Node: the OpenAI-compatible wire over node:http. OpenAI, Azure
+ * OpenAI, Ollama, vLLM, llama.cpp server, LM Studio, Gemini's and Anthropic's OpenAI-compatible
+ * endpoints and OpenRouter all speak it.
  */
 export class OpenAiLanguageModel extends OpenAiChatModel {
   constructor(settings: OpenAiLanguageModelSettings) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAggregativeDataset, parseEvaluationQuestions } from '../../core/index.ts';
+import { contentHash, parseAggregativeDataset, parseEvaluationQuestions } from '../../core/index.ts';
 
 describe('the questions file', () => {
   it('reads question, gold text, SQL and structured gold per line', () => {
@@ -48,10 +48,22 @@ describe('the AI21 aggregative_questions layout', () => {
     expect(dataset.questions).toEqual([{ question: 'Q?', answer: '3', id: 'q1' }]);
   });
 
+  it('reads the release\'s document_content, and makes a stable id from each text where lines have none', () => {
+    const corpus = (texts: string[]) => texts.map((text) => JSON.stringify({ document_content: text })).join('\n');
+    const parse = (texts: string[]) => parseAggregativeDataset({ corpusText: corpus(texts), corpusName: 'corpus.jsonl', questionsText, questionsName: 'questions.jsonl' });
+    const dataset = parse(['Opal Tower is a hotel in Rome.', 'Amber Court is a hotel in Paris.', 'Opal Tower is a hotel in Rome.']);
+    expect(dataset.fields).toEqual({ documentId: null, documentText: 'document_content', question: 'question', answer: 'answer' });
+    const [opal, amber, copy] = dataset.documents.map((document) => document.source);
+    expect(opal).toBe(`doc-${contentHash('Opal Tower is a hotel in Rome.').slice(0, 12)}`);
+    expect(copy).toBe(`${opal}-2`);
+    // The same text keeps its id whatever comes before it: a rerun finds its record.
+    expect(parse(['A new first line.', 'Amber Court is a hotel in Paris.']).documents[1]!.source).toBe(amber);
+  });
+
   it('fails with the field names it expected and found, and on duplicate or empty documents', () => {
     const parse = (corpus: string, questions = questionsText) =>
       () => parseAggregativeDataset({ corpusText: corpus, corpusName: 'corpus.jsonl', questionsText: questions, questionsName: 'questions.jsonl' });
-    expect(parse(JSON.stringify({ key: 'a', body_html: 'x' }))).toThrow('corpus.jsonl:1 has no field for a document id: expected one of "id", "doc_id", "document_id", "_id", "title", "name", "file_name", "filename", found "key", "body_html"');
+    expect(parse(JSON.stringify({ key: 'a', body_html: 'x' }))).toThrow('corpus.jsonl:1 has no field for the document text: expected one of "document_content", "text", "content", "contents", "document", "html", "page_content", "body", found "key", "body_html"');
     expect(parse(`${JSON.stringify({ id: 'a', text: 'x' })}\n${JSON.stringify({ id: 'a', text: 'y' })}`)).toThrow('corpus.jsonl:2 repeats the document id "a"');
     expect(parse(`${JSON.stringify({ id: 'a', text: 'x' })}\n${JSON.stringify({ id: 'b', text: ' ' })}`)).toThrow('corpus.jsonl:2 has no text in "text"');
     expect(parse(JSON.stringify({ id: 'a', text: 'x' }), JSON.stringify({ question: 'Q?' }))).toThrow(/questions\.jsonl:1 has no field for the gold answer/);

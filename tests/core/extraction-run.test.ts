@@ -173,6 +173,61 @@ describe('runExtraction', () => {
     expect(calls).toEqual([]);
   });
 
+  describe('a setting the endpoint refuses, told from a document it refuses', () => {
+    const settingRefusal = () => new LanguageModelError({
+      message: "the model endpoint answered 400: Unsupported value: 'temperature' does not support 0 with this model.", status: 400, retryable: false, hint: 'check SRAG_MODEL',
+    });
+    const tooLong = () => new LanguageModelError({ message: "the model endpoint answered 400: This model's maximum context length is 8192 tokens.", status: 400, retryable: false, aboutDocument: true });
+
+    it('stops at once with the endpoint\'s words when the first requests are refused alike, marks no document, and the next run takes them all without retryFailed', async () => {
+      const { store, calls, entries } = memoryStore();
+      const refusing = client(settingRefusal());
+      const error = await caught(runExtraction({ client: refusing.client, prompts, schema, documents: documents(hotels), store, batchSize: 1, concurrency: 1 }));
+      expect(error).toMatchObject({ setting: true, hint: 'check SRAG_MODEL', message: expect.stringContaining("Unsupported value: 'temperature'") });
+      // Two requests, not one per document: the second alike refusal is the setting.
+      expect(refusing.requests).toHaveLength(2);
+      expect(calls).toEqual([]);
+
+      const fixed = client();
+      const summary = await runExtraction({ client: fixed.client, prompts, schema, documents: documents(hotels), store, batchSize: 1 });
+      expect(summary).toMatchObject({ done: 3, failed: 0, skippedFailed: 0 });
+      expect([...entries.values()].map((entry) => entry.status)).toEqual(['done', 'done', 'done']);
+    });
+
+    it('stops a batch of documents sharing a call on its second refusal rather than splitting it down to each document', async () => {
+      const { store, calls } = memoryStore();
+      const many = Object.fromEntries(Array.from({ length: 8 }, (_, index) => [`hotel-${index}.txt`, `The H${index} Hotel has 3 stars.`]));
+      const refusing = client(settingRefusal());
+      const error = await caught(runExtraction({ client: refusing.client, prompts, schema, documents: documents(many), store, concurrency: 1 }));
+      expect(error).toMatchObject({ setting: true });
+      expect(refusing.requests).toHaveLength(2);
+      expect(calls).toEqual([]);
+    });
+
+    it('stops a run of one document refused with a request error, leaving it unmarked', async () => {
+      const { store, calls } = memoryStore();
+      const error = await caught(runExtraction({ client: client(settingRefusal()).client, prompts, schema, documents: documents({ 'alpha.txt': hotels['alpha.txt'] }), store }));
+      expect(error).toMatchObject({ setting: true, message: expect.stringContaining('refused every request of the run, answering none') });
+      expect(calls).toEqual([]);
+    });
+
+    it('fails the document alone that the endpoint refuses for its content (context length), and the others are done', async () => {
+      const { store, calls } = memoryStore();
+      const model = client((request) => (request.messages.some((message) => message.content.includes('Bravo')) ? tooLong() : answer(request)));
+      const summary = await runExtraction({ client: model.client, prompts, schema, documents: documents(hotels), store, batchSize: 1, concurrency: 1 });
+      expect(summary).toMatchObject({ done: 2, failed: 1 });
+      expect(calls.sort()).toEqual(['failed /corpus/bravo.txt', 'record /corpus/alpha.txt', 'record /corpus/charlie.txt']);
+    });
+
+    it('marks a first document\'s request error as its own once the endpoint answers the others', async () => {
+      const { store, calls } = memoryStore();
+      const model = client((request) => (request.messages.some((message) => message.content.includes('Alpha')) ? settingRefusal() : answer(request)));
+      const summary = await runExtraction({ client: model.client, prompts, schema, documents: documents(hotels), store, batchSize: 1, concurrency: 1 });
+      expect(summary).toMatchObject({ done: 2, failed: 1 });
+      expect(calls).toContain('failed /corpus/alpha.txt');
+    });
+  });
+
   it('warns before a document that needs more calls than the threshold, with its estimated calls and tokens', async () => {
     const { store } = memoryStore();
     const { client: model, requests } = client();

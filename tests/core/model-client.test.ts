@@ -259,6 +259,47 @@ describe('ModelClient cache', () => {
     expect(client.cacheKey({ ...base, outputSchema: undefined })).not.toBe(key);
   });
 
+  it('keys a reply on the endpoint that gave it too: another endpoint misses it, and the request key stays the earlier whole key', () => {
+    const { languageModel } = createRecordingLanguageModel('x', 'default-model');
+    const stand = new ModelClient({ languageModel: { ...languageModel, endpoint: 'http://127.0.0.1:4000/v1' }, sleep: noWait });
+    const openai = new ModelClient({ languageModel: { ...languageModel, endpoint: 'https://api.openai.com/v1' }, sleep: noWait });
+    const unconfigured = new ModelClient({ languageModel, sleep: noWait });
+    const messages = [{ role: 'user' as const, content: 'doc' }];
+    const requestKey = contentHash(JSON.stringify(['default-model', messages, null]));
+    expect(stand.requestKey({ messages })).toBe(requestKey);
+    expect(stand.cacheKey({ messages })).toBe(contentHash(`${JSON.stringify('http://127.0.0.1:4000/v1')},${requestKey}`));
+    expect(openai.cacheKey({ messages })).not.toBe(stand.cacheKey({ messages }));
+    expect(unconfigured.cacheKey({ messages })).toBe(requestKey);
+  });
+
+  it('serves a reply only to the endpoint that gave it, and with no endpoint configured any endpoint\'s reply through findForAnyEndpoint', async () => {
+    const byRequest = new Map<string, CachedResponse>();
+    class EndpointCache extends MemoryCache {
+      override async set(key: string, response: CachedResponse): Promise<void> {
+        await super.set(key, response);
+        if (response.requestKey) byRequest.set(response.requestKey, response);
+      }
+      async findForAnyEndpoint(requestKey: string): Promise<CachedResponse | undefined> {
+        return byRequest.get(requestKey);
+      }
+    }
+    const cache = new EndpointCache();
+    const standIn = createRecordingLanguageModel('stand-in answer');
+    await new ModelClient({ languageModel: { ...standIn.languageModel, endpoint: 'http://127.0.0.1:4000/v1' }, cache, sleep: noWait }).generate(question, identity);
+    const [stored] = [...cache.entries.values()];
+    expect(stored).toMatchObject({ endpoint: 'http://127.0.0.1:4000/v1', requestKey: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
+    const real = createRecordingLanguageModel('real answer');
+    const answered = await new ModelClient({ languageModel: { ...real.languageModel, endpoint: 'https://api.openai.com/v1' }, cache, sleep: noWait }).generate(question, identity);
+    expect(answered).toMatchObject({ text: 'real answer' });
+    expect(real.requests).toHaveLength(1);
+
+    const offline = createRecordingLanguageModel(new Error('no endpoint'));
+    const fromCache = await new ModelClient({ languageModel: offline.languageModel, cache, sleep: noWait }).generate(question, identity);
+    expect(fromCache).toMatchObject({ cached: true });
+    expect(offline.requests).toHaveLength(0);
+  });
+
   it('keeps the cache key the hash of [model, messages, output schema] as JSON, so replies cached by earlier versions still match', () => {
     const { languageModel } = createRecordingLanguageModel('x', 'default-model');
     const client = new ModelClient({ languageModel, sleep: noWait });
@@ -284,6 +325,59 @@ describe('ModelClient cache', () => {
   });
 });
 
+describe('ModelClient and a setting the endpoint refuses', () => {
+  const refused = (message = "Unsupported value: 'temperature' does not support 0 with this model.") =>
+    new LanguageModelError({ message: `the model endpoint answered 400: ${message}`, status: 400, retryable: false, hint: 'check SRAG_MODEL' });
+
+  it('turns the second alike 4xx before any answer into a setting error, and then fails calls without sending them', async () => {
+    const { languageModel, requests } = createRecordingLanguageModel(refused());
+    const client = new ModelClient({ languageModel, sleep: noWait });
+    const first = await caught(client.generate(question, identity));
+    expect((first as LanguageModelError).setting).toBe(false);
+    const second = await caught(client.generate({ messages: [{ role: 'user', content: 'another document' }] }, identity));
+    expect(second).toMatchObject({ setting: true, hint: 'check SRAG_MODEL', message: expect.stringContaining('refused the first requests alike, answering none') });
+    const third = await caught(client.generate({ messages: [{ role: 'user', content: 'a third' }] }, identity));
+    expect(third).toBe(second);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('judges nothing a setting once the endpoint answered, nor refusals about a document, nor refusals that differ', async () => {
+    const answeredFirst = createRecordingLanguageModel(['fine', refused(), refused()]);
+    const afterAnswer = new ModelClient({ languageModel: answeredFirst.languageModel, sleep: noWait });
+    await afterAnswer.generate(question, identity);
+    await caught(afterAnswer.generate(question, identity));
+    expect(await caught(afterAnswer.generate(question, identity))).toMatchObject({ setting: false });
+    expect(afterAnswer.endpointAnswered).toBe(true);
+
+    const tooLong = new LanguageModelError({ message: 'maximum context length', status: 400, retryable: false, aboutDocument: true });
+    const documents = new ModelClient({ languageModel: createRecordingLanguageModel(tooLong).languageModel, sleep: noWait });
+    await caught(documents.generate(question, identity));
+    expect(await caught(documents.generate(question, identity))).toMatchObject({ setting: false });
+
+    const differing = createRecordingLanguageModel([refused('the first reason'), refused('quite another reason')]);
+    const apart = new ModelClient({ languageModel: differing.languageModel, sleep: noWait });
+    await caught(apart.generate(question, identity));
+    expect(await caught(apart.generate(question, identity))).toMatchObject({ setting: false });
+  });
+
+  it('judges chat calls alone: embeddings or batch calls an endpoint refuses leave its chat requests alone', async () => {
+    const { languageModel, requests } = createRecordingLanguageModel('fine');
+    const client = new ModelClient({ languageModel, sleep: noWait });
+    for (let index = 0; index < 3; index += 1) await caught(client.call('embedding-model', async () => { throw refused('Unknown name "dimensions"'); }));
+    expect((await client.generate(question, identity)).text).toBe('fine');
+    expect(requests).toHaveLength(1);
+  });
+
+  it('counts a reply read and found wanting (a 200 whose model refused) as an answer', async () => {
+    const refusal = new LanguageModelError({ message: 'the model refused: no', status: 200, retryable: false, aboutDocument: true });
+    const { languageModel } = createRecordingLanguageModel([refusal, refused(), refused()]);
+    const client = new ModelClient({ languageModel, sleep: noWait });
+    await caught(client.generate(question, identity));
+    await caught(client.generate(question, identity));
+    expect(await caught(client.generate(question, identity))).toMatchObject({ setting: false });
+  });
+});
+
 describe('ModelClient usage totals', () => {
   it('counts calls, cache hits, retries and tokens per model', async () => {
     const { languageModel } = createRecordingLanguageModel([rateLimited(), 'abcdefgh', 'abcd'], 'main-model');
@@ -294,10 +388,10 @@ describe('ModelClient usage totals', () => {
 
     const promptTokens = Math.ceil(question.messages[0]!.content.length / 4);
     expect(client.usage.models()).toEqual([
-      { model: 'main-model', calls: 1, cacheHits: 1, retries: 1, promptTokens, cachedPromptTokens: 0, completionTokens: 2 },
-      { model: 'cheap-model', calls: 1, cacheHits: 0, retries: 0, promptTokens, cachedPromptTokens: 0, completionTokens: 1 },
+      { model: 'main-model', calls: 1, cacheHits: 1, retries: 1, promptTokens, cachedPromptTokens: 0, completionTokens: 2, reasoningTokens: 0, callsWithoutUsage: 0 },
+      { model: 'cheap-model', calls: 1, cacheHits: 0, retries: 0, promptTokens, cachedPromptTokens: 0, completionTokens: 1, reasoningTokens: 0, callsWithoutUsage: 0 },
     ]);
-    expect(client.usage.total()).toEqual({ calls: 2, cacheHits: 1, retries: 1, promptTokens: 2 * promptTokens, cachedPromptTokens: 0, completionTokens: 3 });
+    expect(client.usage.total()).toEqual({ calls: 2, cacheHits: 1, retries: 1, promptTokens: 2 * promptTokens, cachedPromptTokens: 0, completionTokens: 3, reasoningTokens: 0, callsWithoutUsage: 0 });
   });
 
   it('sends the default model name with the request when the request names none', async () => {

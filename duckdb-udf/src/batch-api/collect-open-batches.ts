@@ -48,7 +48,9 @@ export async function collectOpenBatches({ table, batchJobs, batchApi, client, o
       continue;
     }
     const lines = await client.call('batch', (attemptSignal) => api.results(batch.batchId, attemptSignal), signal);
-    const replies = lines.flatMap((line) => ('response' in line ? [{ key: line.customId, response: line.response }] : []));
+    // The batch's endpoint gave them (the request key is not at hand: such a reply is read by its key).
+    const endpoint = client.languageModel.endpoint;
+    const replies = lines.flatMap((line) => ('response' in line ? [{ key: line.customId, response: { ...line.response, ...(endpoint !== undefined ? { endpoint } : {}) } }] : []));
     const failed = lines.filter((line) => 'error' in line);
     for (const line of failed) state.failedKeys.add(line.customId);
     await batchJobs.collect(batch.batchId, replies);

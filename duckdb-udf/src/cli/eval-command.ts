@@ -46,9 +46,13 @@ export interface EvalCommandOptions {
 export async function evalCommand(options: EvalCommandOptions, abortSignal: AbortSignal): Promise<number> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const chosen: SystemName[] = options.system === 'all' ? [...systemNames] : [options.system];
-  const dataset = options.dataset ? await loadAggregativeDataset(options.dataset) : undefined;
-  if (dataset) {
-    log(`${options.dataset}: ${countNoun(dataset.documents.length, 'document')} ("${dataset.fields.documentId}", "${dataset.fields.documentText}"), ${countNoun(dataset.questions.length, 'question')} ("${dataset.fields.question}", "${dataset.fields.answer}")`);
+  const loaded = options.dataset ? await loadAggregativeDataset(options.dataset) : undefined;
+  const dataset = loaded?.evaluated.dataset;
+  if (loaded) {
+    for (const { directory, dataset: split } of loaded.schema === loaded.evaluated ? [loaded.evaluated] : [loaded.schema, loaded.evaluated]) {
+      const id = split.fields.documentId === null ? 'ids made from each text, doc-<sha256…>' : `"${split.fields.documentId}"`;
+      log(`${directory}: ${countNoun(split.documents.length, 'document')} (${id}, "${split.fields.documentText}"), ${countNoun(split.questions.length, 'question')} ("${split.fields.question}", "${split.fields.answer}")`);
+    }
   }
   const questions = options.questions ? await readQuestions(options.questions) : dataset?.questions;
   if (!questions) throw new SragError({ code: 'INPUT_INVALID', message: 'no questions to evaluate', hint: 'pass --questions FILE.jsonl, or --dataset DIR with corpus.jsonl and questions.jsonl' });
@@ -58,15 +62,17 @@ export async function evalCommand(options: EvalCommandOptions, abortSignal: Abor
   try {
     const client = session.modelClient();
     let table = options.table;
+    let schemaFrom: 'given' | 'table' | 'predicted' | undefined;
     if (dataset && chosen.includes('srag')) {
       const schema = options.schema ? await readSchemaFile(options.schema) : undefined;
       // The bar starts with the first document, after any schema prediction has logged its line.
       let progress: ReturnType<typeof createProgressReporter> | undefined;
       try {
-        table = await prepareDatasetTable({
+        ({ table, schemaFrom } = await prepareDatasetTable({
           session, dataset, table, schema, abortSignal, log,
+          ...(loaded!.schema !== loaded!.evaluated ? { schemaSample: loaded!.schema.dataset, schemaSampleName: loaded!.schema.directory } : {}),
           onProgress: (update) => (progress ??= createProgressReporter(dataset.documents.length)).update(update),
-        });
+        }));
       } finally {
         progress?.stop();
       }
@@ -113,6 +119,12 @@ export async function evalCommand(options: EvalCommandOptions, abortSignal: Abor
     if (options.output) await writeReport(options.output, reports);
 
     process.stdout.write(`${systems.map((system) => `${system.name}: ${system.describe()}`).join('\n')}\n\n`);
+    if (loaded) {
+      const schema = schemaFrom === 'given' ? `the schema from --schema ${options.schema}`
+        : schemaFrom === 'table' ? `the schema of table ${table}, already there`
+          : schemaFrom === 'predicted' ? `the schema predicted from ${loaded.schema.directory}${loaded.schema === loaded.evaluated ? ' (the only split given)' : ''}` : 'no schema (srag not evaluated)';
+      process.stdout.write(`dataset: ${schema}; documents ingested and questions asked from ${loaded.evaluated.directory}\n\n`);
+    }
     process.stdout.write(`${formatSummaryTable(summarizeEvaluation(reports))}\n`);
     const usage = client.usage.total();
     process.stdout.write(

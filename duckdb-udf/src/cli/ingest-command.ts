@@ -154,6 +154,7 @@ async function ingestInto(session: Session, { documents, schema, table }: { docu
         table, documents: summary.total, done: summary.done, without_values: summary.withoutValues, failed: summary.failed + summary.skippedFailed,
         unchanged: summary.unchanged, empty: summary.empty, from_cache: summary.fromCache, calls: usage.calls, retries: usage.retries,
         prompt_tokens: usage.promptTokens, cached_prompt_tokens: usage.cachedPromptTokens, completion_tokens: usage.completionTokens,
+        reasoning_tokens: usage.reasoningTokens, calls_without_usage: usage.callsWithoutUsage,
         cost_usd: costUsd, model, budget_reached: summary.budgetReached, database: options.db,
         moved: found.moved.length, gone: found.gone.length, pruned: found.pruned ? found.gone.length : 0,
         ...(batch ? { batch_api: { waiting, submitted: batch.submitted, open: batch.open.map((open) => open.id), collected_replies: batch.collected.replies } } : {}),
@@ -162,13 +163,18 @@ async function ingestInto(session: Session, { documents, schema, table }: { docu
     } else {
       // Cached prompt tokens only when the endpoint reported some (OpenAI's prompt caching; a local server may not say).
       const cached = usage.cachedPromptTokens > 0 ? ` (${usage.cachedPromptTokens} cached)` : '';
+      // Reasoning tokens are part of the completion tokens, billed as output; shown when the endpoint reports some.
+      const reasoning = usage.reasoningTokens > 0 ? ` (${usage.reasoningTokens} reasoning)` : '';
       const cost = costUsd === null ? '' : `, ${formatUsd(costUsd)}`;
       process.stdout.write(
         `${table}: ${summary.done} done${summary.partial ? ` (${summary.partial} only new or changed attributes)` : ''}${summary.withoutValues ? ` (${summary.withoutValues} with no values)` : ''}, ${summary.failed + summary.skippedFailed} failed, ` +
         `${summary.unchanged} unchanged${summary.empty ? `, ${summary.empty} empty` : ''}${waiting ? `, ${waiting} waiting for the Batch API` : ''}, ` +
         `${summary.fromCache} from cache; ${countNoun(usage.calls, 'model call')}, ${countNoun(usage.retries, 'retry', 'retries')}, ` +
-        `${usage.promptTokens} prompt${cached} + ${usage.completionTokens} completion tokens${cost} (${options.db})\n`,
+        `${usage.promptTokens} prompt${cached} + ${usage.completionTokens} completion tokens${reasoning}${cost} (${options.db})\n`,
       );
+      if (usage.callsWithoutUsage > 0) {
+        process.stderr.write(`the endpoint reported no token usage for ${countNoun(usage.callsWithoutUsage, 'call')}: their tokens${cost ? ' and cost' : ''} are estimated from the texts (about four characters a token)\n`);
+      }
       if (synthesis) process.stdout.write(`${describeSynthesis(synthesis)}\n`);
     }
     if (batch && waiting > 0) {

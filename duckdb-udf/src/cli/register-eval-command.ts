@@ -17,7 +17,7 @@ export function registerEvalCommand(program: Command, abortSignal: AbortSignal, 
   program.command('eval')
     .description('measure answers against gold answers for srag and the paper\'s baselines (rag, full-corpus), as the S-RAG paper measures them')
     .option('--questions <file>', 'JSONL: {"question", "answer", optional "sql", optional structured "gold"} per line')
-    .option('--dataset <dir>', 'a directory with corpus.jsonl and questions.jsonl (the AI21 aggregative_questions layout): ingests the corpus and evaluates on it')
+    .option('--dataset <dir>', 'the AI21 aggregative_questions layout: NAME whose splits are NAME_train/ and NAME_eval/ (or either split; schema from train, documents and questions from eval), or one folder with corpus.jsonl and questions.jsonl')
     .option('--schema <file>', 'with --dataset: the schema to ingest with (default: the table\'s, else predicted)')
     .option('--db <file>', 'DuckDB file (default srag.duckdb; in memory when only baselines run without --dataset)')
     .option('--table <name>', 'table srag answers from (needed when the database holds several)')

@@ -3,14 +3,15 @@ import { sragCommandLine } from '../quote-shell-argument.ts';
 import { readTableStats } from '../read-table-stats.ts';
 import { SragStore } from '../store/srag-store.ts';
 
-/** `srag stats`: the table's schema, Appendix-D statistics and ingestion log counts. */
+/** `srag stats`: the table's schema, Appendix-D statistics and ingestion log counts, and the response cache's replies per endpoint. */
 export async function statsCommand(options: { db: string; table?: string; json?: boolean }): Promise<number> {
   const store = await SragStore.open(options.db, { mustExist: true });
   try {
     const stats = await readTableStats(store.connection, options.table, options.db);
+    const cache = await store.cachedRepliesByEndpoint();
     if (options.json) {
       const { schema, ...json } = stats;
-      process.stdout.write(`${JSON.stringify(json)}\n`);
+      process.stdout.write(`${JSON.stringify({ ...json, response_cache: cache })}\n`);
       return 0;
     }
     const columns = stats.schema.attributes.map((attribute) => `  ${attribute.name} (${attribute.kind}${attribute.unit ? `, ${attribute.unit}` : ''})`);
@@ -23,6 +24,7 @@ export async function statsCommand(options: { db: string; table?: string; json?:
       ...(stats.children?.length ? ['entities:', ...stats.children.map((child) => `  ${child.entity}: ${countNoun(child.rows, 'item')} in table ${child.table} (${sragCommandLine(['stats', '--table', child.table], options.db)})`)] : []),
       'statistics:',
       renderStatistics(stats.statistics),
+      describeCache(cache),
       '',
     ].join('\n'));
     return 0;
@@ -31,3 +33,17 @@ export async function statsCommand(options: { db: string; table?: string; json?:
   }
 }
 
+
+/**
+ * The response cache per endpoint, e.g. `response cache: 120 replies from https://api.openai.com/v1,
+ * 40 from http://127.0.0.1:4000/v1`. A reply is served only to the endpoint that gave it; those an
+ * older srag kept name none and are served only when no endpoint is configured.
+ */
+function describeCache(cache: Array<{ endpoint: string | null; replies: number }>): string {
+  if (cache.length === 0) return 'response cache: empty';
+  const parts = cache.map(({ endpoint, replies }, index) => {
+    const count = index === 0 ? countNoun(replies, 'reply', 'replies') : String(replies);
+    return endpoint === null ? `${count} from an older srag (endpoint not recorded: served only with no endpoint configured)` : `${count} from ${endpoint}`;
+  });
+  return `response cache (each reply served only to the endpoint that gave it): ${parts.join(', ')}`;
+}

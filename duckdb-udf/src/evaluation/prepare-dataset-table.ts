@@ -9,19 +9,24 @@ const sampleQuestions = 10;
 /**
  * Make sure the dataset's corpus is ingested into a table, for the srag system: with the given
  * schema, else the schema of the table already there, else a schema predicted from 12
- * documents and 10 questions (S-RAG-InferredSchema). Ingestion is resumable: documents already
- * ingested unchanged cost nothing. Returns the table name.
+ * documents and 10 questions of `schemaSample` (the train split, as in the paper; S-RAG-InferredSchema).
+ * Ingestion is resumable: documents already ingested unchanged cost nothing. Returns the table
+ * name and where its schema came from.
  */
 export async function prepareDatasetTable(options: {
   session: Session;
   dataset: AggregativeDataset;
+  /** What the schema is predicted from: the train split; `dataset` itself by default. */
+  schemaSample?: AggregativeDataset;
+  /** Names the sample in the log line, e.g. `datasets/AI21-Hotels_train`. */
+  schemaSampleName?: string;
   table?: string;
   /** The schema to ingest with (e.g. a gold schema file); when absent, the table's or a predicted one. */
   schema?: RecordSchema;
   abortSignal: CancellationSignal;
   log: (line: string) => void;
   onProgress?: (progress: RunProgress) => void;
-}): Promise<string> {
+}): Promise<{ table: string; schemaFrom: 'given' | 'table' | 'predicted' }> {
   const { session, dataset, log } = options;
   const tables = await session.store.tables();
   const existing = options.table ? (tables.includes(options.table) ? options.table : undefined) : tables.length === 1 ? tables[0] : undefined;
@@ -33,9 +38,10 @@ export async function prepareDatasetTable(options: {
   } else if (existing) {
     schema = (await session.store.tableInfo(existing)).schema;
   } else {
-    const documents = evenlySpaced(dataset.documents, sampleDocuments).map((document) => ({ name: document.source, text: document.text }));
-    const questions = evenlySpaced(dataset.questions, sampleQuestions).map((question) => question.question);
-    log(`predicting a schema from ${countNoun(documents.length, 'document')} and ${countNoun(questions.length, 'question')} (pass --schema FILE for a gold schema)`);
+    const sample = options.schemaSample ?? dataset;
+    const documents = evenlySpaced(sample.documents, sampleDocuments).map((document) => ({ name: document.source, text: document.text }));
+    const questions = evenlySpaced(sample.questions, sampleQuestions).map((question) => question.question);
+    log(`predicting a schema from ${countNoun(documents.length, 'document')} and ${countNoun(questions.length, 'question')}${options.schemaSampleName ? ` of ${options.schemaSampleName}` : ''} (pass --schema FILE for a gold schema)`);
     schema = (await predictSchema({
       client, prompts: session.prompts, documents, questions, countTokens,
       maxInputTokens: session.settings.maxInputTokens * 2, model: session.settings.model,
@@ -59,7 +65,7 @@ export async function prepareDatasetTable(options: {
     cancellation: options.abortSignal,
   });
   log(`${table}: ${summary.done} ingested, ${summary.unchanged} unchanged, ${summary.failed + summary.skippedFailed} failed`);
-  return table;
+  return { table, schemaFrom: options.schema ? 'given' : existing ? 'table' : 'predicted' };
 }
 
 /** Samples spread over the list rather than the first N. */

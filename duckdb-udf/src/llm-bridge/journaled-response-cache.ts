@@ -10,6 +10,8 @@ import type { JournalChannel } from './journal-channel.ts';
  */
 export class JournaledResponseCache implements ResponseCache {
   private readonly entries = new Map<string, CachedResponse>();
+  /** The same replies by request key, for a session with no endpoint configured (see `ResponseCache.findForAnyEndpoint`). */
+  private readonly byRequest = new Map<string, CachedResponse>();
 
   constructor(
     private readonly journal: JournalChannel,
@@ -25,6 +27,10 @@ export class JournaledResponseCache implements ResponseCache {
     return this.entries.get(key);
   }
 
+  async findForAnyEndpoint(requestKey: string): Promise<CachedResponse | undefined> {
+    return this.byRequest.get(requestKey);
+  }
+
   /**
    * Journals the reply without waiting for it to be durable: the record the reply becomes is
    * written after it in the same journal and is waited for, and a refused write refuses every later
@@ -38,6 +44,12 @@ export class JournaledResponseCache implements ResponseCache {
 
   private remember(key: string, response: CachedResponse): void {
     this.entries.set(key, response);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    if (response.requestKey) this.byRequest.set(response.requestKey, response);
+    if (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value!;
+      const evicted = this.entries.get(oldest)!;
+      this.entries.delete(oldest);
+      if (evicted.requestKey && this.byRequest.get(evicted.requestKey) === evicted) this.byRequest.delete(evicted.requestKey);
+    }
   }
 }

@@ -83,6 +83,7 @@ export class LlmBridgeService {
     let endpoint: Promise<LanguageModel> | undefined;
     this.languageModel = {
       modelId: this.settings.model,
+      endpoint: this.settings.endpoint,
       doGenerate: async (request) => {
         endpoint ??= import('../endpoint-language-model.ts').then(({ endpointLanguageModel }) => endpointLanguageModel(this.settings));
         return (await endpoint).doGenerate(request);
@@ -210,13 +211,15 @@ export class LlmBridgeService {
   private usage(): ModelUsage[] {
     const byModel = new Map<string, ModelUsage>();
     for (const usage of [...this.retiredUsage, ...[...this.clients.values()].flatMap((client) => client.usage.models())]) {
-      const sum = byModel.get(usage.model) ?? { model: usage.model, calls: 0, cacheHits: 0, retries: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0 };
+      const sum = byModel.get(usage.model) ?? { model: usage.model, calls: 0, cacheHits: 0, retries: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, reasoningTokens: 0, callsWithoutUsage: 0 };
       sum.calls += usage.calls;
       sum.cacheHits += usage.cacheHits;
       sum.retries += usage.retries;
       sum.promptTokens += usage.promptTokens;
       sum.cachedPromptTokens += usage.cachedPromptTokens;
       sum.completionTokens += usage.completionTokens;
+      sum.reasoningTokens += usage.reasoningTokens;
+      sum.callsWithoutUsage += usage.callsWithoutUsage;
       byModel.set(usage.model, sum);
     }
     return [...byModel.values()].sort((left, right) => left.model.localeCompare(right.model));

@@ -4,6 +4,7 @@ import {
   type CachedResponse, type ColumnStatistics, type ExtractionStore, type ExtractorStore, type IngestionLogEntry, type RecordSchema, type ResponseCache,
   type StoredRecord, type SynthesizedExtractor,
 } from '../../../core/index.ts';
+import type { ParameterAdaptation } from '../../../openai-wire/index.ts';
 import { quoteIdentifier } from '../quote-identifier.ts';
 import { sragCommandLine } from '../quote-shell-argument.ts';
 import { readSqlResult } from '../read-sql-result.ts';
@@ -65,6 +66,8 @@ const journalEntriesPerTransaction = 5_000;
  */
 export class SragStore {
   private queue: Promise<unknown> = Promise.resolve();
+  /** False for a read-only file an older srag wrote: no endpoint per reply, no kept adaptations. */
+  private knowsEndpoints = true;
 
   private constructor(readonly path: string, readonly instance: DuckDBInstance, readonly connection: DuckDBConnection, readonly readOnly: boolean) {}
 
@@ -76,6 +79,8 @@ export class SragStore {
     if (!readOnly) await createStoreTables(connection);
     const store = new SragStore(path, instance, connection, readOnly);
     if (!readOnly) await store.applyJournal();
+    // A read-only file an older srag wrote was not brought up to date: its cache names no endpoint.
+    else store.knowsEndpoints = (await connection.runAndReadAll("SELECT 1 FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = 'srag_cache' AND column_name = 'endpoint'")).getRowsJS().length > 0;
     return store;
   }
 
@@ -270,6 +275,7 @@ export class SragStore {
       moveRecord: (from, to) => save({ move: { from, to } }),
       responseCache: {
         get: cache.get,
+        findForAnyEndpoint: cache.findForAnyEndpoint,
         set: async (key, response) => {
           if (!this.readOnly) await save({ cache: { key, response, purpose: 'extraction' } });
         },
@@ -328,13 +334,18 @@ export class SragStore {
    * A read-only file is read but not written.
    */
   responseCache(purpose: 'extraction' | null = null): ResponseCache {
+    const read = (sql: string, key: string) => this.exclusive(async (connection) => {
+      const row = (await connection.runAndReadAll(sql, [key])).getRowsJS()[0];
+      if (!row) return undefined;
+      const cached: CachedResponse = { text: String(row[0]), model: String(row[1]), usage: { promptTokens: Number(row[2]), completionTokens: Number(row[3]) } };
+      return cached;
+    });
     return {
-      get: (key) => this.exclusive(async (connection) => {
-        const row = (await connection.runAndReadAll('SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key = $1', [key])).getRowsJS()[0];
-        if (!row) return undefined;
-        const cached: CachedResponse = { text: String(row[0]), model: String(row[1]), usage: { promptTokens: Number(row[2]), completionTokens: Number(row[3]) } };
-        return cached;
-      }),
+      get: (key) => read('SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key = $1', key),
+      // A session with no endpoint configured: any endpoint's reply, or one an older srag kept under the request key.
+      findForAnyEndpoint: (requestKey) => read(this.knowsEndpoints
+        ? 'SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE request_key = $1 OR (endpoint IS NULL AND key = $1) LIMIT 1'
+        : 'SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key = $1', requestKey),
       set: async (key, response) => {
         if (this.readOnly) return;
         await this.exclusive(async (connection) => {
@@ -346,6 +357,42 @@ export class SragStore {
         });
       },
     };
+  }
+
+  /**
+   * How many replies the response cache holds per endpoint, most first; `endpoint` null for the
+   * replies an older srag kept without saying which endpoint gave them.
+   */
+  cachedRepliesByEndpoint(): Promise<Array<{ endpoint: string | null; replies: number }>> {
+    return this.exclusive(async (connection) => (await connection.runAndReadAll(this.knowsEndpoints
+      ? 'SELECT endpoint, count(*) FROM srag_cache GROUP BY endpoint ORDER BY count(*) DESC, endpoint NULLS LAST'
+      : 'SELECT NULL, count(*) FROM srag_cache HAVING count(*) > 0')).getRowsJS()
+      .map((row) => ({ endpoint: row[0] === null ? null : String(row[0]), replies: Number(row[1]) })));
+  }
+
+  /**
+   * What `endpoint`'s models were found to refuse (see openai-wire's `ParameterAdaptations`), by
+   * model: parameter names and an output mode, never a secret.
+   */
+  parameterAdaptations(endpoint: string): Promise<Record<string, ParameterAdaptation>> {
+    if (!this.knowsEndpoints) return Promise.resolve({});
+    return this.exclusive(async (connection) => Object.fromEntries((await connection.runAndReadAll(
+      'SELECT model, adaptation FROM srag_endpoint_adaptations WHERE endpoint = $1', [endpoint])).getRowsJS()
+      .map((row) => [String(row[0]), JSON.parse(String(row[1])) as ParameterAdaptation])));
+  }
+
+  /** Keeps what `endpoint` refuses for `model`, replacing what was kept; a read-only file keeps nothing. */
+  async saveParameterAdaptation(endpoint: string, model: string, adaptation: ParameterAdaptation): Promise<void> {
+    if (this.readOnly) return;
+    await this.exclusive(async (connection) => {
+      try {
+        await connection.run(
+          `INSERT INTO srag_endpoint_adaptations (endpoint, model, adaptation, updated_at) VALUES ($1, $2, $3, current_timestamp)
+           ON CONFLICT (endpoint, model) DO UPDATE SET adaptation = excluded.adaptation, updated_at = excluded.updated_at`, [endpoint, model, JSON.stringify(adaptation)]);
+      } catch (error) {
+        throw storeFailed(error, this.path);
+      }
+    });
   }
 
   /**
@@ -425,8 +472,12 @@ export class SragStore {
       const schemaKeys = (await hasTable(connection, 'srag_extract_schemas'))
         ? (await connection.runAndReadAll('SELECT schema_key FROM srag_extract_schemas')).getRowsJS().map((row) => String(row[0]))
         : [];
-      const cache = (await connection.runAndReadAll("SELECT key, model, response, prompt_tokens, completion_tokens FROM srag_cache WHERE purpose IS DISTINCT FROM 'extraction'")).getRowsJS()
-        .map((row): [string, CachedResponse] => [String(row[0]), { model: String(row[1]), text: String(row[2]), usage: { promptTokens: Number(row[3]), completionTokens: Number(row[4]) } }]);
+      const columns = this.knowsEndpoints ? 'endpoint, coalesce(request_key, key)' : 'NULL, key';
+      const cache = (await connection.runAndReadAll(`SELECT key, model, response, prompt_tokens, completion_tokens, ${columns} FROM srag_cache WHERE purpose IS DISTINCT FROM 'extraction'`)).getRowsJS()
+        .map((row): [string, CachedResponse] => [String(row[0]), {
+          model: String(row[1]), text: String(row[2]), usage: { promptTokens: Number(row[3]), completionTokens: Number(row[4]) },
+          ...(row[5] === null ? {} : { endpoint: String(row[5]) }), requestKey: String(row[6]),
+        }]);
       return { schemaKeys, cache };
     });
   }

@@ -74,6 +74,13 @@ CREATE TABLE IF NOT EXISTS srag_batch_documents (
   position BIGINT NOT NULL,
   waiting BOOLEAN NOT NULL
 );
+CREATE TABLE IF NOT EXISTS srag_endpoint_adaptations (
+  endpoint VARCHAR NOT NULL,
+  model VARCHAR NOT NULL,
+  adaptation VARCHAR NOT NULL,
+  updated_at TIMESTAMP DEFAULT current_timestamp,
+  PRIMARY KEY (endpoint, model)
+);
 CREATE SCHEMA IF NOT EXISTS srag_extract;
 CREATE TABLE IF NOT EXISTS srag_journal (
   sequence BIGINT NOT NULL,
@@ -93,4 +100,9 @@ export const addedColumns = [
   // A JSON list of the attribute definitions a `done` record holds (column-level incremental
   // extraction); NULL in files of earlier versions until `registerTable` fills it from the table's schema.
   { table: 'srag_ingestion_log', column: 'attribute_hashes', type: 'VARCHAR' },
+  // The endpoint that gave a reply (its base URL without credentials or query) and the request's key
+  // without it. NULL in rows an older srag wrote: their endpoint is unknown, so they are served only
+  // to a session with no endpoint configured (by key, which was the request key then).
+  { table: 'srag_cache', column: 'endpoint', type: 'VARCHAR' },
+  { table: 'srag_cache', column: 'request_key', type: 'VARCHAR' },
 ] as const;

@@ -288,8 +288,10 @@ export async function writeCacheEntries(connection: StatementRunner, entries: Ca
   const first = new Map<string, CacheWrite>();
   for (const entry of entries) if (!first.has(entry.key)) first.set(entry.key, entry);
   await writeJsonRows(connection,
-    [...first.values()].map(({ key, response, purpose }) => [key, response.model, response.text, cellText(response.usage.promptTokens), cellText(response.usage.completionTokens), purpose]),
-    (source) => `INSERT OR IGNORE INTO srag_cache (key, model, response, prompt_tokens, completion_tokens, purpose) SELECT ${castCells(['VARCHAR', 'VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT', 'VARCHAR']).join(', ')} FROM ${source}`);
+    [...first.values()].map(({ key, response, purpose }) => [
+      key, response.model, response.text, cellText(response.usage.promptTokens), cellText(response.usage.completionTokens), purpose, response.endpoint ?? null, response.requestKey ?? null,
+    ]),
+    (source) => `INSERT OR IGNORE INTO srag_cache (key, model, response, prompt_tokens, completion_tokens, purpose, endpoint, request_key) SELECT ${castCells(['VARCHAR', 'VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT', 'VARCHAR', 'VARCHAR', 'VARCHAR']).join(', ')} FROM ${source}`);
 }
 
 function slices<T>(items: T[]): T[][] {

@@ -10,6 +10,7 @@ import { chatCompletionBody, errorBody, modelsBody } from './openai-wire.ts';
 import { createBatchEndpoints } from './batch-endpoints.ts';
 import { invalidRequestReply, type Reply } from './reply.ts';
 import { respondToChat, type ResponderContext } from './respond-to-chat.ts';
+import { createDialect } from './dialects/create-dialect.ts';
 import { allFaultKinds, type FaultKind, type LlmStandIn, type LlmStandInOptions, type RecordedRequest } from './types.ts';
 
 export interface StartLlmStandInOptions extends LlmStandInOptions {
@@ -17,7 +18,7 @@ export interface StartLlmStandInOptions extends LlmStandInOptions {
   log?: (line: string) => void;
 }
 
-type Settings = Required<Omit<LlmStandInOptions, 'corpora' | 'port'>>;
+type Settings = Required<Omit<LlmStandInOptions, 'corpora' | 'port' | 'dialect'>>;
 
 function readBody(request: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -49,6 +50,7 @@ function validationError(body: unknown, settings: Settings): Reply | undefined {
  */
 export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<LlmStandIn> {
   const identities = loadPromptIdentities();
+  const dialect = options.dialect ? createDialect(options.dialect) : undefined;
   const context: ResponderContext = {
     corpora: options.corpora.map((directory) => loadGoldCorpus(directory)),
     brokenSql: { enabled: false, alreadyBroken: new Set() },
@@ -136,25 +138,32 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
     requests.push(recorded);
     // Draw for every request so the sequence of draws depends only on arrival order.
     const drawn = drawFault(random, settings.faultRate, settings.faultKinds);
+    const dialectRequest = dialect && typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? { headers: incoming.headers, body: body as Record<string, unknown>, chat: request } : undefined;
+    const refusal = dialectRequest ? dialect!.refuse(dialectRequest) : undefined;
 
     let reply: Reply;
     try {
-      reply = validationError(body, settings) ?? (await respondToChat(kind, request, context));
+      reply = refusal ? { type: 'content', content: '' } : validationError(body, settings) ?? (await respondToChat(kind, dialect ? dialect.asAnswered(request) : request, context));
     } catch (error) {
       reply = { type: 'error', status: 500, message: `LLM stand-in bug: ${String(error)}`, errorType: 'server_error', param: null };
     }
-    const fault = forcedFaults.shift() ?? drawn ?? (reply.type === 'content' ? reply.forcedFault : undefined);
+    const fault = refusal ? undefined : forcedFaults.shift() ?? drawn ?? (reply.type === 'content' ? reply.forcedFault : undefined);
     const content = reply.type === 'content' ? reply.content : JSON.stringify(errorBody(reply.message, reply.errorType));
 
     let planned: PlannedResponse | undefined;
-    if (fault) {
+    if (refusal) {
+      planned = refusal;
+    } else if (fault) {
       recorded.fault = fault;
       planned = faultResponse(fault, request, content);
     } else if (reply.type === 'error') {
-      planned = { status: reply.status, headers: {}, body: errorBody(reply.message, reply.errorType, reply.param) };
+      const shaped = dialect ? dialect.errorBody(reply.status, reply.message, reply.errorType, reply.param) : errorBody(reply.message, reply.errorType, reply.param);
+      planned = { status: reply.status, headers: {}, body: Array.isArray(shaped) ? JSON.stringify(shaped) : shaped as Record<string, unknown> };
     } else {
       const prefix = request.messages[0]?.content ?? '';
-      planned = { status: 200, headers: {}, body: chatCompletionBody(request, reply.content, seenPrefixes.has(prefix) ? prefix.length : 0) };
+      const completion = chatCompletionBody(request, reply.content, seenPrefixes.has(prefix) ? prefix.length : 0);
+      planned = dialectRequest ? dialect!.reply(completion, dialectRequest, reply.content) : { status: 200, headers: {}, body: completion };
       seenPrefixes.add(prefix);
     }
 
@@ -214,7 +223,8 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
 
   const server = http.createServer((incoming, response) => {
     const url = new URL(incoming.url ?? '/', 'http://stand-in');
-    const route = url.pathname.replace(/^\/v1(?=\/)/, '').replace(/\/+$/, '');
+    const basePath = dialect?.basePath ?? '/v1';
+    const route = (url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length) : url.pathname).replace(/\/+$/, '');
     if (incoming.method === 'POST' && route === '/chat/completions') {
       handleChat(incoming, response).catch((error: unknown) => {
         if (!response.headersSent) send(response, { status: 500, headers: {}, body: errorBody(`LLM stand-in bug: ${String(error)}`, 'server_error') });
@@ -252,7 +262,7 @@ export async function startLlmStandIn(options: StartLlmStandInOptions): Promise<
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `http://127.0.0.1:${port}${dialect?.basePath ?? '/v1'}`,
     requests,
     countByKind() {
       const counts: Record<string, number> = {};

@@ -116,6 +116,12 @@ export interface LlmStandInOptions {
   batchCreateDelayMs?: number;
   /** Port to listen on; default 0 (a free port). */
   port?: number;
+  /**
+   * Answer as one provider's OpenAI-compatible endpoint does (see `Dialect`): its base path, the
+   * requests it refuses and its words for them, its error and reply shapes. Fixed at start. Without
+   * one, the stand-in's own lenient behaviour (no key needed, any model, any field).
+   */
+  dialect?: Dialect;
 }
 
 export interface RecordedRequest {
@@ -154,3 +160,12 @@ export interface LlmStandIn {
   /** Stops listening and destroys open sockets, hung ones included. */
   close(): Promise<void>;
 }
+
+/**
+ * Providers the stand-in can answer as (see `dialects/`): OpenAI's chat models and its reasoning
+ * models, Azure OpenAI's v1 API, Ollama, vLLM, llama.cpp server, LM Studio, and the
+ * OpenAI-compatible endpoints of Gemini, Anthropic and OpenRouter.
+ */
+export type Dialect = 'openai' | 'openai-reasoning' | 'azure' | 'ollama' | 'vllm' | 'llama-cpp' | 'lm-studio' | 'gemini-openai' | 'anthropic-openai' | 'openrouter';
+
+export const allDialects: readonly Dialect[] = ['openai', 'openai-reasoning', 'azure', 'ollama', 'vllm', 'llama-cpp', 'lm-studio', 'gemini-openai', 'anthropic-openai', 'openrouter'];
