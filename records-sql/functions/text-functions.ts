@@ -1,6 +1,6 @@
 import { checkTextLength } from '../query-budget.ts';
 import { sqlFailure } from '../sql-failure.ts';
-import { numberArgument, textArgument } from './function-arguments.ts';
+import { integerArgument, textArgument } from './function-arguments.ts';
 import { joinText } from './join-text.ts';
 import { fixedType, type ScalarFunction, type ScalarFunctionList } from './scalar-function.ts';
 
@@ -71,9 +71,9 @@ export const textFunctions: ScalarFunctionList = [
   [['reverse'], { minimumArguments: 1, maximumArguments: 1, returnType: fixedType('VARCHAR'), evaluate: ([value], types) => [...textArgument(value!, types[0]!)].reverse().join('') }],
   [['repeat'], {
     minimumArguments: 2, maximumArguments: 2, returnType: fixedType('VARCHAR'),
-    evaluate: ([value, count], types) => {
-      const text = textArgument(value!, types[0]!);
-      const times = Math.max(0, Math.trunc(numberArgument(count!, 'repeat'))) || 0;
+    evaluate: (args, types) => {
+      const text = textArgument(args[0]!, types[0]!);
+      const times = Math.max(0, integerArgument(args, types, 1, 'repeat'));
       checkTextLength(text.length * times);
       return text.repeat(times);
     },

@@ -30,4 +30,6 @@ export interface QueryRun {
   likePattern(pattern: string, escape: string | undefined, caseInsensitive: boolean): LikePattern;
   /** Every step charges its work and the memory it keeps here; a runaway query is stopped. */
   readonly budget: QueryBudget;
+  /** Expressions DuckDB makes a constant NULL when it binds the statement: NULL, never evaluated. */
+  readonly constantNulls: ReadonlySet<Expression>;
 }

@@ -2,6 +2,8 @@ import { LikePattern } from '../functions/like-pattern.ts';
 import { QueryBudget } from '../query-budget.ts';
 import type { Expression, SelectStatement, SqlType } from '../syntax/sql-syntax.ts';
 import type { RuntimeValue } from '../values/sql-runtime-value.ts';
+import { constantNullExpressions } from './constant-null-expressions.ts';
+import { evaluateConstantCaseConditions } from './evaluate-constant-case-conditions.ts';
 import type { EvaluationContext } from './evaluation-context.ts';
 import { evaluateExpression } from './evaluate-expression.ts';
 import { expressionType } from './expression-type.ts';
@@ -22,10 +24,13 @@ export class SqlQueryRunner implements QueryRun {
   private readonly types = new WeakMap<Expression, SqlType>();
   private readonly likePatterns = new Map<string, LikePattern>();
   readonly budget = new QueryBudget();
+  constantNulls: ReadonlySet<Expression> = new Set();
 
   constructor(readonly tables: ReadonlyMap<string, Relation>) {}
 
   run(statement: SelectStatement): Relation {
+    this.constantNulls = constantNullExpressions(statement);
+    evaluateConstantCaseConditions(this, statement);
     return this.runStatement(statement, undefined, new Map());
   }
 
