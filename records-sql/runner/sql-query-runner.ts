@@ -1,5 +1,6 @@
 import { LikePattern } from '../functions/like-pattern.ts';
 import { QueryBudget } from '../query-budget.ts';
+import { convertCase } from '../unicode/convert-case.ts';
 import type { Expression, SelectStatement, SqlType } from '../syntax/sql-syntax.ts';
 import type { RuntimeValue } from '../values/sql-runtime-value.ts';
 import { constantNullExpressions } from './constant-null-expressions.ts';
@@ -79,7 +80,7 @@ export class SqlQueryRunner implements QueryRun {
     const key = `${caseInsensitive ? 'i' : 's'}${escape ?? ''}\u0000${pattern}`;
     let compiled = this.likePatterns.get(key);
     if (!compiled) {
-      compiled = new LikePattern(caseInsensitive ? pattern.toLowerCase() : pattern, escape);
+      compiled = new LikePattern(caseInsensitive ? convertCase(pattern, 'lower') : pattern, escape);
       this.likePatterns.set(key, compiled);
     }
     return compiled;
