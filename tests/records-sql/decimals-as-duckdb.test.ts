@@ -18,19 +18,13 @@ beforeAll(async () => {
 
 afterAll(() => engines.close());
 
-async function expectDuckDbAnswer(sql: string, expected: SqlValue[][]): Promise<void> {
-  const { duckdb, records } = await engines.run(sql);
-  expect(duckdb).toEqual({ rows: expected });
-  expect(records).toEqual({ rows: expected });
-}
-
 describe('records-sql computes with DECIMAL values as DuckDB does', () => {
   it('casts 1/3 to DECIMAL(10,2) as 0.33, not 0.3333333333333333', async () => {
-    await expectDuckDbAnswer('SELECT CAST(1/3 AS DECIMAL(10,2))', [[0.33]]);
+    await engines.expectAnswer('SELECT CAST(1/3 AS DECIMAL(10,2))', [[0.33]]);
   });
 
   it('finds 3 * 1.1 = 3.3 true, because 1.1 is the exact DECIMAL(2,1) and not the double 1.1', async () => {
-    await expectDuckDbAnswer('SELECT 3 * 1.1 = 3.3, 3 * 1.1, 0.1 + 0.2 = 0.3, CAST(0.1 AS DOUBLE) + 0.2 = 0.3', [[true, 3.3, true, false]]);
+    await engines.expectAnswer('SELECT 3 * 1.1 = 3.3, 3 * 1.1, 0.1 + 0.2 = 0.3, CAST(0.1 AS DOUBLE) + 0.2 = 0.3', [[true, 3.3, true, false]]);
   });
 
   it('rounds k * 1.005 to two places as DuckDB does on every one of 10,000 rows (it differed on a third of them)', async () => {
@@ -44,26 +38,26 @@ describe('records-sql computes with DECIMAL values as DuckDB does', () => {
   });
 
   it('prints a decimal with every digit of its scale, as DuckDB casts it to text', async () => {
-    await expectDuckDbAnswer("SELECT 1.10 || '', CAST(3 * 1.1 AS VARCHAR), CAST(.5 AS VARCHAR), CAST(-0.05 AS DECIMAL(4,3))::VARCHAR", [['1.10', '3.3', '.5', '-0.050']]);
+    await engines.expectAnswer("SELECT 1.10 || '', CAST(3 * 1.1 AS VARCHAR), CAST(.5 AS VARCHAR), CAST(-0.05 AS DECIMAL(4,3))::VARCHAR", [['1.10', '3.3', '.5', '-0.050']]);
   });
 
   it('casts to DECIMAL(p,s) rounding half away from zero, a DOUBLE through its doubled-up digits as DuckDB does', async () => {
-    await expectDuckDbAnswer(
+    await engines.expectAnswer(
       "SELECT CAST(2.345 AS DECIMAL(10,2)), CAST(-2.345 AS DECIMAL(10,2)), CAST(CAST(2.675 AS DOUBLE) AS DECIMAL(10,2)), CAST(CAST(1.005 AS DOUBLE) AS DECIMAL(10,2)), CAST('1.005' AS DECIMAL(10,2)), CAST(12.5 AS INTEGER)",
       [[2.35, -2.35, 2.68, 1, 1.01, 13]],
     );
   });
 
   it('rounds decimals half away from zero, and to a negative number of places as DuckDB does', async () => {
-    await expectDuckDbAnswer('SELECT round(2.5), round(-2.5), round(1.25, 1), round(12.5, -1), round(-15.0, -1), round(5.5, -1)', [[3, -3, 1.3, 10, -20, 0]]);
+    await engines.expectAnswer('SELECT round(2.5), round(-2.5), round(1.25, 1), round(12.5, -1), round(-15.0, -1), round(5.5, -1)', [[3, -3, 1.3, 10, -20, 0]]);
   });
 
   it('compares a decimal with a DOUBLE as DOUBLE values and with text as a decimal of its own type', async () => {
-    await expectDuckDbAnswer("SELECT 0.1 = CAST(0.1 AS DOUBLE), 1.5 = '1.54', 1.5 < '1.54', CAST(1.1 AS DOUBLE) * 3 = 3.3", [[true, true, false, false]]);
+    await engines.expectAnswer("SELECT 0.1 = CAST(0.1 AS DOUBLE), 1.5 = '1.54', 1.5 < '1.54', CAST(1.1 AS DOUBLE) * 3 = 3.3", [[true, true, false, false]]);
   });
 
   it('sums decimals exactly and averages them as DuckDB does', async () => {
-    await expectDuckDbAnswer('SELECT sum(k * 0.1), avg(k * 0.1), max(k * 1.5) FROM numbers WHERE k <= 7', [[2.8, 0.4, 10.5]]);
+    await engines.expectAnswer('SELECT sum(k * 0.1), avg(k * 0.1), max(k * 1.5) FROM numbers WHERE k <= 7', [[2.8, 0.4, 10.5]]);
   });
 
   it('fails where DuckDB overflows a DECIMAL, instead of answering with a rounded double', async () => {

@@ -1,4 +1,5 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { expect } from 'vitest';
 import type { SqlValue } from '../../../core/index.ts';
 import { readSqlResult } from '../../../duckdb-udf/src/read-sql-result.ts';
 import { InMemorySqlEngine } from '../../../records-sql/index.ts';
@@ -52,6 +53,13 @@ export class BothEngines {
     const duckdb = await outcome(async () => readSqlResult(await this.connection.runAndReadAll(sql)));
     const records = await outcome(() => this.engine.runReadOnlyQuery(sql, this.table ? [this.table] : []));
     return { duckdb, records };
+  }
+
+  /** Expects DuckDB to give `expected`, and records-sql the same. */
+  async expectAnswer(sql: string, expected: SqlValue[][]): Promise<void> {
+    const { duckdb, records } = await this.run(sql);
+    expect(duckdb).toEqual({ rows: expected });
+    expect(records).toEqual({ rows: expected });
   }
 
   close(): void {
