@@ -24,7 +24,7 @@ export function integerArgument(args: RuntimeValue[], types: SqlType[], index: n
   const type = types[index]!;
   if (typeof value === 'string') return castSqlValue(value, 'VARCHAR', 'INTEGER', false) as number;
   if (typeof value === 'number' && type !== 'DOUBLE' && Number.isInteger(value)) return value;
-  const typeNames = args.map((argument, position) => (argument instanceof SqlDecimal ? argument.type : typeof argument === 'boolean' ? 'BOOLEAN' : typeof argument === 'string' ? 'VARCHAR' : types[position] === 'UNKNOWN' ? 'DOUBLE' : types[position]));
+  const typeNames = args.map((argument, position) => (argument instanceof SqlDecimal ? argument.sqlType : typeof argument === 'boolean' ? 'BOOLEAN' : typeof argument === 'string' ? 'VARCHAR' : types[position] === 'UNKNOWN' ? 'DOUBLE' : types[position]));
   return sqlFailure(`Binder Error: No function matches the given name and argument types '${name}(${typeNames.join(', ')})'. You might need to add explicit type casts.`);
 }
 

@@ -18,7 +18,7 @@ function numberLiteral(text: string): Expression {
   const width = text.length - 1;
   if (point >= 0 && !/[eE]/.test(text) && width <= widestDecimal) {
     const value = new SqlDecimal(BigInt(text.replace('.', '')), width, width - point);
-    return { type: 'literal', value, valueType: value.type };
+    return { type: 'literal', value, valueType: value.sqlType };
   }
   return { type: 'literal', value: Number(text), valueType: 'DOUBLE' };
 }

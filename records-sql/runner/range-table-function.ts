@@ -16,7 +16,7 @@ export function rangeTableFunction(run: QueryRun, reference: Extract<TableRefere
   }
   const args = reference.args.map((argument) => {
     const value = run.evaluate(argument, context);
-    if (value instanceof SqlDecimal) sqlFailure(`Binder Error: No function matches the given name and argument types '${reference.name}(${value.type})'; it takes BIGINT bounds`);
+    if (value instanceof SqlDecimal) sqlFailure(`Binder Error: No function matches the given name and argument types '${reference.name}(${value.sqlType})'; it takes BIGINT bounds`);
     return Number(value);
   });
   const [start, stop, step] = args.length === 1 ? [0, args[0]!, 1] : [args[0]!, args[1]!, args[2] ?? 1];

@@ -16,7 +16,7 @@ export interface Operand {
 const arithmeticOperators = new Set<BinaryOperator>(['+', '-', '*', '/', '//', '%']);
 
 function typeName(operand: Operand): string {
-  return operand.value instanceof SqlDecimal ? operand.value.type : typeof operand.value === 'boolean' ? 'BOOLEAN' : operand.type;
+  return operand.value instanceof SqlDecimal ? operand.value.sqlType : typeof operand.value === 'boolean' ? 'BOOLEAN' : operand.type;
 }
 
 /** A side DuckDB turns into DOUBLE: a DOUBLE, a fraction whose type is unknown, or text (which only a literal may be). */

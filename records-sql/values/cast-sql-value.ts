@@ -39,7 +39,7 @@ export function castSqlValue(value: RuntimeValue, fromType: SqlType, toType: Sql
       code: 'SQL_FAILED',
       message: typeof value === 'string'
         ? `Conversion Error: Could not convert string '${text}' to ${typeLabels[toType] ?? toType}`
-        : `Conversion Error: Unimplemented type for cast (${value instanceof SqlDecimal ? value.type : fromType} -> ${toType})`,
+        : `Conversion Error: Unimplemented type for cast (${value instanceof SqlDecimal ? value.sqlType : fromType} -> ${toType})`,
     });
   };
   try {

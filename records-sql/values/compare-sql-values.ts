@@ -87,7 +87,7 @@ function coercePair(left: RuntimeValue, leftType: SqlType, right: RuntimeValue, 
 
 function targetTypeOf(value: RuntimeValue, type: SqlType): SqlType {
   if (typeof value === 'number') return type === 'DOUBLE' || !Number.isInteger(value) ? 'DOUBLE' : 'INTEGER';
-  if (value instanceof SqlDecimal) return value.type;
+  if (value instanceof SqlDecimal) return value.sqlType;
   if (typeof value === 'boolean') return 'BOOLEAN';
   if (value instanceof SqlDate) return 'DATE';
   return 'VARCHAR';

@@ -24,7 +24,8 @@ function hugeintToDouble(value: bigint): number {
 export class SqlDecimal {
   constructor(readonly unscaled: bigint, readonly width: number, readonly scale: number) {}
 
-  get type(): `DECIMAL(${number},${number})` {
+  /** Not `type`: expression nodes are told apart by a `type` string, and a literal holds a decimal. */
+  get sqlType(): `DECIMAL(${number},${number})` {
     return `DECIMAL(${this.width},${this.scale})`;
   }
 
@@ -43,7 +44,7 @@ export class SqlDecimal {
 
   /** Expression keys are JSON; a BigInt has no JSON form of its own. */
   toJSON(): string {
-    return `${this.toString()}::${this.type}`;
+    return `${this.toString()}::${this.sqlType}`;
   }
 
   /**
