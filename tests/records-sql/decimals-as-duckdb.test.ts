@@ -7,6 +7,15 @@ import { BothEngines, sameRows } from './helpers/both-engines.ts';
  * The repros of issue 42 item 7 for numbers, each run through DuckDB and records-sql: DuckDB types
  * `1.1` as DECIMAL(2,1) and computes with decimals exactly, where records-sql used to read every
  * number with a point as a DOUBLE. Each test also states DuckDB's answer, so it reads on its own.
+ *
+ * Evidence: https://duckdb.org/docs/sql/data_types/numeric ("Fixed-Point Decimals": DECIMAL(WIDTH,
+ * SCALE) is exact, the default is DECIMAL(18, 3), + - * of decimals give a decimal), and DuckDB
+ * v1.5.5's source (github.com/duckdb/duckdb at tag v1.5.5) for what the page leaves out: literal
+ * typing in src/parser/transform/expression/transform_constant.cpp, result types and overflow checks
+ * in src/function/scalar/operator/arithmetic.cpp, casts in src/common/operator/cast_operators.cpp and
+ * src/function/cast/decimal_cast.cpp, round in extension/core_functions/scalar/math/numeric.cpp,
+ * avg in extension/core_functions/aggregate/algebraic/avg.cpp, constant CASE conditions in
+ * src/optimizer/rule/case_simplification.cpp. Every answer here was also checked by running DuckDB.
  */
 let engines: BothEngines;
 

@@ -7,6 +7,12 @@ import { BothEngines, isRefusal } from './helpers/both-engines.ts';
  * case one code point to one code point (utf8proc's simple mapping), cuts left() and right() by a
  * negative count from the other end, and reverses by grapheme clusters; JavaScript's
  * toUpperCase, toLowerCase and code-point reversal do none of these.
+ *
+ * Evidence: DuckDB v1.5.5's source (github.com/duckdb/duckdb at tag v1.5.5):
+ * src/function/scalar/string/caseconvert.cpp (per code point, utf8proc_toupper/tolower),
+ * extension/core_functions/scalar/string/reverse.cpp (ASCII byte by byte, else grapheme clusters),
+ * third_party/utf8proc/utf8proc.cpp (grapheme_break_extended), extension/core_functions/scalar/string/left_right.cpp
+ * and src/function/scalar/string/substring.cpp; and DuckDB itself, run in-process.
  */
 let engines: BothEngines;
 
