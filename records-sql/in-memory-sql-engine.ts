@@ -7,6 +7,7 @@ import { recordsSqlDialect } from './records-sql-dialect.ts';
 import type { Relation } from './runner/relation.ts';
 import { SqlQueryRunner } from './runner/sql-query-runner.ts';
 import type { SqlType } from './syntax/sql-syntax.ts';
+import { SqlDecimal } from './values/sql-decimal.ts';
 import { parseDateText, SqlDate, type RuntimeValue } from './values/sql-runtime-value.ts';
 
 /** The DuckDB column types records have (see `renderSqlInstructions`). */
@@ -94,6 +95,8 @@ function toRuntimeValue(value: SqlValue, type: SqlType): RuntimeValue {
 function toSqlValue(value: RuntimeValue): SqlValue {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  // As duckdb-udf's readSqlResult reads a DECIMAL: the number its text spells.
+  if (value instanceof SqlDecimal) return Number(value.toString());
   if (value instanceof SqlDate) return value.toString();
   return value.toString();
 }

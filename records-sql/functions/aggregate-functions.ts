@@ -1,7 +1,11 @@
 import { sqlFailure } from '../sql-failure.ts';
 import type { SqlType } from '../syntax/sql-syntax.ts';
 import { compareSqlValues, groupingKey } from '../values/compare-sql-values.ts';
+import { decimalParts, decimalType, widestDecimal } from '../values/decimal-type.ts';
 import { formatSqlValue } from '../values/format-sql-value.ts';
+import { longDoubleQuotient } from '../values/long-double-quotient.ts';
+import { doublePowerOfTen } from '../values/powers-of-ten.ts';
+import { SqlDecimal } from '../values/sql-decimal.ts';
 import type { RuntimeValue } from '../values/sql-runtime-value.ts';
 import { joinText } from './join-text.ts';
 
@@ -20,6 +24,7 @@ export interface AggregateFunction {
 const numbers = (rows: RuntimeValue[][]) => rows.map((row) => {
   const value = row[0];
   if (typeof value === 'number') return value;
+  if (value instanceof SqlDecimal) return value.toDouble();
   if (typeof value === 'boolean') return Number(value);
   return sqlFailure('Binder Error: this aggregate takes numbers; cast the argument or use another aggregate');
 });
@@ -28,6 +33,37 @@ function sum(values: number[]): number {
   let total = 0;
   for (const value of values) total += value;
   return total;
+}
+
+/** sum() of DECIMAL values: exact, as DECIMAL(38, scale) (DuckDB adds them in 128 bits). */
+function decimalSum(rows: RuntimeValue[][]): SqlDecimal {
+  let total = BigInt(0);
+  const { scale } = rows[0]![0] as SqlDecimal;
+  for (const [value] of rows) total += (value as SqlDecimal).unscaled;
+  return new SqlDecimal(total, widestDecimal, scale);
+}
+
+/**
+ * avg() as DuckDB computes it: over DECIMAL values the exact sum divided by count × 10^scale, in
+ * doubles for a DECIMAL of up to 4 digits and in x86-64 `long double` beyond (avg.cpp); over
+ * integers the exact sum by the count in `long double`; over DOUBLE values the sum by the count.
+ */
+function average(rows: RuntimeValue[][], type: SqlType): number | null {
+  if (rows.length === 0) return null;
+  const first = rows[0]![0];
+  if (first instanceof SqlDecimal) {
+    const { unscaled: total } = decimalSum(rows);
+    const scale = doublePowerOfTen(first.scale);
+    if (first.width <= 4) return Number(total) / (rows.length * scale);
+    return longDoubleQuotient(total, BigInt(rows.length) * BigInt(scale));
+  }
+  const values = numbers(rows);
+  if (type === 'INTEGER' && values.every((value) => Number.isSafeInteger(value))) {
+    let total = BigInt(0);
+    for (const value of values) total += BigInt(value);
+    return longDoubleQuotient(total, BigInt(rows.length));
+  }
+  return sum(values) / rows.length;
 }
 
 function variance(values: number[], sample: boolean): number | null {
@@ -43,18 +79,28 @@ function variance(values: number[], sample: boolean): number | null {
   return squares / (sample ? count - 1 : count);
 }
 
+/**
+ * median() and quantiles with DuckDB's interpolation (QuantileInterpolator): between two numbers
+ * `low·(1-d) + high·d` in doubles; between two decimals of up to 18 digits `low + trunc((high -
+ * low)·d)` on their integers, wider decimals in doubles, truncated.
+ */
 function quantile(values: RuntimeValue[], fraction: number, continuous: boolean): RuntimeValue {
   if (values.length === 0) return null;
   const sorted = [...values].sort(compareSqlValues);
-  if (continuous && typeof sorted[0] === 'number') {
-    const position = (sorted.length - 1) * fraction;
-    const lower = Math.floor(position);
-    const upper = Math.ceil(position);
-    const low = sorted[lower] as number;
-    const high = sorted[upper] as number;
-    return low + (high - low) * (position - lower);
+  const position = (sorted.length - 1) * fraction;
+  if (!continuous) return sorted[Math.floor(position)]!;
+  const low = sorted[Math.floor(position)]!;
+  const high = sorted[Math.ceil(position)]!;
+  const delta = position - Math.floor(position);
+  if (Math.floor(position) === Math.ceil(position)) return low;
+  if (low instanceof SqlDecimal && high instanceof SqlDecimal) {
+    const step = low.width <= 18
+      ? BigInt(Math.trunc(Number(high.unscaled - low.unscaled) * delta))
+      : BigInt(Math.trunc(Number(low.unscaled) * (1 - delta) + Number(high.unscaled) * delta)) - low.unscaled;
+    return new SqlDecimal(low.unscaled + step, low.width, low.scale);
   }
-  return sorted[Math.floor((sorted.length - 1) * fraction)]!;
+  if (typeof low === 'number' && typeof high === 'number') return low * (1 - delta) + high * delta;
+  return low;
 }
 
 function extreme(rows: RuntimeValue[][], direction: 1 | -1): RuntimeValue {
@@ -74,7 +120,14 @@ function argumentAtExtreme(rows: RuntimeValue[][], direction: 1 | -1): RuntimeVa
   return best ? best[0]! : null;
 }
 
-const sumType = (types: SqlType[]) => (types[0] === 'INTEGER' || types[0] === 'BOOLEAN' ? 'INTEGER' : 'DOUBLE');
+/** A quantile's fraction: `0.25` is a DECIMAL literal, which DuckDB casts to DOUBLE. */
+const fractionOf = (value: RuntimeValue | undefined) => (value instanceof SqlDecimal ? value.toDouble() : Number(value ?? 0.5));
+
+const sumType = (types: SqlType[]): SqlType => {
+  const decimal = decimalParts(types[0] ?? 'UNKNOWN');
+  if (decimal) return decimalType(widestDecimal, decimal.scale);
+  return types[0] === 'INTEGER' || types[0] === 'BOOLEAN' ? 'INTEGER' : 'DOUBLE';
+};
 const firstType = (types: SqlType[]) => types[0] ?? 'UNKNOWN';
 const double = () => 'DOUBLE' as const;
 
@@ -93,8 +146,11 @@ function define(names: string[], definition: AggregateFunction): void {
 define(['count'], { minimumArguments: 0, maximumArguments: 1, returnType: () => 'INTEGER', aggregate: (rows) => rows.length });
 define(['count_star'], { minimumArguments: 0, maximumArguments: 0, seesNulls: true, returnType: () => 'INTEGER', aggregate: (rows) => rows.length });
 define(['count_if', 'countif'], { minimumArguments: 1, maximumArguments: 1, returnType: () => 'INTEGER', aggregate: (rows) => rows.filter(([value]) => value === true).length });
-define(['sum', 'fsum', 'sumkahan', 'kahan_sum'], { minimumArguments: 1, maximumArguments: 1, returnType: sumType, aggregate: (rows) => (rows.length ? sum(numbers(rows)) : null) });
-define(['avg', 'mean', 'favg'], { minimumArguments: 1, maximumArguments: 1, returnType: double, aggregate: (rows) => (rows.length ? sum(numbers(rows)) / rows.length : null) });
+define(['sum', 'fsum', 'sumkahan', 'kahan_sum'], {
+  minimumArguments: 1, maximumArguments: 1, returnType: sumType,
+  aggregate: (rows) => (rows.length === 0 ? null : rows[0]![0] instanceof SqlDecimal ? decimalSum(rows) : sum(numbers(rows))),
+});
+define(['avg', 'mean', 'favg'], { minimumArguments: 1, maximumArguments: 1, returnType: double, aggregate: (rows, types) => average(rows, types[0] ?? 'UNKNOWN') });
 define(['min'], { minimumArguments: 1, maximumArguments: 1, returnType: firstType, aggregate: (rows) => extreme(rows, -1) });
 define(['max'], { minimumArguments: 1, maximumArguments: 1, returnType: firstType, aggregate: (rows) => extreme(rows, 1) });
 define(['arg_max', 'argmax', 'max_by'], { minimumArguments: 2, maximumArguments: 2, returnType: firstType, aggregate: (rows) => argumentAtExtreme(rows, 1) });
@@ -106,12 +162,12 @@ define(['median'], {
   aggregate: (rows) => quantile(rows.map(([value]) => value!), 0.5, true),
 });
 define(['quantile_cont'], {
-  minimumArguments: 2, maximumArguments: 2, returnType: double,
-  aggregate: (rows) => quantile(rows.map(([value]) => value!), Number(rows[0]?.[1] ?? 0.5), true),
+  minimumArguments: 2, maximumArguments: 2, returnType: (types) => (decimalParts(types[0] ?? 'UNKNOWN') ? firstType(types) : 'DOUBLE'),
+  aggregate: (rows) => quantile(rows.map(([value]) => value!), fractionOf(rows[0]?.[1]), true),
 });
 define(['quantile_disc', 'quantile'], {
   minimumArguments: 2, maximumArguments: 2, returnType: firstType,
-  aggregate: (rows) => quantile(rows.map(([value]) => value!), Number(rows[0]?.[1] ?? 0.5), false),
+  aggregate: (rows) => quantile(rows.map(([value]) => value!), fractionOf(rows[0]?.[1]), false),
 });
 define(['mode'], {
   minimumArguments: 1, maximumArguments: 1, returnType: firstType,

@@ -1,5 +1,7 @@
 import { sqlFailure } from '../sql-failure.ts';
 import { formatPrintf } from '../values/format-printf.ts';
+import { toFixedHalfEven } from '../values/format-sql-value.ts';
+import { SqlDecimal } from '../values/sql-decimal.ts';
 import { textArgument } from './function-arguments.ts';
 import { fixedType, type ScalarFunctionList } from './scalar-function.ts';
 
@@ -21,9 +23,11 @@ export const formatFunctions: ScalarFunctionList = [
         if (value === undefined) sqlFailure('Invalid Input Error: not enough arguments for format');
         const precision = spec ? /^\.(\d+)f$/.exec(spec) : null;
         if (precision && Number(precision[1]) > 50) sqlFailure(`Invalid Input Error: the spreadsheet SQL engine prints at most 50 digits after the point (found {:${spec}})`);
-        if (precision && typeof value === 'number') return value.toFixed(Number(precision[1]));
-        if (spec === ',' && typeof value === 'number') return value.toLocaleString('en-US');
-        return textArgument(value!, type);
+        // DuckDB formats a DECIMAL as the DOUBLE it casts to ('{}' of 1.10 is "1.1").
+        const [argument, argumentType] = value instanceof SqlDecimal ? [value.toDouble(), 'DOUBLE' as const] : [value, type];
+        if (precision && typeof argument === 'number') return toFixedHalfEven(argument, Number(precision[1]));
+        if (spec === ',' && typeof argument === 'number') return argument.toLocaleString('en-US');
+        return textArgument(argument!, argumentType);
       });
     },
   }],

@@ -1,6 +1,8 @@
 import { checkTextLength } from '../query-budget.ts';
 import { sqlFailure } from '../sql-failure.ts';
-import { numberArgument, textArgument } from './function-arguments.ts';
+import { convertCase } from '../unicode/convert-case.ts';
+import { graphemeClusters } from '../unicode/grapheme-clusters.ts';
+import { integerArgument, textArgument } from './function-arguments.ts';
 import { joinText } from './join-text.ts';
 import { fixedType, type ScalarFunction, type ScalarFunctionList } from './scalar-function.ts';
 
@@ -40,10 +42,19 @@ function replaceText(text: string, from: string, to: string): string {
   return text.split(from).join(to);
 }
 
+/**
+ * reverse() as DuckDB does it: ASCII text character by character (so "\r\n" turns round), any
+ * other text by grapheme clusters (an accent stays on its letter, an emoji sequence stays whole).
+ */
+function reverseText(text: string): string {
+  if (!/[^\u0000-\u007f]/.test(text)) return text.split('').reverse().join('');
+  return graphemeClusters(text).reverse().join('');
+}
+
 /** Functions over text: case, length, trimming, concatenation, search and replacement. */
 export const textFunctions: ScalarFunctionList = [
-  [['lower', 'lcase'], { minimumArguments: 1, maximumArguments: 1, returnType: fixedType('VARCHAR'), evaluate: ([value], types) => textArgument(value!, types[0]!).toLowerCase() }],
-  [['upper', 'ucase'], { minimumArguments: 1, maximumArguments: 1, returnType: fixedType('VARCHAR'), evaluate: ([value], types) => textArgument(value!, types[0]!).toUpperCase() }],
+  [['lower', 'lcase'], { minimumArguments: 1, maximumArguments: 1, returnType: fixedType('VARCHAR'), evaluate: ([value], types) => convertCase(textArgument(value!, types[0]!), 'lower') }],
+  [['upper', 'ucase'], { minimumArguments: 1, maximumArguments: 1, returnType: fixedType('VARCHAR'), evaluate: ([value], types) => convertCase(textArgument(value!, types[0]!), 'upper') }],
   [['length', 'len', 'char_length', 'character_length'], { minimumArguments: 1, maximumArguments: 1, returnType: fixedType('INTEGER'), evaluate: ([value], types) => [...textArgument(value!, types[0]!)].length }],
   [['strlen', 'octet_length'], { minimumArguments: 1, maximumArguments: 1, returnType: fixedType('INTEGER'), evaluate: ([value], types) => utf8Length(textArgument(value!, types[0]!)) }],
   ...(['trim', 'ltrim', 'rtrim'] as const).map((name): [string[], ScalarFunction] => [[name], trimFunction(name)]),
@@ -68,12 +79,12 @@ export const textFunctions: ScalarFunctionList = [
       return index < 0 ? 0 : [...haystack.slice(0, index)].length + 1;
     },
   }],
-  [['reverse'], { minimumArguments: 1, maximumArguments: 1, returnType: fixedType('VARCHAR'), evaluate: ([value], types) => [...textArgument(value!, types[0]!)].reverse().join('') }],
+  [['reverse'], { minimumArguments: 1, maximumArguments: 1, returnType: fixedType('VARCHAR'), evaluate: ([value], types) => reverseText(textArgument(value!, types[0]!)) }],
   [['repeat'], {
     minimumArguments: 2, maximumArguments: 2, returnType: fixedType('VARCHAR'),
-    evaluate: ([value, count], types) => {
-      const text = textArgument(value!, types[0]!);
-      const times = Math.max(0, Math.trunc(numberArgument(count!, 'repeat'))) || 0;
+    evaluate: (args, types) => {
+      const text = textArgument(args[0]!, types[0]!);
+      const times = Math.max(0, integerArgument(args, types, 1, 'repeat'));
       checkTextLength(text.length * times);
       return text.repeat(times);
     },

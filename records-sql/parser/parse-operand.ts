@@ -1,5 +1,6 @@
 import type { BinaryOperator, Expression } from '../syntax/sql-syntax.ts';
 import type { SqlGrammar } from './sql-grammar.ts';
+import { SqlDecimal } from '../values/sql-decimal.ts';
 
 /** `||` binds loosest among operands, then `+ -`, then `* / // %`, then unary signs and `::`. */
 export function parseOperand(grammar: SqlGrammar): Expression {
@@ -35,12 +36,18 @@ export function parseUnary(grammar: SqlGrammar): Expression {
   if (cursor.acceptSymbol('-')) {
     const operand = grammar.unary();
     if (operand.type === 'literal' && typeof operand.value === 'number') return { ...operand, value: -operand.value };
+    if (operand.type === 'literal' && operand.value instanceof SqlDecimal) {
+      return { ...operand, value: new SqlDecimal(-operand.value.unscaled, operand.value.width, operand.value.scale) };
+    }
     return { type: 'unary', operator: '-', operand };
   }
   if (cursor.acceptSymbol('+')) return grammar.unary();
   let expression = grammar.primary();
   for (;;) {
-    if (cursor.acceptSymbol('::')) expression = { type: 'cast', operand: expression, targetType: grammar.typeName(), tryCast: false };
+    if (cursor.acceptSymbol('::')) {
+      const { type, integerDigits } = grammar.typeName();
+      expression = { type: 'cast', operand: expression, targetType: type, tryCast: false, integerDigits };
+    }
     else if (cursor.isSymbol('[')) cursor.unsupported('list indexing');
     else return expression;
   }

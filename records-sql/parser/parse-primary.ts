@@ -4,13 +4,31 @@ import { parseInterval } from './parse-interval.ts';
 import { parseNameReference } from './parse-name-reference.ts';
 import type { SqlGrammar } from './sql-grammar.ts';
 import { reservedWords } from './sql-words.ts';
+import { SqlDecimal } from '../values/sql-decimal.ts';
+import { widestDecimal } from '../values/decimal-type.ts';
+
+/**
+ * A number as DuckDB types it (Transformer::TransformValue): digits alone are an integer; with a
+ * point and no exponent, an exact DECIMAL as wide as its digits with the scale of its fraction
+ * (`1.10` is DECIMAL(3,2), `.5` DECIMAL(1,1)) while it fits 38 digits; otherwise a DOUBLE.
+ */
+function numberLiteral(text: string): Expression {
+  if (/^[0-9]+$/.test(text)) return { type: 'literal', value: Number(text), valueType: 'INTEGER' };
+  const point = text.indexOf('.');
+  const width = text.length - 1;
+  if (point >= 0 && !/[eE]/.test(text) && width <= widestDecimal) {
+    const value = new SqlDecimal(BigInt(text.replace('.', '')), width, width - point);
+    return { type: 'literal', value, valueType: value.sqlType };
+  }
+  return { type: 'literal', value: Number(text), valueType: 'DOUBLE' };
+}
 
 /** A literal, a column or call, a parenthesized expression or subquery, or a keyword form. */
 export function parsePrimary(grammar: SqlGrammar): Expression {
   const { cursor } = grammar;
   const token = cursor.next();
   switch (token.kind) {
-    case 'number': return { type: 'literal', value: Number(token.text), valueType: /^[0-9]+$/.test(token.text) ? 'INTEGER' : 'DOUBLE' };
+    case 'number': return numberLiteral(token.text);
     case 'string': return { type: 'literal', value: token.text, valueType: 'VARCHAR' };
     case 'quotedName': return parseNameReference(grammar, token.text, true);
     case 'symbol': {
@@ -58,9 +76,9 @@ export function parsePrimary(grammar: SqlGrammar): Expression {
       cursor.expectSymbol('(');
       const operand = grammar.expression();
       cursor.expectWord('AS');
-      const targetType = grammar.typeName();
+      const { type: targetType, integerDigits } = grammar.typeName();
       cursor.expectSymbol(')');
-      return { type: 'cast', operand, targetType, tryCast: word.upper === 'TRY_CAST' };
+      return { type: 'cast', operand, targetType, tryCast: word.upper === 'TRY_CAST', integerDigits };
     }
     case 'EXTRACT':
       if (cursor.acceptSymbol('(')) {

@@ -1,4 +1,5 @@
-import type { Expression, SelectStatement, SqlType, TableReference } from '../syntax/sql-syntax.ts';
+import type { Expression, SelectStatement, TableReference } from '../syntax/sql-syntax.ts';
+import type { TypeName } from './parse-type-name.ts';
 import type { TokenCursor } from './token-cursor.ts';
 
 /**
@@ -23,5 +24,5 @@ export interface SqlGrammar {
   /** The FROM list (comma-separated joined tables). */
   fromList(): TableReference;
   /** A type name after CAST … AS or `::`. */
-  typeName(): SqlType;
+  typeName(): TypeName;
 }

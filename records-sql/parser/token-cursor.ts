@@ -1,5 +1,6 @@
 import { SragError } from '../sql-engine-port.ts';
 import type { SqlToken } from '../syntax/tokenize-sql.ts';
+import { unsupportedFeature } from '../unsupported-feature.ts';
 
 /**
  * A position in the token list of one statement, with the look-ahead and the failures every
@@ -77,10 +78,7 @@ export class TokenCursor {
 
   /** Valid DuckDB SQL outside the subset: the message sends the model back to the dialect notes. */
   unsupported(feature: string): never {
-    throw new SragError({
-      code: 'SQL_FAILED',
-      message: `Not implemented Error: ${feature} is not supported by the spreadsheet SQL engine; rewrite the query with the subset the dialect notes list`,
-    });
+    return unsupportedFeature(feature);
   }
 }
 

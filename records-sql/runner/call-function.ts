@@ -20,9 +20,15 @@ export function callFunction(run: QueryRun, call: FunctionCall, context: Evaluat
   if (count < definition.minimumArguments || count > definition.maximumArguments) {
     sqlFailure(`Binder Error: No function matches the given name and argument types '${call.name}' with ${count} argument(s)`);
   }
-  const args = call.args.map((argument) => run.evaluate(argument, context));
+  const args: RuntimeValue[] = [];
+  let found = false;
+  for (const argument of call.args) {
+    const value = definition.stopsAtFirstValue && found ? null : run.evaluate(argument, context);
+    if (value !== null) found = true;
+    args.push(value);
+  }
   if (!definition.seesNulls && args.some((value) => value === null)) return null;
-  const result = definition.evaluate(args, call.args.map((argument) => run.typeOf(argument, context)), run.budget);
+  const result = definition.evaluate(args, call.args.map((argument) => run.typeOf(argument, context)), run.budget, call.args);
   if (typeof result === 'string') chargeText(run, result);
   return result;
 }

@@ -1,6 +1,8 @@
 import type { Expression } from '../syntax/sql-syntax.ts';
 import { castSqlValue } from '../values/cast-sql-value.ts';
 import { compareWithCoercion } from '../values/compare-sql-values.ts';
+import { toCommonNumericType } from '../values/common-numeric-type.ts';
+import { SqlDecimal } from '../values/sql-decimal.ts';
 import { parseDateText, SqlInterval, type RuntimeValue } from '../values/sql-runtime-value.ts';
 import { callFunction } from './call-function.ts';
 import { aggregateCall } from './aggregate-call.ts';
@@ -33,12 +35,14 @@ export function evaluateExpression(run: QueryRun, expression: Expression, contex
     if (index >= 0) return context.group.values[index]!;
     if (expression.type === 'function' && isAggregateCall(expression)) return aggregateCall(run, expression, context);
   }
+  // A constant NULL at DuckDB's bind time evaluates none of its parts (`constantNullExpressions`).
+  if (run.constantNulls.size !== 0 && run.constantNulls.has(expression)) return null;
   switch (expression.type) {
     case 'literal': return expression.value;
     case 'dateLiteral': return parseDateText(expression.text);
     case 'intervalLiteral': {
       const amount = run.evaluate(expression.amount, context);
-      return amount === null ? null : intervalUnits[expression.unit]!(Math.trunc(Number(amount)));
+      return amount === null ? null : intervalUnits[expression.unit]!(Math.trunc(toNumber(amount)));
     }
     case 'column': return columnValue(run, expression, context);
     case 'unary': {
@@ -48,22 +52,14 @@ export function evaluateExpression(run: QueryRun, expression: Expression, contex
         return truth === null ? null : !truth;
       }
       if (operand === null) return null;
+      if (operand instanceof SqlDecimal) return expression.operator === '-' ? new SqlDecimal(-operand.unscaled, operand.width, operand.scale) : operand;
       const value = toNumber(operand);
-      return expression.operator === '-' ? -value : value;
+      if (expression.operator === '+') return value;
+      // An integer is never -0: -(0) is 0, so 1 / -(0) is +Infinity as in DuckDB.
+      return run.typeOf(expression.operand, context) === 'INTEGER' ? -value + 0 : -value;
     }
     case 'binary': return evaluateBinary(run, expression, context);
-    case 'case': {
-      if (expression.operand) {
-        const operand = run.evaluate(expression.operand, context);
-        const operandType = run.typeOf(expression.operand, context);
-        for (const branch of expression.branches) {
-          if (compareWithCoercion(operand, operandType, run.evaluate(branch.when, context), run.typeOf(branch.when, context)) === 0) return run.evaluate(branch.then, context);
-        }
-      } else {
-        for (const branch of expression.branches) if (toBoolean(run.evaluate(branch.when, context)) === true) return run.evaluate(branch.then, context);
-      }
-      return expression.otherwise ? run.evaluate(expression.otherwise, context) : null;
-    }
+    case 'case': return toCommonNumericType(caseResult(run, expression, context), run.typeOf(expression, context));
     case 'cast':
       return castSqlValue(run.evaluate(expression.operand, context), run.typeOf(expression.operand, context), expression.targetType, expression.tryCast);
     case 'function': return callFunction(run, expression, context);
@@ -77,4 +73,18 @@ export function evaluateExpression(run: QueryRun, expression: Expression, contex
     }
     default: return evaluatePredicate(run, expression as Predicate, context);
   }
+}
+
+/** The branch a CASE takes; the caller gives it the CASE's type (DuckDB casts every branch to it). */
+function caseResult(run: QueryRun, expression: Extract<Expression, { type: 'case' }>, context: EvaluationContext): RuntimeValue {
+  if (expression.operand) {
+    const operand = run.evaluate(expression.operand, context);
+    const operandType = run.typeOf(expression.operand, context);
+    for (const branch of expression.branches) {
+      if (compareWithCoercion(operand, operandType, run.evaluate(branch.when, context), run.typeOf(branch.when, context)) === 0) return run.evaluate(branch.then, context);
+    }
+  } else {
+    for (const branch of expression.branches) if (toBoolean(run.evaluate(branch.when, context)) === true) return run.evaluate(branch.then, context);
+  }
+  return expression.otherwise ? run.evaluate(expression.otherwise, context) : null;
 }

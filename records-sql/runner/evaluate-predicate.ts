@@ -1,6 +1,7 @@
 import { sqlFailure } from '../sql-failure.ts';
 import type { Expression, SqlType } from '../syntax/sql-syntax.ts';
 import { compareWithCoercion } from '../values/compare-sql-values.ts';
+import { convertCase } from '../unicode/convert-case.ts';
 import { formatSqlValue } from '../values/format-sql-value.ts';
 import type { RuntimeValue } from '../values/sql-runtime-value.ts';
 import type { EvaluationContext } from './evaluation-context.ts';
@@ -68,7 +69,7 @@ export function evaluatePredicate(run: QueryRun, expression: Predicate, context:
       const patternText = formatSqlValue(pattern, 'VARCHAR')!;
       run.budget.text(text.length * (patternText.length + 1));
       const matcher = run.likePattern(patternText, escape === undefined ? undefined : String(escape), expression.caseInsensitive);
-      const matched = matcher.matches(expression.caseInsensitive ? text.toLowerCase() : text);
+      const matched = matcher.matches(expression.caseInsensitive ? convertCase(text, 'lower') : text);
       return expression.negated ? !matched : matched;
     }
     case 'exists': {

@@ -26,8 +26,10 @@ export interface QueryRun {
   resolveColumn(reference: ColumnReference, context: EvaluationContext): ColumnBinding;
   /** A column of the query at `level` was read from inside deeper subqueries: they are correlated. */
   markCorrelated(level: number): void;
-  /** The compiled LIKE pattern (lower-cased for ILIKE), cached for the statement. */
+  /** The compiled LIKE pattern (lower-cased for ILIKE, as DuckDB lower-cases), cached for the statement. */
   likePattern(pattern: string, escape: string | undefined, caseInsensitive: boolean): LikePattern;
   /** Every step charges its work and the memory it keeps here; a runaway query is stopped. */
   readonly budget: QueryBudget;
+  /** Expressions DuckDB makes a constant NULL when it binds the statement: NULL, never evaluated. */
+  readonly constantNulls: ReadonlySet<Expression>;
 }

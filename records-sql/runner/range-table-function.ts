@@ -1,5 +1,6 @@
 import { sqlFailure } from '../sql-failure.ts';
 import type { TableReference } from '../syntax/sql-syntax.ts';
+import { SqlDecimal } from '../values/sql-decimal.ts';
 import type { RuntimeValue } from '../values/sql-runtime-value.ts';
 import type { EvaluationContext } from './evaluation-context.ts';
 import type { QueryRun } from './query-run.ts';
@@ -13,7 +14,11 @@ export function rangeTableFunction(run: QueryRun, reference: Extract<TableRefere
   if (reference.name !== 'range' && reference.name !== 'generate_series') {
     sqlFailure(`Catalog Error: Table Function with name ${reference.name} does not exist!`);
   }
-  const args = reference.args.map((argument) => Number(run.evaluate(argument, context)));
+  const args = reference.args.map((argument) => {
+    const value = run.evaluate(argument, context);
+    if (value instanceof SqlDecimal) sqlFailure(`Binder Error: No function matches the given name and argument types '${reference.name}(${value.sqlType})'; it takes BIGINT bounds`);
+    return Number(value);
+  });
   const [start, stop, step] = args.length === 1 ? [0, args[0]!, 1] : [args[0]!, args[1]!, args[2] ?? 1];
   const inclusive = reference.name === 'generate_series';
   const rows: RuntimeValue[][] = [];

@@ -1,7 +1,10 @@
 import { LikePattern } from '../functions/like-pattern.ts';
 import { QueryBudget } from '../query-budget.ts';
+import { convertCase } from '../unicode/convert-case.ts';
 import type { Expression, SelectStatement, SqlType } from '../syntax/sql-syntax.ts';
 import type { RuntimeValue } from '../values/sql-runtime-value.ts';
+import { constantNullExpressions } from './constant-null-expressions.ts';
+import { evaluateConstantCaseConditions } from './evaluate-constant-case-conditions.ts';
 import type { EvaluationContext } from './evaluation-context.ts';
 import { evaluateExpression } from './evaluate-expression.ts';
 import { expressionType } from './expression-type.ts';
@@ -22,10 +25,13 @@ export class SqlQueryRunner implements QueryRun {
   private readonly types = new WeakMap<Expression, SqlType>();
   private readonly likePatterns = new Map<string, LikePattern>();
   readonly budget = new QueryBudget();
+  constantNulls: ReadonlySet<Expression> = new Set();
 
   constructor(readonly tables: ReadonlyMap<string, Relation>) {}
 
   run(statement: SelectStatement): Relation {
+    this.constantNulls = constantNullExpressions(statement);
+    evaluateConstantCaseConditions(this, statement);
     return this.runStatement(statement, undefined, new Map());
   }
 
@@ -74,7 +80,7 @@ export class SqlQueryRunner implements QueryRun {
     const key = `${caseInsensitive ? 'i' : 's'}${escape ?? ''}\u0000${pattern}`;
     let compiled = this.likePatterns.get(key);
     if (!compiled) {
-      compiled = new LikePattern(caseInsensitive ? pattern.toLowerCase() : pattern, escape);
+      compiled = new LikePattern(caseInsensitive ? convertCase(pattern, 'lower') : pattern, escape);
       this.likePatterns.set(key, compiled);
     }
     return compiled;

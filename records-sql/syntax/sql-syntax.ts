@@ -4,10 +4,15 @@
  * functions are kept lower-cased (DuckDB matches identifiers case-insensitively, quoted or not);
  * `text` keeps how a select item was written, for naming its output column.
  */
-export type SqlType = 'INTEGER' | 'DOUBLE' | 'VARCHAR' | 'BOOLEAN' | 'DATE' | 'INTERVAL' | 'NULL' | 'UNKNOWN';
+import type { SqlDecimal } from '../values/sql-decimal.ts';
+
+/** DECIMAL(width, scale): exact, as DuckDB types `1.10` (DECIMAL(3,2)) and `CAST(x AS DECIMAL(10,2))`. */
+export type DecimalType = `DECIMAL(${number},${number})`;
+
+export type SqlType = 'INTEGER' | 'DOUBLE' | 'VARCHAR' | 'BOOLEAN' | 'DATE' | 'INTERVAL' | 'NULL' | 'UNKNOWN' | DecimalType;
 
 export type Expression =
-  | { type: 'literal'; value: null | number | string | boolean; valueType: SqlType }
+  | { type: 'literal'; value: null | number | string | boolean | SqlDecimal; valueType: SqlType }
   | { type: 'dateLiteral'; text: string }
   | { type: 'intervalLiteral'; amount: Expression; unit: string }
   | { type: 'column'; table?: string; name: string }
@@ -21,7 +26,8 @@ export type Expression =
   | { type: 'inSubquery'; operand: Expression; query: SelectStatement; negated: boolean }
   | { type: 'like'; operand: Expression; pattern: Expression; negated: boolean; caseInsensitive: boolean; escape?: Expression }
   | { type: 'case'; operand?: Expression; branches: Array<{ when: Expression; then: Expression }>; otherwise?: Expression }
-  | { type: 'cast'; operand: Expression; targetType: SqlType; tryCast: boolean }
+  /** `integerDigits`: for a cast to an integer type, the digits DuckDB's type holds (TINYINT 3 … HUGEINT 38). */
+  | { type: 'cast'; operand: Expression; targetType: SqlType; tryCast: boolean; integerDigits?: number }
   | { type: 'function'; name: string; args: Expression[]; distinct: boolean; star: boolean; filter?: Expression }
   | { type: 'subquery'; query: SelectStatement }
   | { type: 'exists'; query: SelectStatement; negated: boolean };

@@ -1,6 +1,7 @@
 import { SragError } from '../sql-engine-port.ts';
 import { checkTextLength } from '../query-budget.ts';
 import { formatSqlValue, toFixedHalfEven } from './format-sql-value.ts';
+import { SqlDecimal } from './sql-decimal.ts';
 import type { RuntimeValue } from './sql-runtime-value.ts';
 import type { SqlType } from '../syntax/sql-syntax.ts';
 
@@ -29,9 +30,11 @@ export function formatPrintf(format: string, args: Array<{ value: RuntimeValue; 
       output += '%';
       continue;
     }
-    const argument = args[argumentIndex];
+    const given = args[argumentIndex];
     argumentIndex += 1;
-    if (!argument) throw invalid('not enough arguments for the format string');
+    if (!given) throw invalid('not enough arguments for the format string');
+    // DuckDB's printf takes a DECIMAL as a DOUBLE: '%.2f' rounds the double, '%s' and '%d' refuse it.
+    const argument = given.value instanceof SqlDecimal ? { value: given.value.toDouble(), type: 'DOUBLE' as const } : given;
     const type = argument.type === 'UNKNOWN' ? guessType(argument.value) : argument.type;
     const precision = precisionText === undefined ? undefined : Number(precisionText);
     let body: string;

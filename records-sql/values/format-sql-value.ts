@@ -1,14 +1,16 @@
+import { SqlDecimal } from './sql-decimal.ts';
 import { SqlDate, SqlInterval, type RuntimeValue } from './sql-runtime-value.ts';
 import type { SqlType } from '../syntax/sql-syntax.ts';
 
 /**
  * A value cast to VARCHAR as DuckDB writes it: a DOUBLE keeps a decimal point ("300.0") and uses
- * the shortest round-trip digits, switching to exponent form below 1e-4 and from 1e16 ("1e+16").
+ * the shortest round-trip digits, switching to exponent form below 1e-4 and from 1e16 ("1e+16");
+ * a DECIMAL keeps every digit of its scale ("1.10").
  */
 export function formatSqlValue(value: RuntimeValue, type: SqlType): string | null {
   if (value === null) return null;
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (value instanceof SqlDate || value instanceof SqlInterval) return value.toString();
+  if (value instanceof SqlDate || value instanceof SqlInterval || value instanceof SqlDecimal) return value.toString();
   if (typeof value === 'number') return type === 'DOUBLE' ? formatDouble(value) : String(value);
   return value;
 }
@@ -16,7 +18,7 @@ export function formatSqlValue(value: RuntimeValue, type: SqlType): string | nul
 export function formatDouble(value: number): string {
   if (Number.isNaN(value)) return 'nan';
   if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
-  if (value === 0) return '0.0';
+  if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
   const [mantissa, exponentText] = value.toExponential().split('e') as [string, string];
   const exponent = Number(exponentText);
   const negative = mantissa.startsWith('-');

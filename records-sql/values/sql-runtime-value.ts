@@ -1,4 +1,5 @@
 import { SragError } from '../sql-engine-port.ts';
+import type { SqlDecimal } from './sql-decimal.ts';
 
 /** A DATE: whole days since 1970-01-01 (proleptic Gregorian), as DuckDB stores it. */
 export class SqlDate {
@@ -34,8 +35,8 @@ export class SqlInterval {
   }
 }
 
-/** A value while a query runs; results leave the engine as `SqlValue` (dates as 'YYYY-MM-DD'). */
-export type RuntimeValue = null | number | string | boolean | SqlDate | SqlInterval;
+/** A value while a query runs; results leave the engine as `SqlValue` (dates as 'YYYY-MM-DD', decimals as numbers). */
+export type RuntimeValue = null | number | string | boolean | SqlDate | SqlInterval | SqlDecimal;
 
 /** 'YYYY-MM-DD' (or a timestamp's date part) → DATE; throws a conversion error otherwise. */
 export function parseDateText(text: string): SqlDate {
