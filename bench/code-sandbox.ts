@@ -26,7 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DefaultIntrinsics, newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSHandle } from 'quickjs-emscripten-core';
-import { QuickJsCodeSandbox } from '../duckdb-udf/src/code-sandbox/quickjs-code-sandbox.ts';
+import { QuickJsCodeSandbox } from '../node/runtime/code-sandbox/quickjs-code-sandbox.ts';
 import { generateTemplatedCorpus } from '../tests/helpers/templated-corpus.ts';
 
 const { values: flags } = parseArgs({

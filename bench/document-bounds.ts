@@ -19,7 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { constants, deflateRawSync } from 'node:zlib';
 import { documentText, pdfPagesText, type PdfTextRun } from '../core/index.ts';
-import { readDocumentFile } from '../duckdb-udf/src/read-document-file.ts';
+import { readDocumentFile } from '../node/runtime/read-document-file.ts';
 import { minimalDocxParts, wordDocumentXml } from '../tests/helpers/build-docx.ts';
 import { buildPdf } from '../tests/helpers/build-pdf.ts';
 import { buildZip } from '../tests/helpers/build-zip.ts';

@@ -14,9 +14,9 @@ import { readdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { extractionParts, parseRecordSchemaText, splitDocument } from '../core/index.ts';
-import { countTokens } from '../duckdb-udf/src/count-tokens.ts';
-import { loadPromptLibrary } from '../duckdb-udf/src/load-prompt-library.ts';
-import { readDocumentFile } from '../duckdb-udf/src/read-document-file.ts';
+import { countTokens } from '../node/runtime/count-tokens.ts';
+import { loadPromptLibrary } from '../node/runtime/load-prompt-library.ts';
+import { readDocumentFile } from '../node/runtime/read-document-file.ts';
 import { buildDocx } from '../tests/helpers/build-docx.ts';
 
 const corpusDirectory = 'examples/worldcup/docs';

@@ -28,11 +28,11 @@ import {
   documentText, estimateExtractionRun, ModelClient, runExtraction, parseRecordSchema, renderBatchExtractionInstructions, renderExtractionInstructions,
   type DocumentSource, type LanguageModel, type RecordSchema,
 } from '../core/index.ts';
-import { countTokens } from '../duckdb-udf/src/count-tokens.ts';
-import { hashText } from '../duckdb-udf/src/hash-text.ts';
-import { loadPromptLibrary } from '../duckdb-udf/src/load-prompt-library.ts';
-import { OpenAiLanguageModel } from '../duckdb-udf/src/openai-language-model.ts';
-import { SragStore } from '../duckdb-udf/src/store/srag-store.ts';
+import { countTokens } from '../node/runtime/count-tokens.ts';
+import { hashText } from '../node/runtime/hash-text.ts';
+import { loadPromptLibrary } from '../node/runtime/load-prompt-library.ts';
+import { OpenAiLanguageModel } from '../node/runtime/openai-language-model.ts';
+import { SragStore } from '../node/duckdb/store/srag-store.ts';
 import { startLlmStandIn } from '../tests/helpers/llm-stand-in/index.ts';
 import { generateHotelCorpus, type GeneratedDocument } from './generate-hotel-corpus.ts';
 import { createInProcessStandInModel } from './in-process-stand-in-model.ts';

@@ -10,11 +10,11 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importTable } from '../duckdb-udf/src/catalog/import-table.ts';
-import { openSrag, type Srag } from '../duckdb-udf/src/index.ts';
-import { createMcpServer } from '../duckdb-udf/src/mcp/create-mcp-server.ts';
-import { sragWhileCalled, type UseSrag } from '../duckdb-udf/src/mcp/srag-while-called.ts';
-import { SragStore } from '../duckdb-udf/src/store/srag-store.ts';
+import { importTable } from '../node/duckdb/catalog/import-table.ts';
+import { openSrag, type Srag } from '../node/index.ts';
+import { createMcpServer } from '../node/mcp/create-mcp-server.ts';
+import { sragWhileCalled, type UseSrag } from '../node/mcp/srag-while-called.ts';
+import { SragStore } from '../node/duckdb/store/srag-store.ts';
 
 const calls = Number(process.argv[2] ?? 40);
 const rows = Number(process.argv[3] ?? 100_000);

@@ -17,9 +17,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { parseRecordSchema } from '../core/index.ts';
-import { documentAtPath } from '../duckdb-udf/src/document-at-path.ts';
-import { ingestDocuments } from '../duckdb-udf/src/ingest-documents.ts';
-import { openSession } from '../duckdb-udf/src/open-session.ts';
+import { documentAtPath } from '../node/runtime/document-at-path.ts';
+import { ingestDocuments } from '../node/session/ingest-documents.ts';
+import { openSession } from '../node/session/open-session.ts';
 
 const { values: flags } = parseArgs({
   options: {

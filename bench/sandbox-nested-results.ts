@@ -40,8 +40,8 @@ interface EngineModule { DuckDbSqlEngine: new (connection: unknown, limits?: Rec
 interface LimitsModule { sandboxLimits: Record<string, number> }
 
 const root = resolve(options['engine-from'] ?? new URL('..', import.meta.url).pathname);
-const { DuckDbSqlEngine } = await import(pathToFileURL(join(root, 'duckdb-udf/src/duckdb-sql-engine.ts')).href) as EngineModule;
-const { sandboxLimits } = await import(pathToFileURL(join(root, 'duckdb-udf/src/sandbox/sandbox-limits.ts')).href) as LimitsModule;
+const { DuckDbSqlEngine } = await import(pathToFileURL(join(root, 'node/duckdb/duckdb-sql-engine.ts')).href) as EngineModule;
+const { sandboxLimits } = await import(pathToFileURL(join(root, 'node/duckdb/sandbox/sandbox-limits.ts')).href) as LimitsModule;
 const limits = {
   ...sandboxLimits,
   ...(options['process-memory'] ? { processMemoryMegabytes: Number(options['process-memory']) } : {}),

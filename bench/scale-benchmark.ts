@@ -20,8 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DuckDbSqlEngine } from '../duckdb-udf/src/duckdb-sql-engine.ts';
-import { SragStore } from '../duckdb-udf/src/store/srag-store.ts';
+import { DuckDbSqlEngine } from '../node/duckdb/duckdb-sql-engine.ts';
+import { SragStore } from '../node/duckdb/store/srag-store.ts';
 import { startLlmStandIn } from '../tests/helpers/llm-stand-in/index.ts';
 import { runCliMeasured, type CliRun } from './run-cli-measured.ts';
 

@@ -41,10 +41,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import { openSqlSession, type SqlSession } from '../duckdb-udf/src/harness/sql-session.ts';
-import { controlSlots, createControlBuffer } from '../duckdb-udf/src/llm-bridge/control-buffer.ts';
-import { bridgeWorkerUrl } from '../duckdb-udf/src/llm-bridge/llm-bridge.ts';
-import { prepareWorkerBundle, readyWorkerBundle } from '../duckdb-udf/src/llm-bridge/worker-bundle.ts';
+import { openSqlSession, type SqlSession } from '../node/sql-functions/harness/sql-session.ts';
+import { controlSlots, createControlBuffer } from '../node/sql-functions/llm-bridge/control-buffer.ts';
+import { bridgeWorkerUrl } from '../node/sql-functions/llm-bridge/llm-bridge.ts';
+import { prepareWorkerBundle, readyWorkerBundle } from '../node/runtime/workers/worker-bundle.ts';
 import { startLlmStandIn, type LlmStandIn, type RecordedRequest } from '../tests/helpers/llm-stand-in/index.ts';
 import { generateHotelCorpus } from './generate-hotel-corpus.ts';
 
@@ -184,7 +184,7 @@ async function bridgeFirstAnswerMs(module: URL, registerTypeScript: boolean): Pr
   const control = createControlBuffer();
   const channel = new MessageChannel();
   const started = performance.now();
-  const worker = new Worker(new URL('../duckdb-udf/src/llm-bridge/worker-entry.mjs', import.meta.url), {
+  const worker = new Worker(new URL('../node/runtime/workers/worker-entry.mjs', import.meta.url), {
     workerData: { control, syncPort: channel.port2, environment: {}, progress: false, module: module.href, registerTypeScript },
     transferList: [channel.port2],
   });

@@ -24,12 +24,12 @@ import {
   ModelClient, parseRecordSchema, runExtraction, runSynthesizedExtraction,
   type DocumentSource, type LanguageModel, type RecordSchema, type RunSummary, type SynthesisReport,
 } from '../core/index.ts';
-import { QuickJsCodeSandbox } from '../duckdb-udf/src/code-sandbox/quickjs-code-sandbox.ts';
-import { countTokens } from '../duckdb-udf/src/count-tokens.ts';
-import { hashText } from '../duckdb-udf/src/hash-text.ts';
-import { loadPromptLibrary } from '../duckdb-udf/src/load-prompt-library.ts';
-import { OpenAiLanguageModel } from '../duckdb-udf/src/openai-language-model.ts';
-import { SragStore } from '../duckdb-udf/src/store/srag-store.ts';
+import { QuickJsCodeSandbox } from '../node/runtime/code-sandbox/quickjs-code-sandbox.ts';
+import { countTokens } from '../node/runtime/count-tokens.ts';
+import { hashText } from '../node/runtime/hash-text.ts';
+import { loadPromptLibrary } from '../node/runtime/load-prompt-library.ts';
+import { OpenAiLanguageModel } from '../node/runtime/openai-language-model.ts';
+import { SragStore } from '../node/duckdb/store/srag-store.ts';
 import { startLlmStandIn, type LlmStandIn } from '../tests/helpers/llm-stand-in/index.ts';
 import { carListingSchema, generateTemplatedCorpus, type TemplatedDocument } from '../tests/helpers/templated-corpus.ts';
 
@@ -93,7 +93,7 @@ async function ingest(name: string, standIn: LlmStandIn, documents: readonly Tem
   const tokens: Tokens = { calls: 0, prompt: 0, completion: 0 };
   const languageModel = countingModel(new OpenAiLanguageModel({ baseURL: standIn.url, apiKey: 'bench-not-a-key', model: 'srag-stand-in', timeoutMilliseconds: 120_000 }), tokens);
   const client = new ModelClient({ languageModel, cache: extractionStore.responseCache, sleep: (milliseconds) => wait(milliseconds), maxConcurrency: 8, retry: { maxRetries: 0 }, hashText });
-  // As srag ingest runs it (duckdb-udf/src/cli/ingest-command.ts), but for the CLI's progress and messages.
+  // As srag ingest runs it (node/cli/ingest-command.ts), but for the CLI's progress and messages.
   const common = { client, prompts, schema, documents: sources(documents), store: extractionStore, loadTokenCounter: async () => countTokens, concurrency: 16, hashText };
   const sandbox = new QuickJsCodeSandbox();
   const started = performance.now();

@@ -7,18 +7,18 @@
 // bundle for the next start. So an edit takes effect without a build either way.
 import { existsSync } from 'node:fs';
 
-const sources = new URL('../duckdb-udf/src/cli/main.ts', import.meta.url);
+const sources = new URL('../node/cli/main.ts', import.meta.url);
 let main;
 let bundling;
 if (existsSync(sources)) {
-  const { readyBundle } = await import('../duckdb-udf/src/llm-bridge/ready-bundle.mjs');
+  const { readyBundle } = await import('../node/runtime/workers/ready-bundle.mjs');
   const bundle = readyBundle(sources);
   if (bundle) {
     ({ main } = await import(bundle.href));
   } else {
     (await import('tsx/esm/api')).register();
     ({ main } = await import(sources.href));
-    bundling = import('../duckdb-udf/src/llm-bridge/worker-bundle.ts').then(({ prepareWorkerBundle }) => prepareWorkerBundle(sources, { packages: 'external' }));
+    bundling = import('../node/runtime/workers/worker-bundle.ts').then(({ prepareWorkerBundle }) => prepareWorkerBundle(sources, { packages: 'external' }));
   }
 } else {
   ({ main } = await import('../dist/cli.js'));

@@ -20,13 +20,13 @@ const distDirectory = join(root, 'dist');
 
 /** Source → the file it becomes in dist/ (the name every `new URL(…, import.meta.url)` to it is rewritten to). */
 const entries = {
-  cli: 'duckdb-udf/src/cli/main.ts',
-  index: 'duckdb-udf/src/index.ts',
-  'bridge-worker': 'duckdb-udf/src/llm-bridge/bridge-worker.ts',
-  'sql-session-worker': 'duckdb-udf/src/harness/sql-session-worker.ts',
-  'worker-entry': 'duckdb-udf/src/llm-bridge/worker-entry.mjs',
-  'quickjs-sandbox-worker': 'duckdb-udf/src/code-sandbox/quickjs-sandbox-worker.ts',
-  'sandbox-process': 'duckdb-udf/src/sandbox/sandbox-process.ts',
+  cli: 'node/cli/main.ts',
+  index: 'node/index.ts',
+  'bridge-worker': 'node/sql-functions/llm-bridge/bridge-worker.ts',
+  'sql-session-worker': 'node/sql-functions/harness/sql-session-worker.ts',
+  'worker-entry': 'node/runtime/workers/worker-entry.mjs',
+  'quickjs-sandbox-worker': 'node/runtime/code-sandbox/quickjs-sandbox-worker.ts',
+  'sandbox-process': 'node/duckdb/sandbox/sandbox-process.ts',
 };
 const builtFile = new Map(Object.entries(entries).map(([name, source]) => [resolve(root, source), join(distDirectory, `${name}.js`)]));
 

@@ -23,7 +23,7 @@ export interface HttpResponse {
 /**
  * The wire's one dependency on a runtime: send a request, answer with its response, whatever the
  * status. A request that gets no response at all rejects with a `TransportFailure`. Node's `http`
- * is one (duckdb-udf), the Sheets request loop over `UrlFetchApp.fetchAll` another, a test's
+ * is one (node/runtime), the Sheets request loop over `UrlFetchApp.fetchAll` another, a test's
  * function a third: the vercel/ai pattern of a provider that is handed its `fetch`.
  *
  * A transport reads at most the bound it was made with (`defaultMaxReplyBytes` unless told

@@ -1,7 +1,7 @@
 /**
  * The one OpenAI-compatible wire, for both runtimes: requests, replies and every failure of a call
  * decided here (structured-output fallback, retryable statuses, Retry-After, quota, redaction).
- * It speaks HTTP only through the `HttpTransport` it is handed: duckdb-udf gives node:http, the
+ * It speaks HTTP only through the `HttpTransport` it is handed: srag for Node gives node:http, the
  * Sheets add-on its request loop over UrlFetchApp. No runtime's globals are used here.
  */
 export { defaultMaxReplyBytes, type HttpRequest, type HttpResponse, type HttpTransport } from './http-transport.ts';

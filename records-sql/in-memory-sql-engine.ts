@@ -95,7 +95,7 @@ function toRuntimeValue(value: SqlValue, type: SqlType): RuntimeValue {
 function toSqlValue(value: RuntimeValue): SqlValue {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
-  // As duckdb-udf's readSqlResult reads a DECIMAL: the number its text spells.
+  // As node/duckdb's readSqlResult reads a DECIMAL: the number its text spells.
   if (value instanceof SqlDecimal) return Number(value.toString());
   if (value instanceof SqlDate) return value.toString();
   return value.toString();

@@ -2,7 +2,7 @@
  * The code-sandbox port: runs JavaScript a model wrote (a synthesized extractor) where it can
  * reach nothing of the host — no `process`, no `require`, no files, no network — and where each
  * call is bounded in time and memory. The Node packaging implements it with QuickJS compiled to
- * WebAssembly in a worker thread (duckdb-udf/src/code-sandbox/); never with the host's own realm.
+ * WebAssembly in a worker thread (node/runtime/code-sandbox/); never with the host's own realm.
  */
 export interface CodeSandbox {
   /**

@@ -9,8 +9,8 @@ import {
   SragError,
   type LanguageModelRequest,
 } from '../../core/index.ts';
-import { DuckDbSqlEngine } from '../../duckdb-udf/src/duckdb-sql-engine.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { DuckDbSqlEngine } from '../../node/duckdb/duckdb-sql-engine.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
 import { createRecordingLanguageModel, type ScriptedReply } from '../helpers/recording-language-model.ts';
 import { caught } from '../helpers/caught.ts';
 

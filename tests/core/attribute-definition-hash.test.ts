@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { attributeDefinitionHash, contentHash, type AttributeDefinition } from '../../core/index.ts';
-import { hashText } from '../../duckdb-udf/src/hash-text.ts';
+import { hashText } from '../../node/runtime/hash-text.ts';
 
 const price: AttributeDefinition = { name: 'price_per_night', kind: 'number', description: 'Price of one night in a double room.', examples: [120, 89.5], unit: 'USD' };
 

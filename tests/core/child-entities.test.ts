@@ -6,7 +6,7 @@ import { parseRecordSchema } from '../../core/schema/parse-record-schema.ts';
 import { readRecordReply } from '../../core/extraction/read-record-reply.ts';
 import { renderBatchExtractionInstructions } from '../../core/extraction/render-batch-extraction-instructions.ts';
 import { relateChildTables } from '../../core/table-choice/relate-child-tables.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
 import { repositoryRoot } from '../helpers/run-srag.ts';
 
 const schemaText = readFileSync(join(repositoryRoot, 'examples/guesthouses/schema.json'), 'utf8');

@@ -16,7 +16,7 @@ import {
 } from '../../core/documents/index.ts';
 import { parseHtml } from '../../core/documents/parse-html.ts';
 import { quoteOccursIn } from '../../core/extraction/quote-occurs-in.ts';
-import { countTokens } from '../../duckdb-udf/src/count-tokens.ts';
+import { countTokens } from '../../node/runtime/count-tokens.ts';
 
 const fixtures = new URL('../fixtures/worldcup-html/', import.meta.url);
 const years = ['1930', '1986', '2014'] as const;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { approximateTokenCount, estimateExtractionUsage, extractRecordBatch, findModelPrice, defaultModelPrices, ModelClient, parseRecordSchema, readModelPrices, SragError, usageCost, type LanguageModelRequest } from '../../core/index.ts';
 import { planBatchCalls } from '../../core/extraction/plan-batch-calls.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
 import { caught } from '../helpers/caught.ts';
 import { createRecordingLanguageModel } from '../helpers/recording-language-model.ts';
 

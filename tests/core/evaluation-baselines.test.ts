@@ -3,7 +3,7 @@ import {
   Bm25Index, createFullCorpusSystem, createRagSystem, evaluateQuestions, LanguageModelError, ModelClient, SqlFailedError, summarizeEvaluation,
   type AnsweringSystem, type TextEmbedder,
 } from '../../core/index.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
 import { createRecordingLanguageModel } from '../helpers/recording-language-model.ts';
 
 /** These tests retry nothing that needs a real wait. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeferringLanguageModel, extractRecordBatch, LanguageModelError, ModelClient, parseRecordSchema, SragError, type CachedResponse, type LanguageModelRequest } from '../../core/index.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
 import { createRecordingLanguageModel, type ScriptedReply } from '../helpers/recording-language-model.ts';
 
 /** These tests retry nothing that needs a real wait. */

@@ -11,8 +11,8 @@ import {
   type RecordIssue,
   type RecordSchema,
 } from '../../core/index.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
-import { OpenAiLanguageModel } from '../../duckdb-udf/src/openai-language-model.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
+import { OpenAiLanguageModel } from '../../node/runtime/openai-language-model.ts';
 import { startLlmStandIn, type LlmStandIn, type ModelSlip } from '../helpers/llm-stand-in/index.ts';
 
 /**

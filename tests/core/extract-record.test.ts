@@ -13,7 +13,7 @@ import {
   type SragError,
 } from '../../core/index.ts';
 import { caught } from '../helpers/caught.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
 import { createRecordingLanguageModel, type ScriptedReply } from '../helpers/recording-language-model.ts';
 
 class MemoryCache implements ResponseCache {

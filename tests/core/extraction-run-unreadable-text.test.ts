@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ModelClient, parseRecordSchema, runExtraction, type DocumentSource } from '../../core/index.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
 import { memoryExtractionStore } from '../helpers/memory-extraction-store.ts';
 import { createRecordingLanguageModel } from '../helpers/recording-language-model.ts';
 

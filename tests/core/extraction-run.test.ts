@@ -3,7 +3,7 @@ import {
   contentHash, LanguageModelError, ModelClient, parseRecordSchema, runExtraction, SragError, startExtractionRun,
   type CachedResponse, type DocumentSource, type ExtractionStore, type IngestionLogEntry, type LanguageModelRequest, type StoredRecord,
 } from '../../core/index.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
 import { caught } from '../helpers/caught.ts';
 import { createRecordingLanguageModel, type ScriptedReply } from '../helpers/recording-language-model.ts';
 

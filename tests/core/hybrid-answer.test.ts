@@ -1,8 +1,8 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askQuestion, computeStatistics, contentHash, ModelClient, parseRecordSchema, type AnswerPathChoice, type DocumentReader, type LanguageModelRequest } from '../../core/index.ts';
-import { DuckDbSqlEngine } from '../../duckdb-udf/src/duckdb-sql-engine.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { DuckDbSqlEngine } from '../../node/duckdb/duckdb-sql-engine.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
 import { createRecordingLanguageModel, type ScriptedReply } from '../helpers/recording-language-model.ts';
 
 const schema = parseRecordSchema({

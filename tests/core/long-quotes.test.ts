@@ -3,7 +3,7 @@ import { extractRecord, ModelClient, parseRecordSchema } from '../../core/index.
 import { evidenceRule } from '../../core/extraction/evidence-rule.ts';
 import { longestQuote } from '../../core/extraction/longest-quote.ts';
 import { readRecordReply } from '../../core/extraction/read-record-reply.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
 import { createRecordingLanguageModel } from '../helpers/recording-language-model.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countNoun, extractRecord, ModelClient, parseRecordSchema, runExtraction, type ExtractionStore } from '../../core/index.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
 import { createRecordingLanguageModel } from '../helpers/recording-language-model.ts';
 
 const schema = parseRecordSchema({ title: 'Hotel', properties: { hotel_name: { type: 'string', description: 'Name of the hotel as written.' } } });

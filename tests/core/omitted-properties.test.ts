@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ModelClient, parseRecordSchema, runExtraction, type DocumentSource } from '../../core/index.ts';
 import { readRecordReply } from '../../core/extraction/read-record-reply.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
-import { OpenAiLanguageModel } from '../../duckdb-udf/src/openai-language-model.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
+import { OpenAiLanguageModel } from '../../node/runtime/openai-language-model.ts';
 import { startLlmStandIn, type LlmStandIn, type ModelSlip } from '../helpers/llm-stand-in/index.ts';
 import { memoryExtractionStore } from '../helpers/memory-extraction-store.ts';
 

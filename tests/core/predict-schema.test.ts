@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ModelClient, predictSchema } from '../../core/index.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
 import { createRecordingLanguageModel } from '../helpers/recording-language-model.ts';
 
 /** These tests retry nothing that needs a real wait. */

@@ -1,6 +1,6 @@
 import { getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
-import { balancePdfPageTree } from '../../duckdb-udf/src/documents/balance-pdf-page-tree.ts';
+import { balancePdfPageTree } from '../../node/runtime/documents/balance-pdf-page-tree.ts';
 import { buildPdf, type PdfBuildOptions } from '../helpers/build-pdf.ts';
 
 /** Pages each with one line that names it, all listed by the page tree's root (a flat tree). */

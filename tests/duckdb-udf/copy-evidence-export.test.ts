@@ -2,9 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyEvidenceExportSql } from '../../duckdb-udf/src/sandbox/sandbox-table-source.ts';
-import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
-import { withLiterals, writeLogEntries } from '../../duckdb-udf/src/store/store-writes.ts';
+import { copyEvidenceExportSql } from '../../node/duckdb/sandbox/sandbox-table-source.ts';
+import { SragStore } from '../../node/duckdb/store/srag-store.ts';
+import { withLiterals, writeLogEntries } from '../../node/duckdb/store/store-writes.ts';
 
 describe('the evidence behind a copy of srag_extract\'s rows', () => {
   it('keys each row to its document\'s evidence by content hash, and calls it unknown (NULL) where documents with that text disagree', async () => {

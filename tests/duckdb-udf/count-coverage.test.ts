@@ -1,8 +1,8 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeCoverage } from '../../core/index.ts';
-import { DuckDbSqlEngine } from '../../duckdb-udf/src/duckdb-sql-engine.ts';
-import { storeTablesSql } from '../../duckdb-udf/src/store/store-tables.ts';
+import { DuckDbSqlEngine } from '../../node/duckdb/duckdb-sql-engine.ts';
+import { storeTablesSql } from '../../node/duckdb/store/store-tables.ts';
 
 let instance: DuckDBInstance;
 let connection: DuckDBConnection;

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateHotelCorpus } from '../../bench/generate-hotel-corpus.ts';
-import { openSragDatabase } from '../../duckdb-udf/src/index.ts';
+import { openSragDatabase } from '../../node/index.ts';
 import { repositoryRoot } from '../helpers/run-srag.ts';
 
 // DuckDB runs on the test's own thread, which a scan blocks: the stand-in serves from a child process.

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandDocumentPaths } from '../../duckdb-udf/src/expand-document-paths.ts';
+import { expandDocumentPaths } from '../../node/runtime/expand-document-paths.ts';
 
 /** A small tree: docs/{a.md,b.txt,sub/c.md,[x]/d.md} and notes/e.md. */
 function tree(): string {

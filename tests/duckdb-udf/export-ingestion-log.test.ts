@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IngestionLogCopy } from '../../duckdb-udf/src/llm-bridge/ingestion-log-copy.ts';
-import { writeLogEntries } from '../../duckdb-udf/src/store/store-writes.ts';
-import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
-import { createSynchronousTableExport } from '../../duckdb-udf/src/table-functions/synchronous-table-export.ts';
+import { IngestionLogCopy } from '../../node/sql-functions/llm-bridge/ingestion-log-copy.ts';
+import { writeLogEntries } from '../../node/duckdb/store/store-writes.ts';
+import { SragStore } from '../../node/duckdb/store/srag-store.ts';
+import { createSynchronousTableExport } from '../../node/sql-functions/table-functions/synchronous-table-export.ts';
 
 const key = 'srag_extract:hotels:0123456789ab';
 

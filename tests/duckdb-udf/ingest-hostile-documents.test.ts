@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ingestCommand } from '../../duckdb-udf/src/cli/ingest-command.ts';
+import { ingestCommand } from '../../node/cli/ingest-command.ts';
 import { buildPdf } from '../helpers/build-pdf.ts';
 import { buildZip, deflatedZeros } from '../helpers/build-zip.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IngestionLogCopy, sourcesPerRead } from '../../duckdb-udf/src/llm-bridge/ingestion-log-copy.ts';
+import { IngestionLogCopy, sourcesPerRead } from '../../node/sql-functions/llm-bridge/ingestion-log-copy.ts';
 
 /** A line as the database exports it (`ingestionLogLineSql`). */
 const line = (source: string, status: string, record: Record<string, unknown> | null, error: string | null = null) =>

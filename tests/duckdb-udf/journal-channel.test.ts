@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { BridgeMessage } from '../../duckdb-udf/src/llm-bridge/bridge-protocol.ts';
-import { JournalChannel } from '../../duckdb-udf/src/llm-bridge/journal-channel.ts';
-import type { JournalEntry } from '../../duckdb-udf/src/store/journal-entry.ts';
+import type { BridgeMessage } from '../../node/sql-functions/llm-bridge/bridge-protocol.ts';
+import { JournalChannel } from '../../node/sql-functions/llm-bridge/journal-channel.ts';
+import type { JournalEntry } from '../../node/duckdb/store/journal-entry.ts';
 import { caught } from '../helpers/caught.ts';
 
 const log = (source: string): JournalEntry => ({ kind: 'log', logName: 'srag_extract:hotel:test', entry: { source, contentHash: 'h', status: 'empty', error: null } });

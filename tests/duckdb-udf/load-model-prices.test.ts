@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultModelPrices, SragError } from '../../core/index.ts';
-import { loadModelPrices } from '../../duckdb-udf/src/load-model-prices.ts';
+import { loadModelPrices } from '../../node/runtime/load-model-prices.ts';
 import { caught } from '../helpers/caught.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'srag-prices-'));

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelClient, parseRecordSchema, runExtraction, type DocumentSource } from '../../core/index.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
-import { OpenAiLanguageModel } from '../../duckdb-udf/src/openai-language-model.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
+import { OpenAiLanguageModel } from '../../node/runtime/openai-language-model.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { memoryExtractionStore } from '../helpers/memory-extraction-store.ts';
 

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { attributeDefinitionHash, parseRecordSchema, type StoredRecord } from '../../core/index.ts';
-import { hashText } from '../../duckdb-udf/src/hash-text.ts';
-import { followingMovedDocuments } from '../../duckdb-udf/src/store/moved-documents.ts';
-import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
+import { hashText } from '../../node/runtime/hash-text.ts';
+import { followingMovedDocuments } from '../../node/duckdb/store/moved-documents.ts';
+import { SragStore } from '../../node/duckdb/store/srag-store.ts';
 
 const schema = parseRecordSchema({
   title: 'Hotel',

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanguageModelError, ModelClient } from '../../core/index.ts';
 import { TransportFailure, type HttpRequest } from '../../openai-wire/index.ts';
-import { createNodeHttpTransport as createTransport } from '../../duckdb-udf/src/node-http-transport.ts';
-import { OpenAiLanguageModel } from '../../duckdb-udf/src/openai-language-model.ts';
+import { createNodeHttpTransport as createTransport } from '../../node/runtime/node-http-transport.ts';
+import { OpenAiLanguageModel } from '../../node/runtime/openai-language-model.ts';
 import { caught } from '../helpers/caught.ts';
 
 let server: http.Server;

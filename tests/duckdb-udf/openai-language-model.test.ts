@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanguageModelError } from '../../core/index.ts';
-import { OpenAiLanguageModel } from '../../duckdb-udf/src/openai-language-model.ts';
+import { OpenAiLanguageModel } from '../../node/runtime/openai-language-model.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 
 let standIn: LlmStandIn;

@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { RetryNotice } from '../../core/index.ts';
-import { createProgressReporter } from '../../duckdb-udf/src/cli/progress-reporter.ts';
-import { ProgressLine } from '../../duckdb-udf/src/llm-bridge/progress-line.ts';
-import { ProgressStatus } from '../../duckdb-udf/src/progress-status.ts';
+import { createProgressReporter } from '../../node/cli/progress-reporter.ts';
+import { ProgressLine } from '../../node/sql-functions/llm-bridge/progress-line.ts';
+import { ProgressStatus } from '../../node/runtime/progress-status.ts';
 
 const notice = (attempt: number, delayMilliseconds: number, reason = '429'): RetryNotice => ({ model: 'm', attempt, maxRetries: 6, delayMilliseconds, reason });
 

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeStatistics } from '../../core/index.ts';
-import { formatTable } from '../../duckdb-udf/src/cli/format-table.ts';
-import { queryColumnStatistics } from '../../duckdb-udf/src/store/query-column-statistics.ts';
-import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
+import { formatTable } from '../../node/cli/format-table.ts';
+import { queryColumnStatistics } from '../../node/duckdb/store/query-column-statistics.ts';
+import { SragStore } from '../../node/duckdb/store/srag-store.ts';
 import { statisticsSchema } from '../helpers/statistics-schema.ts';
 
 const schema = statisticsSchema;

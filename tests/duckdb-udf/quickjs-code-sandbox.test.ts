@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SandboxCallResult } from '../../core/index.ts';
-import { QuickJsCodeSandbox } from '../../duckdb-udf/src/code-sandbox/quickjs-code-sandbox.ts';
+import { QuickJsCodeSandbox } from '../../node/runtime/code-sandbox/quickjs-code-sandbox.ts';
 
 // Small bounds keep the file quick; the defaults are a second and 32 MiB.
-const sandbox = new QuickJsCodeSandbox({ timeMs: 300, memoryBytes: 8 * 1024 * 1024, stackBytes: 128 * 1024, outputCharacters: 1_000 }, 300);
+const sandbox = new QuickJsCodeSandbox({ timeMs: 1_000, memoryBytes: 8 * 1024 * 1024, stackBytes: 128 * 1024, outputCharacters: 1_000 }, 300);
 afterAll(() => sandbox.close());
 
 async function run(source: string, text = 'Rooms: 1,234'): Promise<SandboxCallResult> {

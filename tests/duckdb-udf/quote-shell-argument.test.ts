@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { quoteShellArgument, sragCommandLine } from '../../duckdb-udf/src/quote-shell-argument.ts';
+import { quoteShellArgument, sragCommandLine } from '../../node/runtime/quote-shell-argument.ts';
 
 /** The words a POSIX shell reads from `line`. */
 function shellWords(line: string): string[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultMaxReplyBytes } from '../../openai-wire/index.ts';
-import { readSettings, secretSettings } from '../../duckdb-udf/src/read-settings.ts';
+import { readSettings, secretSettings } from '../../node/runtime/read-settings.ts';
 import { caught } from '../helpers/caught.ts';
 
 describe('the endpoint settings', () => {

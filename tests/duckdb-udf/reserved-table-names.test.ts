@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importCommand } from '../../duckdb-udf/src/cli/import-command.ts';
-import { ingestCommand } from '../../duckdb-udf/src/cli/ingest-command.ts';
+import { importCommand } from '../../node/cli/import-command.ts';
+import { ingestCommand } from '../../node/cli/ingest-command.ts';
 import { runCommandInProcess } from '../helpers/run-command-in-process.ts';
 import { repositoryRoot } from '../helpers/run-srag.ts';
 

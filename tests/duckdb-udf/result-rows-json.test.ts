@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { uniqueColumnNames } from '../../app/index.ts';
-import { resultRowsJson } from '../../duckdb-udf/src/llm-bridge/result-rows-json.ts';
+import { resultRowsJson } from '../../node/sql-functions/llm-bridge/result-rows-json.ts';
 
 describe('resultRowsJson', () => {
   it('writes each row as an object with the columns in the query order, integer-like names included', () => {

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ShellInput } from '../../duckdb-udf/src/cli/shell-input.ts';
+import { ShellInput } from '../../node/cli/shell-input.ts';
 import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'srag-sql-'));

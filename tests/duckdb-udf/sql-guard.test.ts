@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkGeneratedSql, SragError } from '../../core/index.ts';
-import { DuckDbSqlEngine } from '../../duckdb-udf/src/duckdb-sql-engine.ts';
-import { openSandbox } from '../../duckdb-udf/src/sandbox/open-sandbox.ts';
-import { sandboxLimits } from '../../duckdb-udf/src/sandbox/sandbox-limits.ts';
+import { DuckDbSqlEngine } from '../../node/duckdb/duckdb-sql-engine.ts';
+import { openSandbox } from '../../node/duckdb/sandbox/open-sandbox.ts';
+import { sandboxLimits } from '../../node/duckdb/sandbox/sandbox-limits.ts';
 
 let connection: DuckDBConnection;
 let engine: DuckDbSqlEngine;

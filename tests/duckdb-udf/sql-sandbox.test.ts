@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { setTimeout as wait } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SragError } from '../../core/index.ts';
-import { DuckDbSqlEngine } from '../../duckdb-udf/src/duckdb-sql-engine.ts';
-import { connectionTableSource } from '../../duckdb-udf/src/sandbox/connection-table-source.ts';
-import { openedConnectionTableSource } from '../../duckdb-udf/src/sandbox/opened-connection-table-source.ts';
-import { sandboxLimits, type SandboxLimits } from '../../duckdb-udf/src/sandbox/sandbox-limits.ts';
-import type { SandboxTableSource } from '../../duckdb-udf/src/sandbox/sandbox-table-source.ts';
+import { DuckDbSqlEngine } from '../../node/duckdb/duckdb-sql-engine.ts';
+import { connectionTableSource } from '../../node/duckdb/sandbox/connection-table-source.ts';
+import { openedConnectionTableSource } from '../../node/duckdb/sandbox/opened-connection-table-source.ts';
+import { sandboxLimits, type SandboxLimits } from '../../node/duckdb/sandbox/sandbox-limits.ts';
+import type { SandboxTableSource } from '../../node/duckdb/sandbox/sandbox-table-source.ts';
 
 let instance: DuckDBInstance;
 let connection: DuckDBConnection;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateHotelCorpus } from '../../bench/generate-hotel-corpus.ts';
-import { openSqlSession, type SqlSession } from '../../duckdb-udf/src/harness/sql-session.ts';
+import { openSqlSession, type SqlSession } from '../../node/sql-functions/harness/sql-session.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 
 // What a session's statement journals (replies, records, log entries) is applied to srag's tables

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker } from '../../duckdb-udf/src/llm-bridge/start-worker.ts';
+import { startWorker } from '../../node/runtime/workers/start-worker.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 
 let standIn: LlmStandIn;

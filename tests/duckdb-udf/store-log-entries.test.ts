@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRecordSchema, type DocumentSource } from '../../core/index.ts';
-import { adoptRelativeSources } from '../../duckdb-udf/src/store/adopt-relative-sources.ts';
-import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
+import { adoptRelativeSources } from '../../node/duckdb/store/adopt-relative-sources.ts';
+import { SragStore } from '../../node/duckdb/store/srag-store.ts';
 
 const schema = parseRecordSchema({ title: 'Hotel', properties: { city: { type: 'string', description: 'The city.' } } });
 

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRecordSchema, recordSchemaToJsonSchema, type StoredRecord } from '../../core/index.ts';
-import { extractRecordTable } from '../../duckdb-udf/src/store/extract-record-table.ts';
-import type { JournalEntry } from '../../duckdb-udf/src/store/journal-entry.ts';
-import { SragStore } from '../../duckdb-udf/src/store/srag-store.ts';
-import { withLiterals } from '../../duckdb-udf/src/store/store-writes.ts';
-import { StoreJournal } from '../../duckdb-udf/src/store/store-journal.ts';
+import { extractRecordTable } from '../../node/duckdb/store/extract-record-table.ts';
+import type { JournalEntry } from '../../node/duckdb/store/journal-entry.ts';
+import { SragStore } from '../../node/duckdb/store/srag-store.ts';
+import { withLiterals } from '../../node/duckdb/store/store-writes.ts';
+import { StoreJournal } from '../../node/duckdb/store/store-journal.ts';
 
 const schema = parseRecordSchema({
   title: 'Hotel',

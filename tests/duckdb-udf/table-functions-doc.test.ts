@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSqlSession } from '../../duckdb-udf/src/harness/sql-session.ts';
+import { openSqlSession } from '../../node/sql-functions/harness/sql-session.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { runProcess } from '../helpers/run-process.ts';
 import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';

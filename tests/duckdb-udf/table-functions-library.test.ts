@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSragDatabase } from '../../duckdb-udf/src/index.ts';
+import { openSragDatabase } from '../../node/index.ts';
 import { repositoryRoot } from '../helpers/run-srag.ts';
 
 // In this test DuckDB runs on the test's own thread, which a scan blocks; the stand-in therefore

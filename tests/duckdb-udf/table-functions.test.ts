@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqlResult, SqlValue } from '../../core/index.ts';
-import { openSqlSession, type SqlSession } from '../../duckdb-udf/src/harness/sql-session.ts';
+import { openSqlSession, type SqlSession } from '../../node/sql-functions/harness/sql-session.ts';
 import { batchDocumentMarkers, documentMarkers, startLlmStandIn, type LlmStandIn, type RecordedRequest } from '../helpers/llm-stand-in/index.ts';
 import { repositoryRoot } from '../helpers/run-srag.ts';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ingestCommand, type IngestCommandOptions } from '../../duckdb-udf/src/cli/ingest-command.ts';
+import { ingestCommand, type IngestCommandOptions } from '../../node/cli/ingest-command.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
 

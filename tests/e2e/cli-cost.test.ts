@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countTokens } from '../../duckdb-udf/src/count-tokens.ts';
+import { countTokens } from '../../node/runtime/count-tokens.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
 

@@ -2,11 +2,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { askCommand } from '../../duckdb-udf/src/cli/ask-command.ts';
-import { evalCommand } from '../../duckdb-udf/src/cli/eval-command.ts';
-import { ingestCommand } from '../../duckdb-udf/src/cli/ingest-command.ts';
-import { openSqlSession } from '../../duckdb-udf/src/harness/sql-session.ts';
-import { startServe } from '../../duckdb-udf/src/serve/start-serve.ts';
+import { askCommand } from '../../node/cli/ask-command.ts';
+import { evalCommand } from '../../node/cli/eval-command.ts';
+import { ingestCommand } from '../../node/cli/ingest-command.ts';
+import { openSqlSession } from '../../node/sql-functions/harness/sql-session.ts';
+import { startServe } from '../../node/serve/start-serve.ts';
 import { dialectMarkers, geminiInvalidKey, startLlmStandIn, type Dialect, type LlmStandIn, type RecordedRequest } from '../helpers/llm-stand-in/index.ts';
 import { queryDatabaseFile } from '../helpers/query-database-file.ts';
 import { runCommandInProcess } from '../helpers/run-command-in-process.ts';

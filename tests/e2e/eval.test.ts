@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuestionReport, SqlValue } from '../../core/index.ts';
 import { documentText } from '../../core/index.ts';
-import { countTokens } from '../../duckdb-udf/src/count-tokens.ts';
+import { countTokens } from '../../node/runtime/count-tokens.ts';
 import { createGoldTable, type GoldRecord } from '../../examples/hotels/gold-format.ts';
 import { readGoldQuestions, rowsMatchGold, type GoldQuestion } from '../helpers/gold-questions.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';

@@ -2,8 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { askCommand } from '../../duckdb-udf/src/cli/ask-command.ts';
-import { ingestCommand } from '../../duckdb-udf/src/cli/ingest-command.ts';
+import { askCommand } from '../../node/cli/ask-command.ts';
+import { ingestCommand } from '../../node/cli/ingest-command.ts';
 import { readGoldQuestions, rowsMatchGold } from '../helpers/gold-questions.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { queryDatabaseFile } from '../helpers/query-database-file.ts';

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe } from '../../duckdb-udf/src/serve/start-serve.ts';
+import { startServe } from '../../node/serve/start-serve.ts';
 import { injectionMarker, startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
 

@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { renderError } from '../../duckdb-udf/src/cli/render-error.ts';
+import { renderError } from '../../node/cli/render-error.ts';
 
 export interface InProcessRun {
   status: number;

@@ -1,7 +1,7 @@
 import type { DocumentSource, RecordSchema } from '../../core/index.ts';
 import { ModelClient, runExtraction } from '../../core/index.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
-import { OpenAiLanguageModel } from '../../duckdb-udf/src/openai-language-model.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
+import { OpenAiLanguageModel } from '../../node/runtime/openai-language-model.ts';
 import type { BatchSlip, LlmStandIn } from './llm-stand-in/index.ts';
 import { memoryExtractionStore } from './memory-extraction-store.ts';
 

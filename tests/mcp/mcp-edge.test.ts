@@ -2,16 +2,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { answerJson, SragError, type Answer, type Srag } from '../../duckdb-udf/src/index.ts';
-import { assistantAnswer, rowsForAssistant } from '../../duckdb-udf/src/mcp/assistant-answer.ts';
-import { serveMcp } from '../../duckdb-udf/src/mcp/serve-mcp.ts';
-import { sragWhileCalled } from '../../duckdb-udf/src/mcp/srag-while-called.ts';
-import { stdioUntilAnswered } from '../../duckdb-udf/src/mcp/stdio-until-answered.ts';
-import { toolError } from '../../duckdb-udf/src/mcp/tool-error.ts';
+import { answerJson, SragError, type Answer, type Srag } from '../../node/index.ts';
+import { assistantAnswer, rowsForAssistant } from '../../node/mcp/assistant-answer.ts';
+import { serveMcp } from '../../node/mcp/serve-mcp.ts';
+import { sragWhileCalled } from '../../node/mcp/srag-while-called.ts';
+import { stdioUntilAnswered } from '../../node/mcp/stdio-until-answered.ts';
+import { toolError } from '../../node/mcp/tool-error.ts';
 import { caught } from '../helpers/caught.ts';
 import { repositoryRoot } from '../helpers/run-srag.ts';
 
-const mcpFolder = join(repositoryRoot, 'duckdb-udf/src/mcp');
+const mcpFolder = join(repositoryRoot, 'node/mcp');
 
 /** Every module specifier a source file names: static imports and exports, `import type`, and `import(…)`. */
 function specifiers(source: string): string[] {

@@ -14,8 +14,8 @@ let mainSource: URL;
 
 beforeAll(async () => {
   copy = copyRepository('srag-cli-bundle-');
-  mainSource = pathToFileURL(join(copy, 'duckdb-udf/src/cli/main.ts'));
-  ({ readyBundle } = await import(pathToFileURL(join(copy, 'duckdb-udf/src/llm-bridge/ready-bundle.mjs')).href) as { readyBundle: typeof readyBundle });
+  mainSource = pathToFileURL(join(copy, 'node/cli/main.ts'));
+  ({ readyBundle } = await import(pathToFileURL(join(copy, 'node/runtime/workers/ready-bundle.mjs')).href) as { readyBundle: typeof readyBundle });
 });
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 

@@ -39,7 +39,7 @@ describe('the packed tarball installed into a project outside the repository', (
     expect(existsSync(join(installedPackage, 'dist', 'cli.js'))).toBe(true);
     expect(existsSync(join(installedPackage, 'dist', 'bridge-worker.js'))).toBe(true);
     expect(existsSync(join(installedPackage, 'prompts', 'extract-record.md'))).toBe(true);
-    expect(existsSync(join(installedPackage, 'duckdb-udf'))).toBe(false);
+    expect(existsSync(join(installedPackage, 'node'))).toBe(false);
     expect(existsSync(join(installed.project, 'node_modules', 'tsx'))).toBe(false);
     expect(existsSync(join(installed.project, 'node_modules', 'esbuild'))).toBe(false);
   });

@@ -1,7 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqlValue } from '../../core/index.ts';
-import { readSqlResult } from '../../duckdb-udf/src/read-sql-result.ts';
+import { readSqlResult } from '../../node/duckdb/read-sql-result.ts';
 import { InMemorySqlEngine } from '../../records-sql/index.ts';
 import { hasTopLevelOrderBy, sameRows } from '../helpers/compare-sql-rows.ts';
 import { generatedPatterns } from './helpers/generated-patterns.ts';

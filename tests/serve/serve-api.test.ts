@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type RunningServe } from '../../duckdb-udf/src/serve/start-serve.ts';
+import { startServe, type RunningServe } from '../../node/serve/start-serve.ts';
 import { readGoldQuestions, rowsMatchGold } from '../helpers/gold-questions.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { extractionCallCount } from '../helpers/requested-attributes.ts';

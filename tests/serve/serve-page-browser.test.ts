@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type RunningServe } from '../../duckdb-udf/src/serve/start-serve.ts';
+import { startServe, type RunningServe } from '../../node/serve/start-serve.ts';
 import { readGoldQuestions } from '../helpers/gold-questions.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { repositoryRoot } from '../helpers/run-srag.ts';

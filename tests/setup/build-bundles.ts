@@ -1,4 +1,4 @@
-import { prepareWorkerBundle } from '../../duckdb-udf/src/llm-bridge/worker-bundle.ts';
+import { prepareWorkerBundle } from '../../node/runtime/workers/worker-bundle.ts';
 
 /**
  * The CLI (bin/srag.js in a checkout) and srag's workers run from bundles of their sources, built
@@ -7,10 +7,10 @@ import { prepareWorkerBundle } from '../../duckdb-udf/src/llm-bridge/worker-bund
  * sources through tsx and build the same bundles side by side.
  */
 export default async function setup(): Promise<void> {
-  const workers = ['../../duckdb-udf/src/llm-bridge/bridge-worker.ts', '../../duckdb-udf/src/harness/sql-session-worker.ts', '../../duckdb-udf/src/code-sandbox/quickjs-sandbox-worker.ts', '../../duckdb-udf/src/sandbox/sandbox-process.ts'];
+  const workers = ['../../node/sql-functions/llm-bridge/bridge-worker.ts', '../../node/sql-functions/harness/sql-session-worker.ts', '../../node/runtime/code-sandbox/quickjs-sandbox-worker.ts', '../../node/duckdb/sandbox/sandbox-process.ts'];
   await Promise.all([
     // As bin/srag.js builds it.
-    prepareWorkerBundle(new URL('../../duckdb-udf/src/cli/main.ts', import.meta.url), { packages: 'external' }),
+    prepareWorkerBundle(new URL('../../node/cli/main.ts', import.meta.url), { packages: 'external' }),
     ...workers.map((module) => prepareWorkerBundle(new URL(module, import.meta.url))),
   ]);
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeCoverage, type ColumnCoverage, type SqlValue } from '../../core/index.ts';
-import { duckDbSqlDialect } from '../../duckdb-udf/src/duckdb-sql-dialect.ts';
+import { duckDbSqlDialect } from '../../node/duckdb/duckdb-sql-dialect.ts';
 import { recordsSqlDialect } from '../../records-sql/index.ts';
 import type { RecordedRequest } from '../helpers/llm-stand-in/types.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';

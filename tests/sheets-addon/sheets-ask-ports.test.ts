@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ask } from '../../app/index.ts';
 import { ModelClient, SragError, type ColumnStatistics } from '../../core/index.ts';
-import { loadPromptLibrary } from '../../duckdb-udf/src/load-prompt-library.ts';
+import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
 import { noTableExporter } from '../../sheets-addon/src/ask-ports/no-table-exporter.ts';
 import { recordsRangeEngine } from '../../sheets-addon/src/ask-ports/records-range-engine.ts';
 import { recordsRangeSnapshot } from '../../sheets-addon/src/ask-ports/records-range-snapshot.ts';

@@ -1,9 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { SragError } from '../../../core/index.ts';
-import { registerSragFunctions } from '../../../duckdb-udf/src/harness/register-srag-functions.ts';
-import { LlmBridge } from '../../../duckdb-udf/src/llm-bridge/llm-bridge.ts';
-import type { JournalEntry } from '../../../duckdb-udf/src/store/journal-entry.ts';
+import { registerSragFunctions } from '../../../node/sql-functions/harness/register-srag-functions.ts';
+import { LlmBridge } from '../../../node/sql-functions/llm-bridge/llm-bridge.ts';
+import type { JournalEntry } from '../../../node/duckdb/store/journal-entry.ts';
 
 /**
  * A worker for the store-failure test: DuckDB with the srag functions, whose store journal fails

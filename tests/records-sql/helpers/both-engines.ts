@@ -1,7 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { expect } from 'vitest';
 import type { SqlValue } from '../../../core/index.ts';
-import { readSqlResult } from '../../../duckdb-udf/src/read-sql-result.ts';
+import { readSqlResult } from '../../../node/duckdb/read-sql-result.ts';
 import { InMemorySqlEngine } from '../../../records-sql/index.ts';
 import { createDuckDbTable, type GoldRecordTable } from './gold-record-tables.ts';
 

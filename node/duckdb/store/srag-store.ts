@@ -1,0 +1,679 @@
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import {
+  attributeDefinitionHash, childRecordSchema, childTableName, firstLine, parseRecordSchema, recordSchemaToJsonSchema, sqlTypeForKind, SragError,
+  type CachedResponse, type ColumnStatistics, type ExtractionStore, type ExtractorStore, type IngestionLogEntry, type RecordSchema, type ResponseCache,
+  type StoredRecord, type SynthesizedExtractor,
+} from '../../../core/index.ts';
+import type { ParameterAdaptation } from '../../../openai-wire/index.ts';
+import { quoteIdentifier } from '../quote-identifier.ts';
+import { sragCommandLine } from '../../runtime/quote-shell-argument.ts';
+import { readSqlResult } from '../read-sql-result.ts';
+import { extractRecordTable } from './extract-record-table.ts';
+import type { JournalEntry } from './journal-entry.ts';
+import { openDuckDbFile, type OpenDuckDbFileOptions } from './open-duckdb-file.ts';
+import { declareChildLink } from '../catalog/declare-child-link.ts';
+import { refreshTableProfile } from '../catalog/refresh-table-profile.ts';
+import { queryColumnStatistics } from './query-column-statistics.ts';
+import { hashText } from '../../runtime/hash-text.ts';
+import { compareSchemas, type SchemaChange } from './compare-schemas.ts';
+import { addedColumns, storeTablesSql } from './store-tables.ts';
+import { moveSources, StatementBatch, writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget, type StatementRunner } from './store-writes.ts';
+
+/**
+ * The extraction store of a table `srag ingest` fills, with one write more than the run's port:
+ * `moveRecord` moves a document's record (row, child items, evidence, log entry) to a new source
+ * in the same group commit as the saves, so a save made after it for the new source comes after it.
+ */
+export type IngestExtractionStore = ExtractionStore & { moveRecord(from: string, to: string): Promise<void> };
+
+/** Where the records of `table`, made by `srag ingest` with `schema`, are kept: its table, child tables and log name. */
+export function recordTarget(table: string, schema: RecordSchema): RecordTarget {
+  return {
+    quotedTable: quoteIdentifier(table), logName: table, schema,
+    children: (schema.entities ?? []).map((entity) => ({ entity, quotedTable: quoteIdentifier(childTableName(table, entity.name)), logName: childTableName(table, entity.name) })),
+  };
+}
+
+export interface TableInfo {
+  table: string;
+  schema: RecordSchema;
+  statistics: ColumnStatistics[];
+}
+
+/**
+ * What the SQL functions' bridge is handed when the database opens. Not the ingestion logs of
+ * `srag_extract`'s schemas: those are read for the documents a scan names, when it starts.
+ */
+export interface BridgeStart {
+  /** The schemas `srag_extract` was called with before. */
+  schemaKeys: string[];
+  /** Replies other than extraction replies (questions, SQL, answers), for `srag_ask`. */
+  cache: Array<[key: string, response: CachedResponse]>;
+}
+
+/**
+ * Journal entries applied per transaction: a scan of ~1,600 documents (a reply, a record and a
+ * log entry each) in one, with one commit (~30 ms) — a few MB of entries at hand, not the journal.
+ */
+const journalEntriesPerTransaction = 5_000;
+
+/**
+ * One DuckDB file holding record tables, their schemas and statistics, the ingestion log, the
+ * evidence per value and the response cache — and the only writer of those tables. All
+ * statements go through one connection in order (`exclusive`), so a transaction never interleaves
+ * with another write. Record tables of `srag ingest` live in `main`; those `srag_extract` fills, in
+ * the `srag_extract` schema (see `extractRecordTable`).
+ */
+export class SragStore {
+  private queue: Promise<unknown> = Promise.resolve();
+  /** False for a read-only file an older srag wrote: no endpoint per reply, no kept adaptations. */
+  private knowsEndpoints = true;
+
+  private constructor(readonly path: string, readonly instance: DuckDBInstance, readonly connection: DuckDBConnection, readonly readOnly: boolean) {}
+
+  /** Opens (or creates) the file; see `openDuckDbFile` for what is refused. */
+  static async open(path: string, options: OpenDuckDbFileOptions = {}): Promise<SragStore> {
+    const { instance, readOnly } = await openDuckDbFile(path, options);
+    const connection = await instance.connect();
+    // A read-only file is queried as it is; one srag never wrote to has no srag tables to read.
+    if (!readOnly) await createStoreTables(connection);
+    const store = new SragStore(path, instance, connection, readOnly);
+    if (!readOnly) await store.applyJournal();
+    // A read-only file an older srag wrote was not brought up to date: its cache names no endpoint.
+    else store.knowsEndpoints = (await connection.runAndReadAll("SELECT 1 FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = 'srag_cache' AND column_name = 'endpoint'")).getRowsJS().length > 0;
+    return store;
+  }
+
+  /** Run `work` after every earlier store operation, alone on the connection. */
+  exclusive<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    const next = this.queue.then(() => work(this.connection));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+
+  /**
+   * Create the record table for `schema` (and a table per child entity, see `childTableName`), or
+   * bring an existing one to it, and return the schema the table now has (see `SchemaChange`). A
+   * table's schema grows, it never shrinks: an attribute the new schema lacks keeps its column and
+   * values (it may have been added by `srag ask --extend-schema`), and stays in the table's schema
+   * after the new ones. A new attribute gets a NULL column; one whose definition changed has its
+   * values and evidence cleared (and its type changed), so the column never mixes values of two
+   * definitions; the ingestion log then says which attributes each record lacks, and the next run
+   * extracts only those. The child entities cannot change on an existing table (see
+   * `changeTableSchema`). A child table is registered in `srag_tables` with the entity as its own
+   * schema, so that the catalog, statistics and `srag ask` treat it as any table; the catalog finds
+   * its parent from the parent's schema.
+   */
+  async registerTable(table: string, schema: RecordSchema): Promise<SchemaChange> {
+    this.refuseWrites('ingest into it');
+    const children = (schema.entities ?? []).map((entity) => ({ entity, name: childTableName(table, entity.name) }));
+    return this.exclusive(async (connection) => {
+      const existing = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [table])).getRowsJS()[0];
+      if (existing) {
+        const stored = parseRecordSchema(JSON.parse(String(existing[0])), `table "${table}"`);
+        let change: SchemaChange | undefined;
+        await transaction(connection, async () => {
+          change = await changeTableSchema(connection, table, stored, String(existing[0]), schema, this.path);
+        });
+        // As with the store's own columns (see `addedColumns`): an ALTER is not left in the write-ahead log.
+        if (change!.added.length || change!.changed.length) await connection.run('CHECKPOINT');
+        return change!;
+      }
+      for (const name of [table, ...children.map((child) => child.name)]) {
+        const clash = (await connection.runAndReadAll("SELECT 1 FROM duckdb_tables() WHERE table_name = $1 AND schema_name = 'main'", [name])).getRowsJS()[0];
+        if (!clash) continue;
+        throw new SragError({
+          code: 'INPUT_INVALID',
+          message: name === table ? `table "${table}" already exists in ${this.path} and was not made by srag` : `table "${name}" (for the entity "${name.slice(table.length + 2)}" of "${table}") already exists in ${this.path}`,
+          hint: name === table ? 'choose another name with --table' : `choose another name with --table, or drop "${name}" first: ${sragCommandLine(['drop', name], this.path)}`,
+        });
+      }
+      await transaction(connection, async () => {
+        await connection.run(createRecordTableSql(quoteIdentifier(table), schema));
+        await connection.run('INSERT INTO srag_tables (table_name, title, schema_json) VALUES ($1, $2, $3)', [table, schema.title, JSON.stringify(recordSchemaToJsonSchema(schema))]);
+        for (const { entity, name } of children) {
+          const childSchema = childRecordSchema(entity);
+          await connection.run(createChildTableSql(quoteIdentifier(name), childSchema));
+          await connection.run('INSERT INTO srag_tables (table_name, title, schema_json) VALUES ($1, $2, $3)', [name, childSchema.title, JSON.stringify(recordSchemaToJsonSchema(childSchema))]);
+        }
+      });
+      return { schema, added: [], changed: [], kept: [] };
+    });
+  }
+
+  /**
+   * The documents whose record lacks one of the schema's attribute definitions (a back-fill's work),
+   * found by the ingestion log alone: a table whose records are complete costs one query.
+   */
+  incompleteSources(table: string, schema: RecordSchema): Promise<string[]> {
+    const hashes = schema.attributes.map((attribute) => attributeDefinitionHash(attribute, hashText));
+    return this.exclusive(async (connection) => {
+      const lacking = hashes.map((_, index) => `attribute_hashes NOT LIKE $${index + 2}`).join(' OR ');
+      const rows = (await connection.runAndReadAll(
+        `SELECT source FROM srag_ingestion_log WHERE table_name = $1 AND status = 'done' AND (attribute_hashes IS NULL OR ${lacking}) ORDER BY source`,
+        [table, ...hashes.map((hash) => `%"${hash}"%`)],
+      )).getRowsJS();
+      return rows.map((row) => String(row[0]));
+    });
+  }
+
+  tables(): Promise<string[]> {
+    return this.exclusive(async (connection) => {
+      if (!(await hasTable(connection, 'srag_tables'))) return [];
+      return (await connection.runAndReadAll('SELECT table_name FROM srag_tables ORDER BY table_name')).getRowsJS().map((row) => String(row[0]));
+    });
+  }
+
+  /**
+   * The named table, or the only one when no name is given — a corpus's child tables (its
+   * entities' items) do not count, they go with their parent; errors list what exists.
+   */
+  async tableInfo(table?: string): Promise<TableInfo> {
+    const names = await this.tables();
+    const children = table === undefined && names.length > 1 ? await this.childTables() : undefined;
+    const documentTables = children ? names.filter((name) => !children.has(name)) : names;
+    const chosen = table ?? (documentTables.length === 1 ? documentTables[0] : undefined);
+    if (!chosen || !names.includes(chosen)) {
+      throw new SragError({
+        code: 'TABLE_NOT_FOUND',
+        message: names.length === 0
+          ? `no srag table in ${this.path}`
+          : table ? `no srag table "${table}" in ${this.path}` : `${this.path} holds several tables (${names.join(', ')})`,
+        ...(names.length === 0
+          ? { hint: 'run `srag ingest <glob> --schema FILE` first (or pass the right --db)' }
+          : { hint: `name one of: ${names.join(', ')}`, fix: { kind: 'name-table' as const, choices: names } }),
+      });
+    }
+    const row = await this.exclusive(async (connection) =>
+      (await connection.runAndReadAll('SELECT schema_json, statistics_json FROM srag_tables WHERE table_name = $1', [chosen])).getRowsJS()[0]!);
+    return {
+      table: chosen,
+      schema: parseRecordSchema(JSON.parse(String(row[0])), `table "${chosen}"`),
+      statistics: row[1] ? (JSON.parse(String(row[1])) as ColumnStatistics[]) : [],
+    };
+  }
+
+  /** The child entities' tables their parents' schemas declare: child table → its parent and the entity. */
+  async childTables(): Promise<Map<string, { parent: string; entity: string }>> {
+    const rows = await this.exclusive(async (connection) => (await hasTable(connection, 'srag_tables'))
+      ? (await connection.runAndReadAll(`SELECT table_name, schema_json FROM srag_tables WHERE schema_json LIKE '%"entities"%'`)).getRowsJS()
+      : []);
+    return new Map(rows.flatMap(([parent, json]) => Object.keys((JSON.parse(String(json)) as { entities?: Record<string, unknown> }).entities ?? {})
+      .map((entity): [string, { parent: string; entity: string }] => [childTableName(String(parent), entity), { parent: String(parent), entity }])));
+  }
+
+  /**
+   * Recompute Appendix-D statistics of the table and store them with it. DuckDB aggregates the
+   * rows itself (`queryColumnStatistics`): the rows never cross into JavaScript, so this holds at
+   * millions of rows.
+   */
+  async refreshStatistics(table: string, schema: RecordSchema): Promise<ColumnStatistics[]> {
+    return this.exclusive((connection) => writeStatistics(connection, table, schema));
+  }
+
+  /**
+   * The extraction run's port for one table `srag ingest` fills. Saves that arrive while a write
+   * runs share the next transaction (group commit); each caller still hears back only after its
+   * own record is committed, so "done" stays durable.
+   */
+  extractionStore(table: string, schema: RecordSchema): IngestExtractionStore {
+    const target = recordTarget(table, schema);
+    type Write = { record: StoredRecord } | { entry: LogWrite } | { cache: CacheWrite } | { move: { from: string; to: string } };
+    let pending: Array<{ write: Write; resolve: () => void; reject: (error: unknown) => void }> = [];
+    const flush = async (connection: DuckDBConnection) => {
+      const batch = pending;
+      pending = [];
+      try {
+        await transaction(connection, async () => {
+          const cache = batch.flatMap(({ write }) => ('cache' in write ? [write.cache] : []));
+          const records = batch.flatMap(({ write }) => ('record' in write ? [write.record] : []));
+          const entries = batch.flatMap(({ write }) => ('entry' in write ? [write.entry] : []));
+          const moves = batch.flatMap(({ write }) => ('move' in write ? [write.move] : []));
+          // Moves first: a record saved for a moved document in the same transaction lands on the moved row.
+          if (moves.length) await moveSources(connection, target, moves);
+          if (cache.length) await writeCacheEntries(connection, cache);
+          if (records.length) await writeRecords(connection, target, records);
+          if (entries.length) await writeLogEntries(connection, table, entries);
+        });
+        for (const entry of batch) entry.resolve();
+      } catch (error) {
+        const failure = storeFailed(error, this.path);
+        for (const entry of batch) entry.reject(failure);
+      }
+    };
+    // Group commit: writes that arrive while one runs share the next transaction — replies too, so
+    // that a reply is durable one commit after it arrives however many records wait to be written.
+    const save = (write: Write) => new Promise<void>((resolve, reject) => {
+      pending.push({ write, resolve, reject });
+      if (pending.length === 1) void this.exclusive(flush);
+    });
+    const cache = this.responseCache('extraction');
+    return {
+      logEntries: (sources) => this.exclusive(async (connection) => {
+        // The run's sources travel as one JSON text, unnested by DuckDB: one statement however many.
+        // A semi-join over the text cast to a list: 3.7 s for a million sources, where IN over
+        // from_json's took 8.2 s.
+        const rows = (await (sources
+          ? connection.runAndReadAll(
+            `SELECT source, content_hash, status, error, attribute_hashes FROM srag_ingestion_log
+             SEMI JOIN (SELECT unnest(CAST($2 AS JSON)::VARCHAR[]) AS given) ON source = given
+             WHERE table_name = $1`, [table, JSON.stringify(sources)])
+          : connection.runAndReadAll('SELECT source, content_hash, status, error, attribute_hashes FROM srag_ingestion_log WHERE table_name = $1', [table]))).getRowsJS();
+        return new Map<string, IngestionLogEntry>(rows.map((row) => [String(row[0]), {
+          source: String(row[0]), contentHash: String(row[1]), status: row[2] as IngestionLogEntry['status'], error: row[3] === null ? null : String(row[3]),
+          // A `done` entry lists the attributes its record holds; `registerTable` filled those of earlier versions.
+          ...(row[2] === 'done' ? { attributeHashes: row[4] === null ? [] : (JSON.parse(String(row[4])) as string[]) } : {}),
+        }]));
+      }),
+      saveRecord: (record) => save({ record }),
+      saveLogEntry: (entry) => save({ entry }),
+      moveRecord: (from, to) => save({ move: { from, to } }),
+      responseCache: {
+        get: cache.get,
+        findForAnyEndpoint: cache.findForAnyEndpoint,
+        set: async (key, response) => {
+          if (!this.readOnly) await save({ cache: { key, response, purpose: 'extraction' } });
+        },
+      },
+      refreshStatistics: async () => {
+        await this.refreshStatistics(table, schema);
+        // The catalog profile (values, sketches, links to other tables) follows the rows, for table choice.
+        await this.exclusive((connection) => refreshTableProfile(connection, table));
+        for (const entity of schema.entities ?? []) {
+          const child = childTableName(table, entity.name);
+          await this.refreshStatistics(child, childRecordSchema(entity));
+          await this.exclusive(async (connection) => {
+            await refreshTableProfile(connection, child);
+            await declareChildLink(connection, table, child);
+          });
+        }
+      },
+    };
+  }
+
+  /**
+   * The synthesized extractors of one table `srag ingest --synthesize` fills (`srag_extractors`),
+   * accepted and rejected, so a later run reuses them.
+   */
+  extractorStore(table: string): ExtractorStore {
+    return {
+      load: () => this.exclusive(async (connection) => {
+        const rows = (await connection.runAndReadAll(
+          'SELECT attribute, source, status, reason, checked_documents, quote_boundaries, definition FROM srag_extractors WHERE table_name = $1 ORDER BY attribute', [table])).getRowsJS();
+        return rows.map((row): SynthesizedExtractor => ({
+          attribute: String(row[0]), definition: String(row[6]), source: String(row[1]), status: row[2] === 'accepted' ? 'accepted' : 'rejected',
+          reason: row[3] === null ? null : String(row[3]), checkedDocuments: Number(row[4]), quoteBoundaries: JSON.parse(String(row[5])) as string[],
+        }));
+      }),
+      save: (extractors) => this.exclusive(async (connection) => {
+        try {
+          await transaction(connection, async () => {
+            await connection.run('DELETE FROM srag_extractors WHERE table_name = $1', [table]);
+            for (const extractor of extractors) {
+              await connection.run(
+                'INSERT INTO srag_extractors (table_name, attribute, definition, source, status, reason, checked_documents, quote_boundaries) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+                [table, extractor.attribute, extractor.definition, extractor.source, extractor.status, extractor.reason, extractor.checkedDocuments, JSON.stringify(extractor.quoteBoundaries)],
+              );
+            }
+          });
+        } catch (error) {
+          throw storeFailed(error, this.path);
+        }
+      }),
+    };
+  }
+
+  /**
+   * The response cache, shared by every table in this file. `purpose` tags what is written
+   * ('extraction' replies are not kept at hand by the SQL functions; see `readBridgeStart`).
+   * A read-only file is read but not written.
+   */
+  responseCache(purpose: 'extraction' | null = null): ResponseCache {
+    const read = (sql: string, key: string) => this.exclusive(async (connection) => {
+      const row = (await connection.runAndReadAll(sql, [key])).getRowsJS()[0];
+      if (!row) return undefined;
+      const cached: CachedResponse = { text: String(row[0]), model: String(row[1]), usage: { promptTokens: Number(row[2]), completionTokens: Number(row[3]) } };
+      return cached;
+    });
+    return {
+      get: (key) => read('SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key = $1', key),
+      // A session with no endpoint configured: any endpoint's reply, or one an older srag kept under the request key.
+      findForAnyEndpoint: (requestKey) => read(this.knowsEndpoints
+        ? 'SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE request_key = $1 OR (endpoint IS NULL AND key = $1) LIMIT 1'
+        : 'SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key = $1', requestKey),
+      set: async (key, response) => {
+        if (this.readOnly) return;
+        await this.exclusive(async (connection) => {
+          try {
+            await writeCacheEntries(connection, [{ key, response, purpose }]);
+          } catch (error) {
+            throw storeFailed(error, this.path);
+          }
+        });
+      },
+    };
+  }
+
+  /**
+   * How many replies the response cache holds per endpoint, most first; `endpoint` null for the
+   * replies an older srag kept without saying which endpoint gave them.
+   */
+  cachedRepliesByEndpoint(): Promise<Array<{ endpoint: string | null; replies: number }>> {
+    return this.exclusive(async (connection) => (await connection.runAndReadAll(this.knowsEndpoints
+      ? 'SELECT endpoint, count(*) FROM srag_cache GROUP BY endpoint ORDER BY count(*) DESC, endpoint NULLS LAST'
+      : 'SELECT NULL, count(*) FROM srag_cache HAVING count(*) > 0')).getRowsJS()
+      .map((row) => ({ endpoint: row[0] === null ? null : String(row[0]), replies: Number(row[1]) })));
+  }
+
+  /**
+   * What `endpoint`'s models were found to refuse (see openai-wire's `ParameterAdaptations`), by
+   * model: parameter names and an output mode, never a secret.
+   */
+  parameterAdaptations(endpoint: string): Promise<Record<string, ParameterAdaptation>> {
+    if (!this.knowsEndpoints) return Promise.resolve({});
+    return this.exclusive(async (connection) => Object.fromEntries((await connection.runAndReadAll(
+      'SELECT model, adaptation FROM srag_endpoint_adaptations WHERE endpoint = $1', [endpoint])).getRowsJS()
+      .map((row) => [String(row[0]), JSON.parse(String(row[1])) as ParameterAdaptation])));
+  }
+
+  /** Keeps what `endpoint` refuses for `model`, replacing what was kept; a read-only file keeps nothing. */
+  async saveParameterAdaptation(endpoint: string, model: string, adaptation: ParameterAdaptation): Promise<void> {
+    if (this.readOnly) return;
+    await this.exclusive(async (connection) => {
+      try {
+        await connection.run(
+          `INSERT INTO srag_endpoint_adaptations (endpoint, model, adaptation, updated_at) VALUES ($1, $2, $3, current_timestamp)
+           ON CONFLICT (endpoint, model) DO UPDATE SET adaptation = excluded.adaptation, updated_at = excluded.updated_at`, [endpoint, model, JSON.stringify(adaptation)]);
+      } catch (error) {
+        throw storeFailed(error, this.path);
+      }
+    });
+  }
+
+  /**
+   * Moves what the SQL functions journaled into the ordinary tables, in order, a transaction per
+   * slice, deleting each slice in the same transaction: applied once, whatever stops it.
+   */
+  applyJournal(): Promise<void> {
+    return this.exclusive(async (connection) => {
+      // Tables `srag ingest` made that the journal wrote to (a back-fill of `srag_ask(…, extend := true)`): their statistics follow.
+      const ingested = new Set<string>();
+      while ((await this.applyJournalSlice(connection, ingested, false)) === 'applied');
+      // No CHECKPOINT after a grown table's ALTER, unlike `registerTable`: the journal's own connection
+      // holds a write transaction open, and a record table has no DEFAULT, the case DuckDB cannot replay.
+      for (const table of ingested) {
+        const row = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [table])).getRowsJS()[0];
+        if (!row) continue;
+        await writeStatistics(connection, table, parseRecordSchema(JSON.parse(String(row[0])), `table "${table}"`));
+        await refreshTableProfile(connection, table);
+      }
+    });
+  }
+
+  /**
+   * The journal's oldest slice applied while the statement that journals it still runs (see
+   * `openSragDatabase`), so that the statement's end leaves little to apply: a 4,096-document scan
+   * left 1.6 s of it. Only a slice that writes nothing but `srag_extract`'s own tables, replies and
+   * log entries: one that grows or back-fills a table `srag ingest` made is left to `applyJournal`,
+   * whose statistics of that table follow it. What it returns: whether it applied a slice, found
+   * the journal empty, or left the slice (`declined`).
+   */
+  applyJournalSliceEarly(): Promise<'applied' | 'empty' | 'declined'> {
+    return this.exclusive((connection) => this.applyJournalSlice(connection, new Set(), true));
+  }
+
+  /**
+   * Applies the journal's oldest slice in one transaction. `early` (while the statement that
+   * journals it runs): only a slice of `srag_extract`'s own tables (else `declined`), written as one
+   * query (see `StatementBatch`), since each round trip waits for a turn between the statement's
+   * callbacks. Otherwise statement by statement: with the thread free, that is faster for a large
+   * slice (20,000 documents after a crash: 4.1 s against 5.0 s as batches) and holds no copy of the
+   * slice as SQL text.
+   */
+  private async applyJournalSlice(connection: DuckDBConnection, ingested: Set<string>, early: boolean): Promise<'applied' | 'empty' | 'declined'> {
+    const rows = (await connection.runAndReadAll(`SELECT sequence, entry FROM srag_journal ORDER BY sequence LIMIT ${journalEntriesPerTransaction}`)).getRowsJS();
+    if (rows.length === 0) return 'empty';
+    const entries = rows.map((row) => JSON.parse(String(row[1])) as JournalEntry);
+    if (early && entries.some((entry) => entry.kind === 'grow-table')) return 'declined';
+    const last = rows.at(-1)![0] as bigint;
+    if (!early) {
+      await transaction(connection, async () => {
+        await this.applyEntries(connection, connection, entries, ingested, false);
+        await connection.run('DELETE FROM srag_journal WHERE sequence <= $1', [last]);
+      });
+      return 'applied';
+    }
+    // What the writes need to know is read first; the writes and the journal's delete run as one query.
+    const batch = new StatementBatch();
+    try {
+      await this.applyEntries(connection, batch, entries, ingested, true);
+    } catch (error) {
+      if (error instanceof DeclinedSlice) return 'declined';
+      throw error;
+    }
+    await batch.run(`DELETE FROM srag_journal WHERE sequence <= ${last}`);
+    try {
+      await connection.run(`BEGIN TRANSACTION;\n${batch.text()};\nCOMMIT`);
+    } catch (error) {
+      await connection.run('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+    return 'applied';
+  }
+
+  /** What the SQL functions' bridge is handed when the database opens (see `BridgeStart`). */
+  readBridgeStart(): Promise<BridgeStart> {
+    return this.exclusive(async (connection) => {
+      const schemaKeys = (await hasTable(connection, 'srag_extract_schemas'))
+        ? (await connection.runAndReadAll('SELECT schema_key FROM srag_extract_schemas')).getRowsJS().map((row) => String(row[0]))
+        : [];
+      const columns = this.knowsEndpoints ? 'endpoint, coalesce(request_key, key)' : 'NULL, key';
+      const cache = (await connection.runAndReadAll(`SELECT key, model, response, prompt_tokens, completion_tokens, ${columns} FROM srag_cache WHERE purpose IS DISTINCT FROM 'extraction'`)).getRowsJS()
+        .map((row): [string, CachedResponse] => [String(row[0]), {
+          model: String(row[1]), text: String(row[2]), usage: { promptTokens: Number(row[3]), completionTokens: Number(row[4]) },
+          ...(row[5] === null ? {} : { endpoint: String(row[5]) }), requestKey: String(row[6]),
+        }]);
+      return { schemaKeys, cache };
+    });
+  }
+
+  /** Writes `entries` through `writer` (`connection` itself, or a batch of it), reading what they need through `connection`. */
+  private async applyEntries(connection: DuckDBConnection, writer: StatementRunner, entries: JournalEntry[], ingested: Set<string>, onlyExtractTables: boolean): Promise<void> {
+    const targets = new Map<string, RecordTarget>();
+    const target = async (logName: string): Promise<RecordTarget> => {
+      let found = targets.get(logName);
+      if (!found) {
+        const row = (await connection.runAndReadAll('SELECT schema_json FROM srag_extract_schemas WHERE schema_key = $1', [logName])).getRowsJS()[0];
+        if (row) {
+          const schema = parseRecordSchema(JSON.parse(String(row[0])), `schema ${logName}`);
+          found = { quotedTable: (await extractRecordTable(connection, logName)).quotedTable, logName, schema };
+        } else {
+          // A table `srag ingest` made, back-filled by `srag_ask(…, extend := true)`.
+          if (onlyExtractTables) throw new DeclinedSlice('a table srag ingest made: left to applyJournal');
+          const table = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [logName])).getRowsJS()[0];
+          if (!table) throw new SragError({ code: 'STORE_FAILED', message: `the journal names a schema the database does not know (${logName})` });
+          found = { quotedTable: quoteIdentifier(logName), logName, schema: parseRecordSchema(JSON.parse(String(table[0])), `table "${logName}"`) };
+          ingested.add(logName);
+        }
+        targets.set(logName, found);
+      }
+      return found;
+    };
+    // Replies stand apart from everything else (a key keeps the reply it has, whatever is written
+    // around it): they go in one statement, so that a scan's journal — reply, record, reply,
+    // record, … — leaves its records consecutive, and they too are written together. A record per
+    // statement made the apply of a 512-document scan take longer than the scan's model calls.
+    const replies = entries.filter((entry): entry is Extract<JournalEntry, { kind: 'cache' }> => entry.kind === 'cache');
+    if (replies.length > 0) {
+      await writeCacheEntries(writer, replies.map((entry): CacheWrite => ({ key: entry.key, response: entry.response, purpose: entry.purpose })));
+      entries = entries.filter((entry) => entry.kind !== 'cache');
+    }
+    // Consecutive entries of one kind and table are written together; order between runs is kept.
+    for (let start = 0; start < entries.length;) {
+      const first = entries[start]!;
+      let end = start + 1;
+      const sameRun = (entry: JournalEntry) => entry.kind === first.kind && (!('logName' in entry) || !('logName' in first) || entry.logName === first.logName);
+      while (end < entries.length && sameRun(entries[end]!)) end += 1;
+      const run = entries.slice(start, end);
+      start = end;
+      switch (first.kind) {
+        case 'schema':
+          for (const entry of run as Array<Extract<JournalEntry, { kind: 'schema' }>>) {
+            await writer.run('INSERT OR IGNORE INTO srag_extract_schemas (schema_key, title, schema_json) VALUES ($1, $2, $3)', [entry.schemaKey, entry.title, entry.schemaJson]);
+            const schema = parseRecordSchema(JSON.parse(entry.schemaJson), `schema ${entry.schemaKey}`);
+            const { quotedTable } = await extractRecordTable(connection, entry.schemaKey);
+            await writer.run(createRecordTableSql(quotedTable, schema, true));
+            // Known from here on, before a batch has written it: the records after it go to this table.
+            targets.set(entry.schemaKey, { quotedTable, logName: entry.schemaKey, schema });
+          }
+          break;
+        case 'grow-table':
+          for (const entry of run as Array<Extract<JournalEntry, { kind: 'grow-table' }>>) {
+            const row = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [entry.table])).getRowsJS()[0];
+            if (!row) throw new SragError({ code: 'STORE_FAILED', message: `the journal grows a table the database does not know (${entry.table})` });
+            const stored = parseRecordSchema(JSON.parse(String(row[0])), `table "${entry.table}"`);
+            // Only attributes the table lacks are added: a grown schema journaled twice (two statements before it applied) adds them once.
+            const grown = parseRecordSchema(JSON.parse(entry.schemaJson), `table "${entry.table}"`);
+            const added = grown.attributes.filter((attribute) => !stored.attributes.some((old) => old.name === attribute.name));
+            if (added.length) await changeTableSchema(connection, entry.table, stored, String(row[0]), { ...stored, attributes: [...stored.attributes, ...added] }, this.path);
+            targets.delete(entry.table);
+            ingested.add(entry.table);
+          }
+          break;
+        case 'record':
+          await writeRecords(writer, await target(first.logName), (run as Array<Extract<JournalEntry, { kind: 'record' }>>).map((entry) => entry.record));
+          break;
+        case 'log':
+          await writeLogEntries(writer, first.logName, (run as Array<Extract<JournalEntry, { kind: 'log' }>>).map((entry) => entry.entry));
+          break;
+        case 'move':
+          await moveSources(writer, await target(first.logName), (run as Array<Extract<JournalEntry, { kind: 'move' }>>).map(({ from, to }) => ({ from, to })));
+          break;
+        case 'cache':
+          // Written above, before the loop.
+          break;
+      }
+    }
+  }
+
+  private refuseWrites(what: string): void {
+    if (this.readOnly) throw new SragError({ code: 'INPUT_INVALID', message: `${this.path} can only be read (a read-only file), so srag cannot ${what}`, hint: 'pass a --db you may write to' });
+  }
+}
+
+/** Computes the table's statistics in DuckDB and stores them with it (see `SragStore.refreshStatistics`). */
+async function writeStatistics(connection: DuckDBConnection, table: string, schema: RecordSchema): Promise<ColumnStatistics[]> {
+  const statistics = await queryColumnStatistics(connection, table, schema);
+  await connection.run('UPDATE srag_tables SET statistics_json = $1, updated_at = current_timestamp WHERE table_name = $2', [JSON.stringify(statistics), table]);
+  return statistics;
+}
+
+/**
+ * A child entity's table: one column per attribute, then the document's identity (the parent
+ * row's `_source`, the join key), the item's place in the document's list (from 1) and the
+ * content hash of the document it was read from (so the hybrid path can read it, as for a row).
+ */
+function createChildTableSql(quotedTable: string, schema: RecordSchema): string {
+  const columns = schema.attributes.map((attribute) => `${quoteIdentifier(attribute.name)} ${sqlTypeForKind[attribute.kind]}`);
+  return `CREATE TABLE ${quotedTable} (${columns.join(', ')}, "_source" VARCHAR NOT NULL, "_position" INTEGER NOT NULL, "_content_hash" VARCHAR NOT NULL, PRIMARY KEY ("_source", "_position"))`;
+}
+
+/** A record table: one column per attribute, then the document's identity and content hash. */
+function createRecordTableSql(quotedTable: string, schema: RecordSchema, ifNotExists = false): string {
+  const columns = schema.attributes.map((attribute) => `${quoteIdentifier(attribute.name)} ${sqlTypeForKind[attribute.kind]}`);
+  return `CREATE TABLE ${ifNotExists ? 'IF NOT EXISTS ' : ''}${quotedTable} (${columns.join(', ')}, "_source" VARCHAR PRIMARY KEY, "_content_hash" VARCHAR NOT NULL)`;
+}
+
+/**
+ * Gives a table `srag ingest` made a new schema (see `SragStore.registerTable`), inside the caller's
+ * transaction: new attributes become NULL columns, changed ones are cleared, the stored schema is
+ * replaced. Refuses a schema that shares no attribute with the table's.
+ */
+async function changeTableSchema(connection: DuckDBConnection, table: string, stored: RecordSchema, storedJson: string, schema: RecordSchema, path: string): Promise<SchemaChange> {
+  const changedEntities = changedEntityNames(stored, schema);
+  if (changedEntities.length) {
+    // Incremental extraction tracks a record's attributes only: items of the old definition would stay beside the new one.
+    throw new SragError({
+      code: 'INPUT_INVALID',
+      message: `table "${table}" in ${path} was ingested with child entities the new schema changes (${changedEntities.join(', ')}); a table's entities cannot change`,
+      hint: `extract every document with the new schema into a new table with --table NAME, or drop it first: ${sragCommandLine(['drop', table], path)}`,
+    });
+  }
+  const change = compareSchemas(stored, schema);
+  if (change.kept.length === stored.attributes.length) {
+    // Not the same kind of record at all: growing the table would leave every old row NULL in every new column.
+    throw new SragError({
+      code: 'INPUT_INVALID',
+      message: `table "${table}" in ${path} was ingested with a different schema (none of its attributes is in the new one)`,
+      hint: `ingest into a new table with --table NAME, or drop it first: ${sragCommandLine(['drop', table], path)}`,
+    });
+  }
+  const schemaJson = JSON.stringify(recordSchemaToJsonSchema(change.schema));
+  // Log entries of an earlier version hold the whole record of the table's schema as it was.
+  await connection.run("UPDATE srag_ingestion_log SET attribute_hashes = $1 WHERE table_name = $2 AND status = 'done' AND attribute_hashes IS NULL",
+    [JSON.stringify(stored.attributes.map((attribute) => attributeDefinitionHash(attribute, hashText))), table]);
+  if (change.added.length === 0 && change.changed.length === 0 && storedJson === schemaJson) return change;
+  const quotedTable = quoteIdentifier(table);
+  for (const attribute of change.added) await connection.run(`ALTER TABLE ${quotedTable} ADD COLUMN ${quoteIdentifier(attribute.name)} ${sqlTypeForKind[attribute.kind]}`);
+  for (const attribute of change.changed) {
+    const column = quoteIdentifier(attribute.name);
+    await connection.run(`UPDATE ${quotedTable} SET ${column} = NULL`);
+    await connection.run('DELETE FROM srag_evidence WHERE table_name = $1 AND attribute = $2', [table, attribute.name]);
+    const before = stored.attributes.find((old) => old.name === attribute.name)!;
+    if (sqlTypeForKind[before.kind] !== sqlTypeForKind[attribute.kind]) await connection.run(`ALTER TABLE ${quotedTable} ALTER ${column} SET DATA TYPE ${sqlTypeForKind[attribute.kind]}`);
+  }
+  await connection.run('UPDATE srag_tables SET title = $1, schema_json = $2, updated_at = current_timestamp WHERE table_name = $3', [change.schema.title, schemaJson, table]);
+  return change;
+}
+
+/** The child entities added, removed or defined otherwise in `schema` than in `stored`. */
+function changedEntityNames(stored: RecordSchema, schema: RecordSchema): string[] {
+  const before = new Map((stored.entities ?? []).map((entity) => [entity.name, JSON.stringify(entity)]));
+  const after = new Map((schema.entities ?? []).map((entity) => [entity.name, JSON.stringify(entity)]));
+  return [...new Set([...before.keys(), ...after.keys()])].filter((name) => before.get(name) !== after.get(name));
+}
+
+async function createStoreTables(connection: DuckDBConnection): Promise<void> {
+  await connection.run(storeTablesSql);
+  for (const { table, column, type } of addedColumns) {
+    const present = (await connection.runAndReadAll("SELECT 1 FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = $1 AND column_name = $2", [table, column])).getRowsJS().length > 0;
+    if (present) continue;
+    await connection.run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+    await connection.run('CHECKPOINT');
+  }
+}
+
+/** Thrown while an early slice's writes are collected, before any runs: the slice is left to `applyJournal`. */
+class DeclinedSlice extends Error {}
+
+export async function transaction(connection: DuckDBConnection, statements: () => Promise<void>): Promise<void> {
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    await statements();
+    await connection.run('COMMIT');
+  } catch (error) {
+    await connection.run('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+async function hasTable(connection: DuckDBConnection, table: string): Promise<boolean> {
+  return (await connection.runAndReadAll("SELECT 1 FROM duckdb_tables() WHERE table_name = $1 AND schema_name = 'main'", [table])).getRowsJS().length > 0;
+}
+
+/** A write the database refused, as the run reports it: what failed, and that nothing is lost by fixing it and running again. */
+function storeFailed(error: unknown, path: string): SragError {
+  if (SragError.isInstance(error)) return error;
+  const message = firstLine((error as Error).message);
+  return new SragError({
+    code: 'STORE_FAILED',
+    message: `cannot write to the database ${path}: ${message}`,
+    hint: 'fix the cause (disk space, permissions) and run the same command again: what was saved stays, the rest resumes',
+    cause: error,
+  });
+}
