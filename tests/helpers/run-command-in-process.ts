@@ -1,5 +1,5 @@
-import { vi } from 'vitest';
 import { renderError } from '../../duckdb-udf/src/cli/render-error.ts';
+import { captureStandardStreams } from './capture-standard-streams.ts';
 
 export interface InProcessRun {
   status: number;
@@ -13,26 +13,11 @@ export interface InProcessRun {
  * stderr, the exit status of its code). Saves a process start per command where the test is about
  * the command's behaviour rather than the executable; the settings come from `process.env`
  * (`vi.stubEnv`). One command at a time: the capture replaces the process's own writers.
+ * To keep a command line as written, see `runSragInProcess`.
  */
 export async function runCommandInProcess(command: (abortSignal: AbortSignal) => Promise<number>): Promise<InProcessRun> {
-  let stdout = '';
-  let stderr = '';
-  const collect = (append: (text: string) => void) => (chunk: string | Uint8Array, ...rest: unknown[]) => {
-    append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    const callback = rest.find((argument): argument is () => void => typeof argument === 'function');
-    callback?.();
-    return true;
-  };
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(collect((text) => { stdout += text; }) as typeof process.stdout.write);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(collect((text) => { stderr += text; }) as typeof process.stderr.write);
-  try {
-    const status = await command(new AbortController().signal);
-    return { status, stdout, stderr };
-  } catch (error) {
-    const rendered = renderError(error);
-    return { status: rendered.exitStatus, stdout, stderr: `${stderr}${rendered.line}\n` };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
+  const { stdout, stderr, outcome } = await captureStandardStreams(() => command(new AbortController().signal));
+  if ('value' in outcome) return { status: outcome.value, stdout, stderr };
+  const rendered = renderError(outcome.error);
+  return { status: rendered.exitStatus, stdout, stderr: `${stderr}${rendered.line}\n` };
 }
