@@ -18,8 +18,9 @@ let previous: Promise<unknown> = Promise.resolve();
  * no capture in this process sees.
  *
  * The working directory, variables and standard streams are the process's own, so runs take
- * turns (one at a time, in the order they were asked for), and the test file must run in a
- * process of its own (vitest's forks pool, the default): a worker thread cannot change directory.
+ * turns (one at a time, in the order they were asked for), and put back after each run; the test
+ * file must run in a process (vitest's forks pool, the default), as a worker thread cannot change
+ * directory.
  */
 export function runSragInProcess(args: string[], options: {
   environment?: Record<string, string | undefined>;
