@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { countNoun, formatUsd, parseRecordSchema, recordSchemaToJsonSchema, SragError, tableNameForSchema, type RecordSchema, type RunSummary } from '../../core/index.ts';
+import { parseRecordSchema, recordSchemaToJsonSchema, tableNameForSchema, type RecordSchema, type RunSummary } from '../../core/index.ts';
 import { IngestJobStore } from '../duckdb/store/ingest-job-store.ts';
 import { refuseReservedTableName } from '../duckdb/store/refuse-reserved-table-name.ts';
-import { canonicalPath } from '../runtime/canonical-path.ts';
-import { resolveDocuments, type ResolvedDocuments } from '../runtime/resolve-documents.ts';
+import type { ResolvedDocuments } from '../runtime/resolve-documents.ts';
 import { checkIngestOptions } from '../session/check-ingest-options.ts';
-import { describeMovedDocuments } from '../session/describe-moved-documents.ts';
-import { describeSynthesisFallbacks } from '../session/describe-synthesis-fallbacks.ts';
 import type { IngestDocumentsResult } from '../session/ingest-documents.ts';
 import { ingestOutcomeJson } from '../session/ingest-outcome-json.ts';
-import type { IngestReport } from '../session/ingest-outcome.ts';
 import { ingest, type IngestOptions } from '../session/ingest.ts';
 import type { Session } from '../session/open-session.ts';
+import { describeJobOutcome } from './describe-job-outcome.ts';
 import { httpError, type HttpErrorBody } from './http-error.ts';
 import type { IngestRequestBody } from './ingest-request.ts';
+import { readServedDocuments } from './read-served-documents.ts';
 import { readServedSchema } from './read-served-schema.ts';
 import type { ServedFolders } from './served-folders.ts';
 
@@ -142,7 +140,7 @@ export class IngestJobs {
     refuseReservedTableName(table, 'send another "table"');
     checkIngestOptions(this.session.settings, { batchApi: input.batchApi === true, synthesize: input.synthesize, maxCostUsd: input.maxCost, dryRun: input.dryRun });
     const paths = input.paths.map((path) => this.folders.confine(path, 'the path'));
-    const { documents } = await this.resolve(paths);
+    const { documents } = await readServedDocuments(paths, this.folders);
     const request: IngestJobRequest = {
       paths,
       schema: recordSchemaToJsonSchema(schema),
@@ -162,31 +160,6 @@ export class IngestJobs {
     this.chain = this.chain.then(() => this.run(job));
   }
 
-  /**
-   * The documents `paths` name inside the served folders; a match outside them is left out as if
-   * it were not there. Each is checked again just before it is read: a file swapped for a link
-   * since (the run may come long after the request) is that document's failure, and nothing is read.
-   */
-  private async resolve(paths: string[]): Promise<ResolvedDocuments> {
-    const resolved = await resolveDocuments(paths, { confineTo: (identity) => this.folders.holds(identity) });
-    const documents = resolved.documents.map((document) => ({
-      ...document,
-      read: () => {
-        let canonical: string | undefined;
-        try {
-          canonical = canonicalPath(document.source);
-        } catch {
-          canonical = undefined;
-        }
-        if (canonical !== document.source) {
-          return Promise.reject(new SragError({ code: 'DOCUMENT_UNREADABLE', message: `${document.label} is gone or now leads elsewhere`, hint: 'submit the job again' }));
-        }
-        return document.read();
-      },
-    }));
-    return { ...resolved, documents };
-  }
-
   private changed(job: IngestJob): void {
     for (const listener of this.listeners.get(job.id) ?? []) listener(job);
   }
@@ -199,7 +172,7 @@ export class IngestJobs {
       await this.save(job);
       const schema = parseRecordSchema(job.request.schema, `job ${job.id}'s schema`);
       refuseReservedTableName(job.request.table, 'submit the job again with another "table"');
-      const { documents } = await this.resolve(job.request.paths.map((path) => this.folders.confine(path, 'the path')));
+      const { documents } = await readServedDocuments(job.request.paths.map((path) => this.folders.confine(path, 'the path')), this.folders);
       const outcome = await ingest(this.session, { ...ingestOptions(job.request), documents, schema, table: job.request.table }, {
         onStart: (run) => {
           job.progress = { completed: 0, total: run.documents, failed: 0 };
@@ -218,7 +191,7 @@ export class IngestJobs {
       });
       if (this.cancellation.aborted) return;
       if (outcome.kind !== 'run') throw new Error('a job is never a dry run');
-      job.warnings.push(...describeOutcome(outcome));
+      job.warnings.push(...describeJobOutcome(outcome));
       job.result = { ...ingestOutcomeJson(outcome, { database: this.session.store.path }), summary: outcome.summary, usage: outcome.usage };
       job.status = 'done';
     } catch (error) {
@@ -242,19 +215,4 @@ function ingestOptions(request: IngestJobRequest): IngestOptions {
     retryFailed: request.retryFailed, evidence: request.evidence, prune: request.prune === true, batchSize: request.batchSize,
     maxCostUsd: request.maxCost, batchApi: request.batchApi, synthesize: request.synthesize, retryHint: 'submit the job again with retryFailed: true',
   };
-}
-
-/** A job's words for what its run leaves to know: moved and gone documents, extractors that failed, batches out, the budget it stopped at. */
-function describeOutcome(report: IngestReport): string[] {
-  const { table, movedDocuments, batch } = report;
-  const lines = describeMovedDocuments(table, movedDocuments, { removeHint: `submit the job again with prune: true to remove ${movedDocuments.gone.length === 1 ? 'it' : 'them'}` });
-  if (report.fallbacks) lines.push(...describeSynthesisFallbacks(report.fallbacks));
-  if (batch && batch.waiting > 0) {
-    lines.push(`${batch.submitted.length ? `submitted batch ${batch.submitted.join(', ')}` : `waiting for batch ${[...batch.open, ...batch.submitted].join(', ')}`}; ` +
-      'submit the same job again once the Batch API has answered (within 24 hours) to collect the results');
-  }
-  if (report.ending === 'budget-reached' && report.budget) {
-    lines.push(`stopped before spending more than maxCost ${formatUsd(report.budget.maxCostUsd)}: ${countNoun(report.budget.notStarted, 'document')} not extracted yet; what is done is saved — submit the same job again to go on, with a higher maxCost if needed`);
-  }
-  return lines;
 }
