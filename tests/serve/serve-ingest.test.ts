@@ -1,8 +1,11 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { parseRecordSchema } from '../../core/index.ts';
 import { ingestCommand } from '../../node/cli/ingest-command.ts';
+import { ingestOutcomeJson, openSrag } from '../../node/index.ts';
+import { resolveDocuments } from '../../node/runtime/resolve-documents.ts';
 import { canonicalPath } from '../../node/runtime/canonical-path.ts';
 import { createServeApp } from '../../node/serve/create-serve-app.ts';
 import { IngestJobs } from '../../node/serve/ingest-jobs.ts';
@@ -121,6 +124,15 @@ describe('POST /ingest and srag ingest', () => {
     expect(estimate.body).toEqual(JSON.parse(cliEstimate.stdout));
     expect(estimate.body).toMatchObject({ documents: 5, table: 'hotels' });
     expect(estimate.body.cost_usd).toBeGreaterThan(0);
+    // The package's facade runs the same use case.
+    const srag = await openSrag(join(base, 'facade.duckdb'), { environment: settings() });
+    try {
+      const documents = (await resolveDocuments([join(served, 'hotels'), join(served, 'failing')])).documents;
+      const outcome = await srag.ingest({ documents, schema: parseRecordSchema(JSON.parse(readFileSync(join(served, 'schema.json'), 'utf8')), 'schema.json'), table: 'hotels', dryRun: true, retryHint: '' });
+      expect(ingestOutcomeJson(outcome, { database: srag.database })).toEqual(estimate.body);
+    } finally {
+      srag.close();
+    }
 
     standIn.reset();
     const cliRun = await cli({});
