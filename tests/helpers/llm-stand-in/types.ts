@@ -10,8 +10,14 @@ export const allFaultKinds: readonly FaultKind[] = ['rate_limit', 'server_error'
  * `misread-values` keeps the true quote and gives a value it does not say (a magnitude slip or an
  * off-by-one, a shifted day, a wrong name, a flipped boolean); `fabricate-quotes` keeps the true
  * value and cites a sentence that is not in the document.
+ * `decoy-values` answers a number with another number of the same kind that the document states
+ * in another sentence, about something else ("a team of 7 engineers" for years of experience),
+ * quoting that sentence, so that value and quote agree; `elide-over-value` keeps the true value and
+ * elides part of it from its quote ("Current role: Software … at Northwind Traders."), the quote's
+ * passages still in the document in order; `terse-quotes` keeps the true value and quotes only the
+ * value as the document writes it ("USD 470.00", "11 yrs").
  */
-export type ModelSlip = 'retype-quotes' | 'misread-values' | 'fabricate-quotes';
+export type ModelSlip = 'retype-quotes' | 'misread-values' | 'fabricate-quotes' | 'decoy-values' | 'elide-over-value' | 'terse-quotes';
 
 /**
  * A synthesized function that misbehaves: `endless-loop` never returns, `memory-bomb` allocates
