@@ -9,7 +9,8 @@ import { numbersStatingValue } from './numbers-stating-value.ts';
  * (9.43 stated as 9.4 within 0.5 %). Derived values are accepted in three forms only:
  * - a negative value whose magnitude is stated next to a word such as "loss", "decline" or "fell";
  * - a fraction of a percentage in a column without unit ("12%" supports 0.12 and 12);
- * - a count in an integer column, when the quote lists that many items (see `countListedItems`).
+ * - a count in an integer column, when the quote lists that many items and states no number (see
+ *   `countListedItems`).
  * When `literals` is given, the digits (or number words) of each number that states the value are
  * pushed onto it, lower case ("470.00", "three"), for finding them in the folded document.
  */
@@ -19,7 +20,8 @@ export function quoteStatesNumber(value: number, quote: string, attribute: Attri
     literals?.push(...stating.map((number) => quote.normalize('NFKC').slice(number.start, number.end).toLowerCase()));
     return null;
   }
-  if (attribute.kind === 'integer' && countListedItems(quote, attribute) === value) return null;
+  // A count is derived from a list only where the quote states no number: "A 3-star hotel", its lines broken by a re-typing, is no list of four.
+  if (attribute.kind === 'integer' && numbers.length === 0 && countListedItems(quote, attribute) === value) return null;
   if (numbers.length > 0) {
     const listing = numbers.slice(0, 3).map((stated) => `${stated.value} (${JSON.stringify(stated.written)})`).join(', ');
     return `the quote states ${listing}, not ${value}`;

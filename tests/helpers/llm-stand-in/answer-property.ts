@@ -35,7 +35,8 @@ export function answerProperty(
     if (decoy) answer = decoy;
   }
   if (slips.includes('elide-over-value')) answer = { ...answer, quote: elideOverValue(answer.quote!, String(gold!.raw ?? '')) ?? answer.quote };
-  if (slips.includes('terse-quotes') && typeof gold!.raw === 'string') answer = { ...answer, quote: findQuote(documentText, gold!.raw) ?? answer.quote };
+  // A terse quote of a yes or a no would be no quote of anything: only values that are said, not derived.
+  if (slips.includes('terse-quotes') && typeof gold!.raw === 'string' && typeof gold!.value !== 'boolean') answer = { ...answer, quote: findQuote(documentText, gold!.raw) ?? answer.quote };
   return answer;
 }
 
