@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { documentText, parseRecordSchema, type NormalizedValue, type RecordSchema } from '../core/index.ts';
+import { documentText, findColumnOutliers, parseRecordSchema, type NormalizedValue, type RecordSchema } from '../core/index.ts';
 import { readRecordReply } from '../core/extraction/read-record-reply.ts';
 import { answerProperty } from '../tests/helpers/llm-stand-in/answer-property.ts';
 import type { GoldRecord } from '../tests/helpers/llm-stand-in/load-gold-corpus.ts';
@@ -36,9 +36,11 @@ export interface Tally {
   trueLost: number;
   /** A few values worth a look: a true value lost, or a wrong one kept. */
   examples: string[];
+  /** Every wrong value kept, for the outlier count (`tallyOutliers`). */
+  wrongKeptValues: Array<{ attribute: string; document: string; value: number }>;
 }
 
-export const emptyTally = (): Tally => ({ offered: 0, kept: 0, refused: 0, wrongKept: 0, trueLost: 0, examples: [] });
+export const emptyTally = (): Tally => ({ offered: 0, kept: 0, refused: 0, wrongKept: 0, trueLost: 0, examples: [], wrongKeptValues: [] });
 
 /** The generated domains (`evidence-corpus.ts`) and, when asked, the sample corpora `examples/hotels` and `examples/worldcup`. */
 export function slipCorpora({ seed, count, samples }: { seed: number; count: number; samples: boolean }): SlipCorpus[] {
@@ -88,7 +90,10 @@ export function tallySlip(corpus: SlipCorpus, slip: SlipOrNone, only?: (attribut
       const right = kept && sameValue(evidence.value, gold.value);
       if (kept) tally.kept += 1;
       else tally.refused += 1;
-      if (kept && !right) tally.wrongKept += 1;
+      if (kept && !right) {
+        tally.wrongKept += 1;
+        if (typeof evidence.value === 'number') tally.wrongKeptValues.push({ attribute: evidence.attribute, document: document.record.document, value: evidence.value });
+      }
       if (keepsTrueValue && !right) tally.trueLost += 1;
       if ((keepsTrueValue ? !right : kept) && tally.examples.length < 3) {
         tally.examples.push(`${document.record.document} ${evidence.attribute}: ${JSON.stringify(evidence.raw)} / ${JSON.stringify(evidence.quote)} → ${evidence.status}${evidence.reason ? ` (${evidence.reason})` : ''}`);
@@ -142,4 +147,49 @@ export function tallyEvidenceSlips(corpora: SlipCorpus[]): { perCorpus: Array<{ 
       cellsChangedWithNoSlip: { changed: total('none').trueLost, offered: total('none').offered },
     },
   };
+}
+
+export interface OutlierTally {
+  /** Numeric columns of the careful model's table, and those in which a value was named though none was wrong. */
+  cleanColumns: number;
+  falseAlarms: string[];
+  /** One value read a thousand times too large (a unit slip no quote was checked for) put in each numeric column in turn. */
+  unitSlips: { named: number; offered: number };
+  /** Each decoy the evidence check kept, put in its column in turn. */
+  keptDecoys: { named: number; offered: number };
+}
+
+/**
+ * Item 4's figures, over whole columns (every row counted, as an answer with no WHERE): how often
+ * `findColumnOutliers` names a value in a column where none is wrong, and how often it names a
+ * wrong one that reached the table — a unit slip (×1,000), or a decoy the check let through.
+ */
+export function tallyOutliers(corpora: SlipCorpus[], keptDecoys: Tally['wrongKeptValues'] = []): OutlierTally {
+  const tally: OutlierTally = { cleanColumns: 0, falseAlarms: [], unitSlips: { named: 0, offered: 0 }, keptDecoys: { named: 0, offered: 0 } };
+  const named = (values: Array<{ value: number; document: string }>, column: string, document: string) => {
+    const sorted = [...values].sort((left, right) => left.value - right.value);
+    const outliers = findColumnOutliers({ count: sorted.length, lowest: sorted.slice(0, 3), highest: sorted.slice(-3).reverse() }, column);
+    return { any: outliers.length > 0, it: outliers.some((outlier) => outlier.document === document) };
+  };
+  for (const corpus of corpora) {
+    for (const attribute of corpus.schema.attributes.filter((definition) => definition.kind === 'number' || definition.kind === 'integer')) {
+      const column = corpus.documents.flatMap((document) => {
+        const gold = document.record.values[attribute.name];
+        return typeof gold?.value === 'number' ? [{ value: gold.value, document: document.record.document }] : [];
+      });
+      if (column.length === 0) continue;
+      tally.cleanColumns += 1;
+      if (named(column, attribute.name, '').any) tally.falseAlarms.push(`${corpus.name}.${attribute.name}`);
+      for (const [index, entry] of column.entries()) {
+        if (entry.value === 0) continue;
+        tally.unitSlips.offered += 1;
+        if (named(column.map((other, at) => (at === index ? { ...other, value: other.value * 1000 } : other)), attribute.name, entry.document).it) tally.unitSlips.named += 1;
+      }
+      for (const decoy of keptDecoys.filter((kept) => kept.attribute === attribute.name && column.some((entry) => entry.document === kept.document))) {
+        tally.keptDecoys.offered += 1;
+        if (named(column.map((entry) => (entry.document === decoy.document ? { ...entry, value: decoy.value } : entry)), attribute.name, decoy.document).it) tally.keptDecoys.named += 1;
+      }
+    }
+  }
+  return tally;
 }

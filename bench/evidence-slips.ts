@@ -15,11 +15,14 @@
  * answer ("Pool: Yes"): a boolean is usually derived.
  */
 import { parseArgs } from 'node:util';
-import { slipCorpora, tallyEvidenceSlips, trueValueSlips, type Tally } from './evidence-slip-tally.ts';
+import { slipCorpora, tallyEvidenceSlips, tallyOutliers, trueValueSlips, type Tally } from './evidence-slip-tally.ts';
 
 const { values: flags } = parseArgs({ options: { count: { type: 'string', default: '250' }, seed: { type: 'string', default: '37' }, json: { type: 'boolean', default: false } } });
 
-const { perCorpus, totals, targets } = tallyEvidenceSlips(slipCorpora({ seed: Number(flags.seed), count: Number(flags.count), samples: true }));
+const corpora = slipCorpora({ seed: Number(flags.seed), count: Number(flags.count), samples: true });
+const { perCorpus, totals, targets } = tallyEvidenceSlips(corpora);
+const keptDecoys = perCorpus.filter((entry) => entry.slip === 'decoy-values').flatMap((entry) => entry.tally.wrongKeptValues);
+const outliers = tallyOutliers(corpora, keptDecoys);
 
 const percent = (part: number, whole: number) => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`);
 const row = (corpus: string, slip: string, tally: Tally) => {
@@ -42,12 +45,15 @@ const checks = [
 ] as const;
 
 if (flags.json) {
-  console.log(JSON.stringify({ seed: Number(flags.seed), count: Number(flags.count), perCorpus, targets }, null, 2));
+  console.log(JSON.stringify({ seed: Number(flags.seed), count: Number(flags.count), perCorpus: perCorpus.map(({ corpus, slip, tally: { wrongKeptValues, ...tally } }) => ({ corpus, slip, tally })), targets, outliers }, null, 2));
 } else {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((cells) => cells[column]!.length)));
   for (const cells of rows) console.log(cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  '));
   console.log('');
   for (const [name, measured, goal, met] of checks) console.log(`${met ? 'met    ' : 'NOT MET'}  ${name}: ${measured} (target ${goal})`);
+  console.log(`\nOutliers behind an answer over whole columns (findColumnOutliers): a value named in ${outliers.falseAlarms.length} of ${outliers.cleanColumns} columns where none is wrong${outliers.falseAlarms.length ? ` (${outliers.falseAlarms.join(', ')})` : ''};`
+    + ` a value read ×1,000 named in ${outliers.unitSlips.named} of ${outliers.unitSlips.offered} (${percent(outliers.unitSlips.named, outliers.unitSlips.offered)});`
+    + ` a decoy the check kept named in ${outliers.keptDecoys.named} of ${outliers.keptDecoys.offered} (${percent(outliers.keptDecoys.named, outliers.keptDecoys.offered)})`);
   console.log('\nExamples (a lost true value, or a wrong value kept):');
   for (const entry of perCorpus) for (const example of entry.tally.examples) console.log(`  ${entry.corpus}, ${entry.slip}: ${example}`);
 }

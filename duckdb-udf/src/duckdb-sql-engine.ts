@@ -93,7 +93,8 @@ export class DuckDbSqlEngine implements SqlEngine, CoverageSource {
       const count = (derived: boolean) => {
         const columns = countedColumns(attributes, plan.columns, derived ? plan.filterColumns : undefined);
         if (columns.length === 0) return Promise.resolve([]);
-        const wanted = new Set(['_source', ...(derived ? plan.filterColumns : [])]);
+        // The columns counted too: their ends tell the values far from the rest.
+        const wanted = new Set(['_source', ...(derived ? plan.filterColumns : []), ...columns.map((column) => column.column.toLowerCase())]);
         return this.withSandbox([table], wanted, (sandbox) => this.bounded(sandbox, () => countColumnCoverage(sandbox.connection, table, derived ? selection : undefined, columns)), async (directory) => {
           const file = join(directory, 'evidence.parquet');
           await this.source.exportEvidence!(table, columns.map((column) => column.column), file);

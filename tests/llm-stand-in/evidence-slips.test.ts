@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slipCorpora, tallyEvidenceSlips } from '../../bench/evidence-slip-tally.ts';
+import { slipCorpora, tallyEvidenceSlips, tallyOutliers } from '../../bench/evidence-slip-tally.ts';
 
 /**
  * Issue 37's targets, held by the suite over a small slice of the benchmark's corpus (`npm run
@@ -8,7 +8,8 @@ import { slipCorpora, tallyEvidenceSlips } from '../../bench/evidence-slip-tally
  * and srag's reading of the reply keeps or refuses each value. Counts, not timings.
  */
 describe('the evidence check against a model\'s slips, over CVs, hotel pages, filings and tournament reports', () => {
-  const { totals, targets } = tallyEvidenceSlips(slipCorpora({ seed: 37, count: 40, samples: false }));
+  const corpora = slipCorpora({ seed: 37, count: 40, samples: false });
+  const { totals, targets } = tallyEvidenceSlips(corpora);
 
   it('lets at most 10% of the numbers a model takes from sentences about something else reach the table', () => {
     expect(targets.decoysReachingTable.offered).toBeGreaterThan(400);
@@ -34,5 +35,13 @@ describe('the evidence check against a model\'s slips, over CVs, hotel pages, fi
       expect(tally.offered).toBeGreaterThan(800);
       expect(tally.wrongKept / tally.offered, slip).toBeLessThan(0.01);
     }
+  });
+
+  it('names a value read a thousand times too large as far from the rest of its column, and nothing in a column where none is wrong (item 4)', () => {
+    const outliers = tallyOutliers(corpora);
+    expect(outliers.cleanColumns).toBeGreaterThan(15);
+    expect(outliers.falseAlarms).toEqual([]);
+    expect(outliers.unitSlips.offered).toBeGreaterThan(500);
+    expect(outliers.unitSlips.named / outliers.unitSlips.offered).toBeGreaterThanOrEqual(0.99);
   });
 });
