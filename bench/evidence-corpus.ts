@@ -12,7 +12,7 @@
  * and the shortest verbatim passage that states it), and each domain's schema is written as a model
  * predicts one: a name, a description, a unit and examples.
  */
-import { seededRandom } from '../examples/seeded-random.ts';
+import { SeededRandom as Random } from '../examples/seeded-random.ts';
 import type { GoldRecord, GoldValue } from '../tests/helpers/llm-stand-in/load-gold-corpus.ts';
 
 export interface EvidenceCorpusDocument {
@@ -28,29 +28,9 @@ export interface EvidenceCorpusDomain {
   documents: EvidenceCorpusDocument[];
 }
 
-class Random {
-  private readonly next: () => number;
-  constructor(seed: number) {
-    this.next = seededRandom(seed);
-  }
-  integer(minimum: number, maximum: number): number {
-    return minimum + Math.floor(this.next() * (maximum - minimum + 1));
-  }
-  chance(probability: number): boolean {
-    return this.next() < probability;
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)]!;
-  }
-  /** `count` distinct items in random order. */
-  sample<T>(items: readonly T[], count: number): T[] {
-    const copy = [...items];
-    for (let index = copy.length - 1; index > 0; index -= 1) {
-      const other = Math.floor(this.next() * (index + 1));
-      [copy[index], copy[other]] = [copy[other]!, copy[index]!];
-    }
-    return copy.slice(0, count);
-  }
+/** `count` distinct items in random order. */
+function sample<T>(random: Random, items: readonly T[], count: number): T[] {
+  return random.shuffle(items).slice(0, count);
 }
 
 /** "1,234,567". */
@@ -141,7 +121,7 @@ function generateCv(random: Random, index: number): EvidenceCorpusDocument {
   const halfYears = random.chance(0.15);
   const experience = Math.max(1, Math.min(2024 - graduated, random.integer(1, 30))) + (halfYears ? 0.5 : 0);
   const salary = random.pick([random.integer(40, 240) * 1000, random.integer(400, 2400) * 100, random.integer(60, 180) * 1000 + 250]);
-  const spoken = random.sample(languages, random.pick([1, 1, 2, 2, 3, 3, 4]));
+  const spoken = sample(random, languages, random.pick([1, 1, 2, 2, 3, 3, 4]));
   const team = random.integer(3, 25);
   const budget = random.pick([random.integer(12, 95) / 10, random.integer(1, 9)]);
   const savings = random.integer(5, 90) * 10_000;
@@ -200,7 +180,7 @@ function generateCv(random: Random, index: number): EvidenceCorpusDocument {
   ]);
 
   // What the CV says of other things, with numbers of the same kinds.
-  const achievements: Statement[] = random.sample([
+  const achievements: Statement[] = sample(random, [
     { text: `Led a team of ${team} engineers through a migration to event-driven services.` },
     { text: `Managed a project budget of $${budget}M across three countries.` },
     { text: `Cut cloud costs by $${grouped(savings)} a year by rightsizing clusters.` },
@@ -312,7 +292,7 @@ function generateHotel(random: Random, index: number): EvidenceCorpusDocument {
     stated('year_opened', opened, String(opened), `Year opened: ${opened}`),
   ]) : undefined;
 
-  const others: Statement[] = random.sample([
+  const others: Statement[] = sample(random, [
     { text: `A refundable deposit of $${deposit} is held at check-in.` },
     { text: `Parking costs $${random.integer(10, 45)} per day.` },
     { text: `Breakfast is $${random.integer(9, 32)} per person.` },
@@ -333,9 +313,9 @@ function generateHotel(random: Random, index: number): EvidenceCorpusDocument {
     { heading: `# ${name}` },
     { line: { text: `${random.integer(1, 240)} ${random.pick(['Harbour Walk', 'Station Road', 'Market Street', 'Rua Nova'])}, ${city}` } },
     { heading: '## About' },
-    { paragraph: random.sample([...prose, ...others.slice(0, 3)], prose.length + Math.min(3, others.length)) },
+    { paragraph: sample(random, [...prose, ...others.slice(0, 3)], prose.length + Math.min(3, others.length)) },
     { heading: '## Good to know' },
-    { list: random.sample([...listed, ...others.slice(3)], listed.length + Math.max(0, others.length - 3)) },
+    { list: sample(random, [...listed, ...others.slice(3)], listed.length + Math.max(0, others.length - 3)) },
   ];
   return withName(assemble(`hotel-${String(index).padStart(4, '0')}`, blocks, Object.keys(hotelSchema.properties)), 'hotel_name', name);
 }
@@ -363,7 +343,7 @@ function generateFiling(random: Random, index: number): EvidenceCorpusDocument {
   const year = random.integer(2015, 2024);
   const revenue = random.integer(200, 20_000);
   const prior = Math.round(revenue / (1 + random.integer(-15, 30) / 100));
-  const [firstSegment, secondSegment] = random.sample(segments, 2);
+  const [firstSegment, secondSegment] = sample(random, segments, 2);
   const segmentRevenue = Math.round(revenue * random.integer(15, 60) / 100);
   const netIncome = random.chance(0.2) ? -random.integer(5, 400) : Math.round(revenue * random.integer(3, 25) / 100);
   const priorIncome = Math.round(netIncome * random.integer(60, 140) / 100) || 1;
@@ -395,7 +375,7 @@ function generateFiling(random: Random, index: number): EvidenceCorpusDocument {
     stated('fiscal_year', year, String(year), `Fiscal year ${year}`),
   ]);
 
-  const others: Statement[] = random.sample([
+  const others: Statement[] = sample(random, [
     { text: `Revenue from the ${firstSegment} segment was $${grouped(segmentRevenue)} million.` },
     { text: `The ${secondSegment} segment contributed $${grouped(Math.round(segmentRevenue / 2))} million of sales.` },
     { text: `In fiscal ${year - 1}, revenue was $${grouped(prior)} million.` },
@@ -411,7 +391,7 @@ function generateFiling(random: Random, index: number): EvidenceCorpusDocument {
     { heading: `# ${company}` },
     { line: yearStatement },
     { heading: '## Highlights' },
-    { paragraph: random.sample([...facts.filter((statement) => statement.text.endsWith('.')), ...others.slice(0, 3)], 100) },
+    { paragraph: sample(random, [...facts.filter((statement) => statement.text.endsWith('.')), ...others.slice(0, 3)], 100) },
     { heading: '## Financial data' },
     ...(facts.some((statement) => statement.text.includes('|')) ? [{ line: { text: `(in millions of USD) | ${year} | ${year - 1}` } } as Block] : []),
     { list: facts.filter((statement) => !statement.text.endsWith('.')), marker: facts.some((statement) => statement.text.includes('|')) ? '' : '- ' },
@@ -450,7 +430,7 @@ function generateTournament(random: Random, index: number): EvidenceCorpusDocume
   const attendance = matches * random.integer(3000, 45_000);
   const finalCrowd = random.integer(15_000, 90_000);
   const venues = random.integer(3, 12);
-  const [champion, runnerUp] = random.sample(clubs, 2);
+  const [champion, runnerUp] = sample(random, clubs, 2);
   const topScorer = `${random.pick(firstNames)} ${random.pick(lastNames)}`;
   const topGoals = random.integer(4, 11);
 
@@ -480,7 +460,7 @@ function generateTournament(random: Random, index: number): EvidenceCorpusDocume
   ]) : undefined;
   const yearStatement = stated('year', year, String(year), `The ${year} edition was played in ${random.pick(cities)}.`);
 
-  const others: Statement[] = random.sample([
+  const others: Statement[] = sample(random, [
     { text: `${champion} beat ${runnerUp} ${random.integer(1, 4)}–${random.integer(0, 1)} in the final in front of a crowd of ${grouped(finalCrowd)}.` },
     { text: `${topScorer} finished as top scorer with ${topGoals} goals.` },
     { text: `Matches were held at ${venues} stadiums in ${random.integer(2, venues)} host cities.` },

@@ -88,7 +88,7 @@ function keepWordsAndNumbers(text: string, breaks?: { sentenceEnds: number[]; cl
     flush(index);
     if (breaks) {
       const list = isSentenceEnd(text, index) ? breaks.sentenceEnds : isClauseEnd(text, index) ? breaks.clauseEnds : undefined;
-      if (list && list.at(-1) !== result.length) list.push(result.length);
+      if (list && list[list.length - 1] !== result.length) list.push(result.length);
     }
     if (kind === Kind.Symbol) {
       if (result !== '') result += ' ';

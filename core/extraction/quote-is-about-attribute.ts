@@ -103,7 +103,7 @@ function literalsWithin(text: string, from: number, to: number, literals: readon
       const before = text[at - 1] ?? ' ';
       const after = text[end] ?? ' ';
       if (/[\p{L}\p{N}]/u.test(before) || (/[.,/]/.test(before) && /\d/.test(text[at - 2] ?? ''))) continue;
-      if (/\p{N}/u.test(after) || (/\p{L}/u.test(after) && /\p{L}/u.test(literal.at(-1)!)) || (/[.,/]/.test(after) && /\d/.test(text[end + 1] ?? ''))) continue;
+      if (/\p{N}/u.test(after) || (/\p{L}/u.test(after) && /\p{L}/u.test(literal[literal.length - 1]!)) || (/[.,/]/.test(after) && /\d/.test(text[end + 1] ?? ''))) continue;
       found.push({ written: literal, value, start: at, end });
     }
   }
@@ -237,7 +237,7 @@ function windowsAround(text: string, offsets: number[]): Array<[number, number]>
     if (at < 0 || at > text.length) continue;
     const start = at <= charactersReadAroundHit ? 0 : text.indexOf(' ', at - charactersReadAroundHit) + 1;
     const end = at + charactersReadAroundHit >= text.length ? text.length : Math.max(at, text.lastIndexOf(' ', at + charactersReadAroundHit));
-    const previous = windows.at(-1);
+    const previous = windows[windows.length - 1];
     if (previous && start <= previous[1]) previous[1] = Math.max(previous[1], end);
     else windows.push([start, end]);
   }
