@@ -24,8 +24,11 @@ interface Token {
 const comparisonWords = new Set(['compared', 'comparison', 'versus', 'vs', 'than']);
 /** Words after which "from" names where a change started ("up from", "rose from"): a figure of before. */
 const changeWords = new Set(['up', 'down', 'rose', 'risen', 'grew', 'increased', 'decreased', 'fell', 'declined', 'dropped', 'climbed', 'slipped']);
-/** Words after a number that place it before the period the document reports ("a year earlier", "the prior year"). */
-const earlierWords = new Set(['earlier', 'prior', 'previous', 'preceding', 'last', 'ago']);
+/** Words after a number that place it before the period the document reports: "a year earlier", "two years ago". */
+const earlierWords = new Set(['earlier', 'ago']);
+/** Words that do so before a word of a period: "in the prior year", "last quarter". */
+const earlierPeriodWords = new Set(['prior', 'previous', 'preceding', 'last']);
+const periodWords = new Set(['year', 'years', 'quarter', 'quarters', 'period', 'season', 'month', 'fiscal']);
 /** Words that put a rate after a number: "$45 per night", "$100,000 a year", "$45 each way". */
 const rateWords = new Set(['per', 'a', 'an', 'each', 'every']);
 const monthWords = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$/;
@@ -41,14 +44,14 @@ const monthWords = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun
  *   and no currency or unit is written ("120 rooms" as a price); when it is per another thing than
  *   the attribute's "per" ("$25 per day" for a price per night); when a word next to it is one the
  *   description excludes ("12 host cities", "per match"); or when it is the figure another is
- *   compared with ("compared with $4,650 million", "up from 80", "a year earlier").
+ *   compared with ("compared with $4,650 million", "up from 80", "a year earlier", "in the prior year").
  * - It is for the attribute when its clause names one of the attribute's own words, or the unit it
  *   counts ("11 yrs" for years); `named` when that word is within four words of the number (units,
  *   currencies and years aside), not only somewhere in the clause, and what the number counts, if
  *   anything, is the attribute's own thing ("3 meeting rooms" does not name total rooms). A year is
  *   not named by "year".
- * `year` is read from the whole sentence ("In fiscal 2022, revenue was …"), within four words.
  * - It is open otherwise.
+ * `year` is read from the whole sentence ("In fiscal 2022, revenue was …"), within four words.
  */
 export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSentence, attribute: AttributeDefinition, vocabulary: AttributeVocabulary): NumberJudgement {
   let clauseStart = 0;
@@ -82,7 +85,9 @@ export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSent
   if (rateWords.has(tokens[after]?.text ?? '') && next && next.length >= 2 && isLetters(next) && !isFunctionWord(next)) rate = next;
   else if (!isYear) for (let at = after; at < tokens.length && counted.length < 3 && isContentWord(tokens[at]!.text); at += 1) counted.push(tokens[at]!.text);
   let earlier = false;
-  for (let at = after; at < tokens.length && at < after + 6 && !isNumberToken(tokens[at]!.text); at += 1) earlier ||= earlierWords.has(tokens[at]!.text);
+  for (let at = after; at < tokens.length && at < after + 6 && !isNumberToken(tokens[at]!.text); at += 1) {
+    earlier ||= earlierWords.has(tokens[at]!.text) || (earlierPeriodWords.has(tokens[at]!.text) && periodWords.has(tokens[at + 1]?.text ?? ''));
+  }
 
   let before = first - 1;
   for (; before >= 0 && isUnitToken(tokens[before]!.text); before -= 1) unitWritten = true;
@@ -195,7 +200,7 @@ function isUnitToken(word: string): boolean {
 /** A word that can name what a number is about: letters, not a function, comparison, unit, currency or month word. */
 function isContentWord(word: string | undefined): boolean {
   return word !== undefined && word.length >= 2 && isLetters(word) && !isFunctionWord(word) && !isUnitWord(word) && !monthWords.test(word)
-    && !comparisonWords.has(word) && !changeWords.has(word) && !earlierWords.has(word);
+    && !comparisonWords.has(word) && !changeWords.has(word) && !earlierWords.has(word) && !earlierPeriodWords.has(word);
 }
 
 /** Whether a word is letters only (lower-case ASCII checked by code, anything else by Unicode property). */

@@ -45,7 +45,9 @@ const filing = [
   'Revenue from the Cloud segment was $1,870 million.',
   'In fiscal 2022, revenue was $4,650 million.',
   'Operating expenses were $3,100 million.',
+  'Net income was $610 million, against $540 million in the prior year.',
 ].join('\n');
+const netIncome = attribute('net_income', 'number', 'Net income for the fiscal year, in millions of US dollars.', { unit: 'USD', scale: 1e6 });
 
 const goalsScored = attribute('goals_scored', 'integer', 'The total number of goals scored over all matches.');
 const attendance = attribute('attendance', 'integer', 'The total number of spectators over all matches. The total, not the per-match average.');
@@ -80,6 +82,7 @@ const decoys: Array<[...Case, RegExp]> = [
   ['last year\'s revenue in a comparison', revenue, filing, '$4,650 million', 'compared with $4,650 million in fiscal 2022', /compared with/],
   ['last year\'s revenue in a sentence of its own', revenue, filing, '$4,650 million', 'In fiscal 2022, revenue was $4,650 million.', /for 2022, and the document states one for 2023/],
   ['operating expenses as revenue', revenue, filing, '$3,100 million', 'Operating expenses were $3,100 million.', /speaks of "operating expenses"/],
+  ['the prior year\'s figure as this year\'s', netIncome, filing, '$540 million', '$540 million in the prior year', /compared with/],
   ['matches played as goals scored', goalsScored, tournament, 48, 'Matches played | 48', /speaks of "matches played"/],
   ['the per-match average as the attendance', attendance, tournament, '26,048', 'Attendance | 1,250,300 (26,048 per match)', /per match, which the description of attendance excludes/],
   ['host cities as venues', venues, tournament, 6, 'Venue(s) | 8 (in 6 host cities)', /"host", which the description of number_of_venues excludes/],
@@ -97,6 +100,8 @@ const trueValues: Case[] = [
   ['a price quoted tersely', pricePerNight, hotel, 'USD 470.00', 'USD 470.00'],
   ['a count of rooms', totalRooms, hotel, 120, 'The hotel has 120 rooms.'],
   ['this year\'s revenue beside last year\'s', revenue, filing, '$5,210 million', 'Total revenue for fiscal 2023 was $5,210 million, compared with $4,650 million in fiscal 2022.'],
+  ['this year\'s net income beside the prior year\'s', netIncome, filing, '$610 million', 'Net income was $610 million'],
+  ['years of experience followed by the last of them', yearsOfExperience, 'Over 11 years in software with the last three at Contoso.', 11, 'Over 11 years in software with the last three at Contoso.'],
   ['goals scored beside their average', goalsScored, tournament, 136, 'Goals scored | 136 (2.83 per match)'],
   ['an attendance quoted tersely', attendance, tournament, '1,250,300', '1,250,300'],
   ['venues beside host cities', venues, tournament, 8, 'Venue(s) | 8 (in 6 host cities)'],
