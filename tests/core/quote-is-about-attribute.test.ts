@@ -93,6 +93,7 @@ const decoys: Array<[...Case, RegExp]> = [
 const trueValues: Case[] = [
   ['years of experience in a sentence', yearsOfExperience, cv, 11, 'Backend engineer with 11 years of experience in payments.'],
   ['years of experience quoted tersely', yearsOfExperience, cv, 11, '11 years'],
+  ['years of experience abbreviated and quoted tersely', yearsOfExperience, '- Experience: 11 yrs\n- Led a team of 7 engineers.', 11, '11 yrs'],
   ['a salary as labelled', expectedSalary, cv, '$95,000', 'Expected salary: $95,000'],
   ['a salary quoted tersely', expectedSalary, cv, '$95,000', '$95,000'],
   ['a year of birth', birthYear, cv, 1988, 'Born: 1988'],
