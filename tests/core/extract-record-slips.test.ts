@@ -138,7 +138,8 @@ describe('extraction under a real model\'s slips (the stand-in makes them on pur
     // A decoy its own quote does not state ("10" of "6.0/10") was refused before; the others now say what the quote is about.
     const refusedAsAboutElse = outcomes.filter((outcome) => outcome.evidence.status === 'unsupported' && !/^the quote states/.test(outcome.evidence.reason!));
     expect(refusedAsAboutElse.length).toBeGreaterThan(40);
-    expect(refusedAsAboutElse.filter((outcome) => !/is not about|speaks of|elsewhere, more plainly/.test(outcome.evidence.reason!)).map(describeOutcome)).toEqual([]);
+    // A decoy sentence longer than the prompt allows a quote is refused for its length first.
+    expect(refusedAsAboutElse.filter((outcome) => !/is not about|speaks of|elsewhere, more plainly|more than the \d+ the prompt allows/.test(outcome.evidence.reason!)).map(describeOutcome)).toEqual([]);
   });
 
   it('makes the same checks on batch replies: re-typed quotes kept, misread values refused', async () => {

@@ -149,12 +149,13 @@ describe('an answer that rests on a value far from the rest of its column names 
 
   it('in srag ask\'s note and --json, and in srag_ask\'s coverage column, the number itself unchanged', async () => {
     standIn.reset();
-    const text = await ask([highestPrice]);
+    // Named: the earlier test's `copied` holds the same hotels, and the question alone fits both tables.
+    const text = await ask([highestPrice, '--table', 'hotels']);
     expect(text.status, text.stderr).toBe(0);
     expect(text.stdout.split('\n')[0]).toContain('143000');
     const note = text.stdout.split('\n').find((line) => line.startsWith('Coverage: price_per_night'));
     expect(note).toMatch(/the largest value, 143,000 \(golden-quarter-hotel-listing\.txt\), is 170 times the next largest, 843 \(see srag why golden-quarter-hotel-listing\.txt price_per_night --db .*\)\.$/);
-    const json = JSON.parse((await ask([highestPrice, '--json'])).stdout) as { rows: unknown[][]; coverage: Array<Coverage & { outliers?: unknown[] }> };
+    const json = JSON.parse((await ask([highestPrice, '--table', 'hotels', '--json'])).stdout) as { rows: unknown[][]; coverage: Array<Coverage & { outliers?: unknown[] }> };
     expect(json.rows).toEqual([[143000]]);
     const price = json.coverage.find((column) => column.column === 'price_per_night')!;
     expect(price.outliers).toEqual([expect.objectContaining({ value: 143000, side: 'highest', why: 'srag why golden-quarter-hotel-listing.txt price_per_night' })]);

@@ -95,7 +95,7 @@ describe('one question on every surface of a database with several tables', () =
     await client.connect(clientSide);
     try {
       for (const question of questions) {
-        const result = await client.callTool({ name: 'ask', arguments: { question: question.question } }) as { isError?: boolean; structuredContent: Record<string, never> };
+        const result = await client.callTool({ name: 'ask', arguments: { question: question.question } }) as unknown as { isError?: boolean; structuredContent: Parameters<typeof agreed>[0] };
         expect(result.isError, JSON.stringify(result)).toBeFalsy();
         expect(agreed(result.structuredContent), 'srag mcp').toEqual(byCli.get(question.question));
       }
