@@ -89,6 +89,11 @@ describe('the commands in README.md and docs/', () => {
     expect(output).toContain('=== OFFLINE DEMO ===');
     expect(output).toMatch(/answers only the 26 questions of examples\/hotels\/questions\.jsonl/);
     expect(output.split('\n').filter((line) => line.trim() === '378.75').length).toBeGreaterThanOrEqual(2);
+    // Its next steps: the stand-in for every sample corpus (the sections below ask of the World Cups and the cities),
+    // stopped by a line that also forgets it, so that nothing points srag at a server that is gone.
+    expect(output).toContain('  eval "$(npx tsx tests/helpers/llm-stand-in/serve.ts --background)"\n');
+    expect(output).toContain('  kill $LLM_STAND_IN_PID; unset OPENAI_BASE_URL LLM_STAND_IN_PID');
+    expect(output).toContain('Your own documents need a model');
   });
 
   it('prints the evaluation table README.md shows, for the command next to it', () => {
