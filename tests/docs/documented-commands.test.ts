@@ -103,6 +103,9 @@ describe('the commands in README.md and docs/', () => {
     const evaluation = blocks.find((block) => block.document === 'README.md' && block.code.includes('npx srag eval'))!;
     const rows = (text: string) => text.split('\n').filter((line) => /^(srag|rag|full-corpus) +\d/.test(line)).map((line) => line.trim().split(/ {2,}/).slice(0, 6).join(' | '));
     expect(rows(outputs.get(evaluation)!)).toEqual(rows(shown!));
+    // Every column the command prints, shown: the scores above, then tokens and latency (which vary, so are not compared).
+    const header = (text: string) => text.split('\n').find((line) => /^system +questions/.test(line))?.trim().split(/ {2,}/);
+    expect(header(shown!)).toEqual(header(outputs.get(evaluation)!));
   });
 
   it('leave the copy clean: nothing written outside git-ignored folders, no tracked file changed', () => {
