@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { endpointIdentity } from '../openai-wire/endpoint-identity.ts';
 import { startLlmStandIn } from '../tests/helpers/llm-stand-in/index.ts';
+import { describeStaleDemoEndpoint } from './stale-demo-endpoint.ts';
 import { startDemoOverForAnotherModel } from './start-demo-over.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -40,7 +41,17 @@ function srag(args: string[], environment: NodeJS.ProcessEnv): Promise<number> {
 }
 
 
+/** The stand-in in the background, for every sample corpus (the README's later sections ask of the World Cups and the cities too). */
+const backgroundStandIn = 'eval "$(npx tsx tests/helpers/llm-stand-in/serve.ts --background)"';
+/** Stopping it leaves no variable behind that points srag (or the next demo) at a server that is gone. */
+const stopStandIn = 'kill $LLM_STAND_IN_PID; unset OPENAI_BASE_URL LLM_STAND_IN_PID';
+
 async function main(): Promise<number> {
+  const stale = await describeStaleDemoEndpoint(process.env);
+  if (stale) {
+    process.stderr.write(`npm run demo: ${stale}\n`);
+    return 2;
+  }
   mkdirSync(`${root}${outputDirectory}`, { recursive: true });
   const environment: NodeJS.ProcessEnv = { ...process.env };
   const configured = Boolean(process.env.OPENAI_API_KEY || process.env.OPENAI_BASE_URL);
@@ -82,10 +93,13 @@ async function main(): Promise<number> {
       `  ${shellLine('npx srag stats', ['--db', database])}`,
       `  ${shellLine('npx srag why', ['amber-arch-hotel.md', 'price_per_night', '--db', database])}   # where a value came from`,
       ...(standIn ? [
-        `A question the demo did not ask needs a model. Offline, start the stand-in in the background (it answers only ${questionsFile}):`,
-        '  eval "$(npx tsx tests/helpers/llm-stand-in/serve.ts --corpus examples/hotels --background)"',
+        'A question the demo did not ask needs a model. Offline, start the stand-in in the background: it answers',
+        'the questions of the sample corpora (examples/*/questions.jsonl), so the README\'s next sections run as written:',
+        `  ${backgroundStandIn}`,
         `  ${shellLine('npx srag ask', [unasked.question, '--db', database])}`,
-        '  kill $LLM_STAND_IN_PID   # stops the stand-in',
+        `  ${stopStandIn}   # stops the stand-in and forgets it`,
+        'Your own documents need a model: the cheapest are a local one (Ollama: OPENAI_BASE_URL=http://localhost:11434/v1',
+        'SRAG_MODEL=llama3.1, no key, no cost) or a key with a budget (srag ingest --dry-run prices a run, --max-cost stops it).',
       ] : [
         `  ${shellLine('npx srag ask', ['…your question…', '--db', database])}`,
       ]),

@@ -5,6 +5,7 @@ import type { RecordTable } from '../tables/record-table.ts';
 import { recordTables } from '../tables/record-tables.ts';
 import { chooseRecordTables } from './choose-record-tables.ts';
 import { recordTableSource } from './record-table-source.ts';
+import { refuseEmptyTables } from './refuse-empty-tables.ts';
 import { tableToGrow } from './table-to-grow.ts';
 
 export interface AskOptions {
@@ -38,6 +39,7 @@ export async function ask(ports: AskPorts, question: string, options: AskOptions
   let exporter = ports.exporter;
   let choice = await chooseRecordTables(snapshot, tables, question, options.table, ports.database, ports.readLinks);
   let extension: ExtensionReport | undefined;
+  refuseEmptyTables(choice.tables);
   if (options.extend) {
     const target = tableToGrow(choice.tables, question, ports.grower);
     const growth = await ports.grower!.grow(target, question, options.extend);
@@ -51,6 +53,7 @@ export async function ask(ports: AskPorts, question: string, options: AskOptions
   for (const table of choice.tables) {
     chosen.push(table.statisticsKept ? table : { ...table, statistics: await engine.computeStatistics(table.name, table.schema) });
   }
+  refuseEmptyTables(chosen);
   const documentTables = chosen.filter((table) => table.madeBy === 'srag ingest');
   const answerPath = chooseAnswerPath(options.hybrid, documentTables.length > 0 && ports.hybridReading !== undefined);
   const result = await askQuestion({

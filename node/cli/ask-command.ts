@@ -61,6 +61,12 @@ export async function askCommand(questions: string[], options: AskCommandOptions
         hybrid: options.hybrid,
         ...(options.extendSchema ? { extend: extendOnTerminal(options, abortSignal) } : {}),
       });
+      const grown = answer.extension;
+      if (grown && grown.addedAttributes.length === 0 && !grown.estimate) {
+        // Said, since nothing else shows it: the question was answered from columns the table had.
+        const growable = answer.chosen.filter((table) => table.madeBy === 'srag ingest').map((table) => table.name);
+        process.stderr.write(`note: ${growable.join(', ') || 'the table'} already ${growable.length > 1 ? 'hold' : 'holds'} what the question needs: --extend-schema added no attribute and extracted nothing\n`);
+      }
       if (options.json) {
         process.stdout.write(`${JSON.stringify(answerJson(answer))}\n`);
         continue;

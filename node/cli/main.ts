@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { setMaxListeners } from 'node:events';
+import { existsSync } from 'node:fs';
 import packageJson from '../../package.json' with { type: 'json' };
 import { portNumber, positiveInteger } from './positive-integer.ts';
 import { positiveNumber } from './positive-number.ts';
@@ -11,25 +12,47 @@ import { registerEvalCommand } from './register-eval-command.ts';
 
 const environmentHelp = `
 Environment:
-  OPENAI_API_KEY          key for OpenAI (or any endpoint that needs one)
-  OPENAI_BASE_URL         OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (Ollama)
-  SRAG_MODEL              model for schema prediction, SQL and answers (default gpt-4o-mini)
-  SRAG_EXTRACT_MODEL      cheaper model for record extraction (default SRAG_MODEL)
-  SRAG_CONCURRENCY        model requests in flight (default 8)
-  SRAG_MAX_INPUT_TOKENS   extraction input budget; longer documents are split (default 24000)
-  SRAG_REQUEST_TIMEOUT_MS per-request timeout (default 120000)
-  SRAG_MAX_RETRIES        retries on 429, 5xx, timeouts and network errors (default 6)
-  SRAG_MAX_PAGES          pages of one PDF srag reads; a longer one fails alone (default 5000)
-  SRAG_READ_TIMEOUT_MS    time to read one PDF or Word document before it fails alone (default 60000)
+  OPENAI_API_KEY                key for OpenAI (or any endpoint that needs one)
+  OPENAI_BASE_URL               OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (Ollama)
+  AZURE_OPENAI_API_KEY          Azure OpenAI key, sent in the api-key header (when OPENAI_API_KEY is unset)
+  AZURE_OPENAI_ENDPOINT         Azure OpenAI resource, https://RESOURCE.openai.azure.com (when OPENAI_BASE_URL is unset)
+  SRAG_MODEL                    model for schema prediction, SQL and answers (default gpt-4o-mini)
+  SRAG_EXTRACT_MODEL            cheaper model for record extraction (default SRAG_MODEL)
+  SRAG_EMBEDDING_MODEL          embeddings for srag ask's hybrid path and srag eval's rag baseline, where the
+                                endpoint serves /embeddings; BM25 where it does not (default text-embedding-3-small)
+  SRAG_REASONING_EFFORT         reasoning_effort for models that take it: none, minimal, low, medium, high, xhigh
+  SRAG_MAX_OUTPUT_TOKENS        an output limit per request (default none sent)
+  SRAG_CONCURRENCY              model requests in flight (default 8)
+  SRAG_MAX_INPUT_TOKENS         extraction input budget; longer documents are split (default 24000)
+  SRAG_REQUEST_TIMEOUT_MS       per-request timeout (default 120000)
+  SRAG_MAX_RETRIES              retries on 429, 5xx, timeouts and network errors (default 6)
+  SRAG_MAX_REPLY_BYTES          the most read of one reply; a longer one fails its call (default 8388608)
+  SRAG_MAX_PAGES                pages of one PDF srag reads; a longer one fails alone (default 5000)
+  SRAG_READ_TIMEOUT_MS          time to read one PDF or Word document before it fails alone (default 60000)
   SRAG_WARN_CALLS_PER_DOCUMENT  warn before a document that needs more model calls (default 20)
-  SRAG_PRICES             JSON file of model prices in USD per million tokens, over the built-in list
-                          prices: {"my-model": {"input": 0.2, "cached_input": 0.1, "output": 0.8}}
-  SRAG_SERVE_TOKEN        bearer token srag serve requires of every API request (needed beyond loopback)
   SRAG_CONFIRM_DOCUMENTS        srag ask --extend-schema asks before back-filling more documents (default 200)
+  SRAG_PRICES                   JSON file of model prices in USD per million tokens, over the built-in list
+                                prices: {"my-model": {"input": 0.2, "cached_input": 0.1, "output": 0.8}}
+  SRAG_SERVE_TOKEN              bearer token srag serve requires of every API request (needed beyond loopback)
+`;
 
+/**
+ * What to do without a model, at the end of `srag --help`. Your own documents need one; the
+ * offline demo exists only in a clone of the repository (the installed package has no examples).
+ */
+function withoutModelHelp(demoAvailable: boolean): string {
+  return `
 Without OPENAI_API_KEY or OPENAI_BASE_URL, only replies already in the database's response cache
-work; anything else fails with a line saying how to configure a model. To try srag offline, run
-npm run demo (it starts the test LLM stand-in, which answers only the sample corpus's questions).`;
+work; anything else fails with a line saying how to configure a model. Your own documents need a
+model: the cheapest are a local one (Ollama: OPENAI_BASE_URL=http://localhost:11434/v1
+SRAG_MODEL=llama3.1, no key, no cost) or a key with a budget (srag ingest --dry-run prices a run,
+--max-cost 0.50 stops it before it spends more).${demoAvailable ? `
+To see srag work offline on the sample corpus, run npm run demo in this repository (it starts the
+test LLM stand-in, which answers only the sample corpora's questions).` : ''}`;
+}
+
+/** The demo of a clone of the repository; absent from the installed package. */
+const demoScript = new URL('../../examples/demo.ts', import.meta.url);
 
 export async function main(argv: string[]): Promise<number> {
   // `srag … | head` closes the pipe early; that is not an error worth a stack trace.
@@ -53,7 +76,9 @@ export async function main(argv: string[]): Promise<number> {
     .description('Structured RAG: extract one typed record per document with an LLM, then answer aggregate questions with SQL')
     .version(packageJson.version, '-V, --version', 'print the srag version')
     .showHelpAfterError('(run srag --help for usage)')
-    .addHelpText('after', `
+    // Before the commands are added, which take it over: a usage error or --help ends main() with its status instead of the process.
+    .exitOverride()
+    .addHelpText('after', () => `
 Typical session:
   srag schema "docs/*.html" --questions questions.txt -o schema.json
   srag ingest "docs/*.html" --schema schema.json
@@ -61,7 +86,7 @@ Typical session:
 
 Several tables in one database: ingest each corpus with --table NAME, import reference data with
 srag import cities.csv; then srag ask "…" chooses the tables each question needs and joins them.
-${environmentHelp}`);
+${environmentHelp}${withoutModelHelp(existsSync(demoScript))}`);
 
   program.command('schema')
     .description('predict a record schema from sample documents and example questions, as the S-RAG paper does')
@@ -100,7 +125,7 @@ ${environmentHelp}`);
     .option('--table <name>', 'answer from this table only, instead of choosing (a table made with CREATE TABLE … AS SELECT * FROM srag_extract(…) is answered as srag_ask answers)')
     .option('--hybrid', 'answer from the text of the documents the SQL selects, for questions no column can answer (the S-RAG paper\'s hybrid mode); by default the model decides per question')
     .option('--no-hybrid', 'answer from the SQL result only')
-    .option('--json', 'print {answer, sql, tables, joins, columns, rows, coverage, usage, path}, one line per question (coverage: per column read, rows, present, missing, dropped); a hybrid answer adds documents (read), selectedDocuments and documentProblems; --extend-schema adds added_attributes, schema_usage, extraction_usage')
+    .option('--json', 'print {answer, sql, tables, joins, columns, rows, cut?, coverage, usage, path}, one line per question (cut: what a bounded result left out; coverage: per column read, rows, present, missing, dropped); a hybrid answer adds documents (read), selectedDocuments and documentProblems; --extend-schema adds added_attributes, schema_usage, extraction_usage, backfill_estimate, not_backfilled')
     .option('--extend-schema', 'first add the attributes the question needs that the table lacks: the model defines them, SRAG_EXTRACT_MODEL extracts only those from every document (again only what is still missing on a rerun)')
     .option('-y, --yes', 'with --extend-schema: do not ask before a back-fill of more than SRAG_CONFIRM_DOCUMENTS documents (default 200)')
     .option('--dry-run', 'with --extend-schema: print the attributes it would add and the back-fill\'s documents, extraction calls, tokens and estimated cost (--json: {question, table, added_attributes, documents, calls, prompt_tokens, completion_tokens, cost_usd, model, schema_usage}); no extraction call, nothing added (the model is asked only which attributes the question needs)')
@@ -186,8 +211,9 @@ carries only the protocol; notices go to stderr. The database is open only while
     .action(async (table: string, options) => { exitStatus = await (await import('./drop-command.ts')).dropCommand(table, options, abort.signal); });
 
   registerEvalCommand(program, abort.signal, (status) => { exitStatus = status; });
+  // A command's usage error points at that command's help, which lists its arguments and options.
+  for (const command of program.commands) command.showHelpAfterError(`(run srag ${command.name()} --help for usage)`);
 
-  program.exitOverride();
   try {
     await program.parseAsync(argv);
   } catch (error) {

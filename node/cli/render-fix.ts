@@ -7,7 +7,8 @@ export function renderFixForCli(fix: ErrorFix, database: string): string {
     case 'name-table':
       return `pass --table with one of: ${listed(fix.choices)}`;
     case 'extend-schema':
-      return `add them (extracting only them from every document) with: ${sragCommandLine(['ask', fix.question, '--extend-schema', ...(fix.table ? ['--table', fix.table] : [])], database)}`;
+      // One attribute or several: the words fit either (the message names them).
+      return `add what it lacks, extracting only that from every document, with: ${sragCommandLine(['ask', fix.question, '--extend-schema', ...(fix.table ? ['--table', fix.table] : [])], database)}`;
     case 'answer-from-sql':
       return 'leave out --hybrid';
     case 'price-model':

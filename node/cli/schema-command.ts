@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { countNoun, documentText, predictSchema, recordSchemaToJsonSchema } from '../../core/index.ts';
 import { openSession } from '../session/open-session.ts';
 import { readQuestionsFile } from './read-questions-file.ts';
 import { resolveDocuments } from '../runtime/resolve-documents.ts';
+import { readSettings, requireModelConfigured } from '../runtime/read-settings.ts';
 
 export interface SchemaCommandOptions {
   questions: string;
@@ -18,6 +20,8 @@ export async function schemaCommand(patterns: string[], options: SchemaCommandOp
   const { documents } = await resolveDocuments(patterns);
   const questions = (await readQuestionsFile(options.questions)).slice(0, options.questionCount);
   const samples = evenlySpaced(documents, options.samples);
+  // Without a model only the response cache can answer, and a database that is not there holds none: say so before creating it.
+  if (options.db !== ':memory:' && !existsSync(options.db)) requireModelConfigured(readSettings());
   const session = await openSession(options.db, { abortSignal });
   try {
     const client = session.modelClient();
@@ -41,12 +45,22 @@ export async function schemaCommand(patterns: string[], options: SchemaCommandOp
     } else {
       process.stdout.write(json);
     }
-    const total = client.usage.total();
-    process.stderr.write(`${total.calls} model calls, ${total.promptTokens} prompt + ${total.completionTokens} completion tokens\n`);
+    process.stderr.write(`${describeSchemaUsage(client.usage.total())}\n`);
     return 0;
   } finally {
     session.close();
   }
+}
+
+/**
+ * The summary line. A round whose request equals an earlier one's — the schema came back
+ * unchanged, so the next refinement asks what the last one asked — is answered from the response
+ * cache, as is every round of a run repeated: fewer calls than rounds, said with the reason.
+ */
+function describeSchemaUsage(usage: { calls: number; cacheHits: number; promptTokens: number; completionTokens: number }): string {
+  const tokens = `${countNoun(usage.calls, 'model call')}, ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens`;
+  if (usage.cacheHits === 0) return tokens;
+  return `${tokens}; ${countNoun(usage.cacheHits, 'round')} answered from the response cache, since ${usage.cacheHits === 1 ? 'it' : 'each'} repeated a request already answered (the schema came back unchanged, or an earlier run asked it)`;
 }
 
 /** Samples spread over the sorted list rather than the first N, which often share a prefix. */

@@ -43,6 +43,15 @@ srag tables: srag_tables, srag_extract_schemas, srag_ingestion_log, srag_evidenc
 Shell: end a statement with ";"; Ctrl-C cancels the running statement; history in ~/.srag_history
 `;
 
+/**
+ * The database's tables and views by the name a SELECT finds them under: bare in the main schema,
+ * qualified in another (`srag_extract.hotels_ad6fc2af5324`, the records `srag_extract` keeps), with
+ * the CREATE statement that `.schema` prints.
+ */
+const tablesAndViews = `SELECT CASE WHEN schema_name = 'main' THEN name ELSE schema_name || '.' || name END AS name, sql FROM (
+    SELECT schema_name, table_name AS name, sql FROM duckdb_tables() WHERE NOT internal AND database_name = current_database()
+    UNION ALL SELECT schema_name, view_name, sql FROM duckdb_views() WHERE NOT internal AND database_name = current_database())`;
+
 /** What a statement or dot command printed, and whether it failed (the shell goes on; -c and scripts stop). */
 type Outcome = { ok: true } | { ok: false; error: SragError };
 
@@ -132,10 +141,7 @@ class EntryRunner {
         process.stdout.write(shellHelp);
         return;
       case '.tables': {
-        const result = await runStatement(this.session, `SELECT name FROM (
-            SELECT table_name AS name FROM duckdb_tables() WHERE NOT internal AND database_name = current_database()
-            UNION SELECT view_name FROM duckdb_views() WHERE NOT internal AND database_name = current_database())
-          WHERE name LIKE ${sqlString(argument || '%')} ORDER BY name`, this.abortSignal);
+        const result = await runStatement(this.session, `SELECT name FROM (${tablesAndViews}) WHERE name LIKE ${sqlString(argument || '%')} ORDER BY name`, this.abortSignal);
         const names = result.rows.map((row) => String(row[0]));
         if (this.options.json) this.print(result);
         else if (names.length > 0) process.stdout.write(`${inColumns(names)}\n`);
@@ -143,10 +149,7 @@ class EntryRunner {
       }
       case '.schema': {
         const filter = argument ? ` AND name = ${sqlString(argument)}` : '';
-        const result = await runStatement(this.session, `SELECT sql FROM (
-            SELECT table_name AS name, sql FROM duckdb_tables() WHERE NOT internal AND database_name = current_database()
-            UNION ALL SELECT view_name, sql FROM duckdb_views() WHERE NOT internal AND database_name = current_database())
-          WHERE true${filter} ORDER BY name`, this.abortSignal);
+        const result = await runStatement(this.session, `SELECT sql FROM (${tablesAndViews}) WHERE true${filter} ORDER BY name`, this.abortSignal);
         if (argument && result.rows.length === 0) {
           throw new SragError({ code: 'TABLE_NOT_FOUND', message: `no table or view named "${argument}"`, hint: '.tables lists them' });
         }

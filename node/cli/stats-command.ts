@@ -1,7 +1,8 @@
-import { countNoun, renderStatistics } from '../../core/index.ts';
+import { countNoun } from '../../core/index.ts';
 import { sragCommandLine } from '../runtime/quote-shell-argument.ts';
 import { readTableStats } from '../duckdb/read-table-stats.ts';
 import { SragStore } from '../duckdb/store/srag-store.ts';
+import { renderStatisticsForTerminal } from './render-statistics-for-terminal.ts';
 
 /** `srag stats`: the table's schema, Appendix-D statistics and ingestion log counts, and the response cache's replies per endpoint. */
 export async function statsCommand(options: { db: string; table?: string; json?: boolean }): Promise<number> {
@@ -23,7 +24,7 @@ export async function statsCommand(options: { db: string; table?: string; json?:
       ...columns,
       ...(stats.children?.length ? ['entities:', ...stats.children.map((child) => `  ${child.entity}: ${countNoun(child.rows, 'item')} in table ${child.table} (${sragCommandLine(['stats', '--table', child.table], options.db)})`)] : []),
       'statistics:',
-      renderStatistics(stats.statistics),
+      renderStatisticsForTerminal(stats.statistics),
       describeCache(cache),
       '',
     ].join('\n'));

@@ -178,8 +178,12 @@ export function createServeApp({ session, jobs, openReader, token, maximumBodyBy
       let finish = () => {};
       const finished = new Promise<void>((resolve) => { finish = resolve; });
       let sending = Promise.resolve();
+      let last = '';
       const send = (current: IngestJob) => {
-        sending = sending.then(() => stream.writeSSE({ event: 'job', data: JSON.stringify(jobView(current)) })).catch(() => finish());
+        // The job's state as it is now (a write waiting behind another would send a later one), and only when it changed.
+        const data = JSON.stringify(jobView(current));
+        if (data !== last) sending = sending.then(() => stream.writeSSE({ event: 'job', data })).catch(() => finish());
+        last = data;
         if (ended(current)) void sending.then(finish);
       };
       const unsubscribe = jobs.subscribe(job.id, send);

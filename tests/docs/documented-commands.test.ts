@@ -108,6 +108,11 @@ describe('the commands in README.md and docs/', () => {
     expect(output).toContain('=== OFFLINE DEMO ===');
     expect(output).toMatch(/answers only the 26 questions of examples\/hotels\/questions\.jsonl/);
     expect(output.split('\n').filter((line) => line.trim() === '378.75').length).toBeGreaterThanOrEqual(2);
+    // Its next steps: the stand-in for every sample corpus (the sections below ask of the World Cups and the cities),
+    // stopped by a line that also forgets it, so that nothing points srag at a server that is gone.
+    expect(output).toContain('  eval "$(npx tsx tests/helpers/llm-stand-in/serve.ts --background)"\n');
+    expect(output).toContain('  kill $LLM_STAND_IN_PID; unset OPENAI_BASE_URL LLM_STAND_IN_PID');
+    expect(output).toContain('Your own documents need a model');
   });
 
   it('prints the evaluation table README.md shows, for the command next to it', () => {
@@ -117,6 +122,9 @@ describe('the commands in README.md and docs/', () => {
     const evaluation = blocks.find((block) => block.document === 'README.md' && block.code.includes('npx srag eval'))!;
     const rows = (text: string) => text.split('\n').filter((line) => /^(srag|rag|full-corpus) +\d/.test(line)).map((line) => line.trim().split(/ {2,}/).slice(0, 6).join(' | '));
     expect(rows(outputs.get(evaluation)!)).toEqual(rows(shown!));
+    // Every column the command prints, shown: the scores above, then tokens and latency (which vary, so are not compared).
+    const header = (text: string) => text.split('\n').find((line) => /^system +questions/.test(line))?.trim().split(/ {2,}/);
+    expect(header(shown!)).toEqual(header(outputs.get(evaluation)!));
   });
 
   it('leave the copy clean: nothing written outside git-ignored folders, no tracked file changed', () => {

@@ -170,7 +170,7 @@ describe('one-line errors that say the fix', () => {
   it('refuses a port out of range before it starts the server, saying what a port is', async () => {
     const run = await runSrag(['serve', '--db', database(), '--port', '99999'], { environment: environment() });
     expect(run.status).not.toBe(0);
-    expect(run.stderr).toBe("error: option '--port <n>' argument '99999' is invalid. expected a port, a whole number from 1 to 65535\n(run srag --help for usage)\n");
+    expect(run.stderr).toBe("error: option '--port <n>' argument '99999' is invalid. expected a port, a whole number from 1 to 65535\n(run srag serve --help for usage)\n");
   });
 
   it('says when the port is in use, and leaves no database behind that the failed start would have created', async () => {

@@ -49,7 +49,7 @@ describe('srag ask --extend-schema over a table ingested without three attribute
     const refused = await ask([needsLeftOut[0]!.question], database);
     expect(refused.status).toBe(7);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr).toContain(`needs an attribute the table "hotels" does not hold: has_airport_shuttle — add them (extracting only them from every document) with: srag ask '${needsLeftOut[0]!.question}' --extend-schema --db ${database}`);
+    expect(refused.stderr).toContain(`needs an attribute the table "hotels" does not hold: has_airport_shuttle — add what it lacks, extracting only that from every document, with: srag ask '${needsLeftOut[0]!.question}' --extend-schema --db ${database}`);
     // --dry-run: the back-fill's estimate, with no extraction call and nothing added.
     standIn.reset();
     const dry = await ask([needsLeftOut[0]!.question], database, { extendSchema: true, dryRun: true, json: true });

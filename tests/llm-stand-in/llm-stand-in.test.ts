@@ -499,7 +499,7 @@ describe('the LLM stand-in', () => {
     expect(printed.status, printed.stderr).toBe(0);
     const [, url, pid] = /^export OPENAI_BASE_URL=(http:\/\/127\.0\.0\.1:\d+\/v1)\nexport LLM_STAND_IN_PID=(\d+)\n$/.exec(printed.stdout) ?? [];
     expect(url, printed.stdout).toBeDefined();
-    expect(printed.stderr).toContain(`answers only from the gold data of ${fixtureCorpus} and refuses anything else; stop it with: kill $LLM_STAND_IN_PID`);
+    expect(printed.stderr).toContain(`answers only from the gold data of ${fixtureCorpus} and refuses anything else; stop it with: kill $LLM_STAND_IN_PID; unset OPENAI_BASE_URL LLM_STAND_IN_PID`);
     try {
       const served = new OpenAI({ baseURL: url, apiKey: 'test', maxRetries: 0 });
       expect((await served.models.list()).data[0]!.id).toBe('srag-stand-in');

@@ -48,6 +48,9 @@ describe('the packed tarball installed into a project outside the repository', (
     const help = await srag(['--help']);
     expect(help.status, help.stderr).toBe(0);
     for (const command of ['schema', 'ingest', 'ask', 'sql', 'why', 'eval']) expect(help.stdout).toContain(`  ${command} `);
+    // The package has no examples: what to do without a model, and no demo to run.
+    expect(help.stdout).toContain('OPENAI_BASE_URL=http://localhost:11434/v1');
+    expect(help.stdout).not.toContain('npm run demo');
     const version = await srag(['--version']);
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8')).version);
   });

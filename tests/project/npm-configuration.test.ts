@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,5 +52,11 @@ describe('npm configuration for a fresh install', () => {
 
   it('skips the funding appeal', () => {
     expect(npmrc).toMatch(/^fund=false$/m);
+  });
+
+  it('keeps the tarball npm pack writes out of git', () => {
+    const name = `srag-${(packageJson as { version?: string }).version}.tgz`;
+    // `git check-ignore` exits 0 when the path is ignored, 1 when it is not.
+    expect(spawnSync('git', ['check-ignore', '--quiet', '--no-index', name], { cwd: repositoryRoot }).status, name).toBe(0);
   });
 });

@@ -79,6 +79,10 @@ describe('srag serve', () => {
     expect(last.status, JSON.stringify(last.error)).toBe('done');
     expect(last.result!.summary).toMatchObject({ done: 50, failed: 0 });
     expect(events.some((event) => event.status === 'running' && event.progress.completed > 0 && event.progress.completed < 50)).toBe(true);
+    // Each event is a new state of the job, sent as it was then: none repeats the one before, progress never goes back.
+    const sent = events.map((event) => JSON.stringify(event));
+    expect(sent.filter((event, index) => index > 0 && event === sent[index - 1])).toEqual([]);
+    expect(events.every((event, index) => index === 0 || event.progress.completed >= events[index - 1]!.progress.completed)).toBe(true);
     const job = await call<JobBody>(`/jobs/${accepted.body.id}`);
     expect(job.body).toMatchObject({ status: 'done', table: 'hotels', progress: { completed: 50, total: 50 } });
   }, 60_000);

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { DuckDBInstance } from '../duckdb-node-api.ts';
 import { firstLine, SragError } from '../../../core/index.ts';
+import { describeLockHolder } from '../../runtime/describe-lock-holder.ts';
 import { readFileStart } from '../../runtime/read-file-start.ts';
 
 export interface OpenDuckDbFileOptions {
@@ -33,7 +34,7 @@ export async function openDuckDbFile(path: string, { mustExist = false }: OpenDu
     throw new SragError({
       code: 'INPUT_INVALID',
       message: `cannot open the database ${path}: ${message}`,
-      hint: /lock/i.test(message) ? 'another srag process has it open; wait for it or use another --db' : 'check the --db path',
+      hint: /lock/i.test(message) ? describeLockHolder(message) ?? 'another srag process has it open; wait for it or use another --db' : 'check the --db path',
       cause: error,
     });
   }

@@ -10,7 +10,8 @@
  * With --background it starts the server as a detached process, prints shell lines that point srag
  * at it and exits, so that one line sets up a shell:
  *   eval "$(npx tsx tests/helpers/llm-stand-in/serve.ts --corpus examples/hotels --background)"
- * The server stops on `kill $LLM_STAND_IN_PID`, or by itself after --idle-minutes (default 30) without a request.
+ * The server stops on `kill $LLM_STAND_IN_PID` (then `unset OPENAI_BASE_URL LLM_STAND_IN_PID`, so that
+ * nothing points srag at it any more), or by itself after --idle-minutes (default 30) without a request.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -104,7 +105,7 @@ if (values.background) {
   server.unref();
   const url = line.slice('OPENAI_BASE_URL='.length);
   process.stdout.write(`export OPENAI_BASE_URL=${url}\nexport LLM_STAND_IN_PID=${server.pid}\n`);
-  process.stderr.write(`llm stand-in: listening on ${url} (process ${server.pid}); it answers only from the gold data of ${corpora.join(', ')} and refuses anything else; stop it with: kill $LLM_STAND_IN_PID\n`);
+  process.stderr.write(`llm stand-in: listening on ${url} (process ${server.pid}); it answers only from the gold data of ${corpora.join(', ')} and refuses anything else; stop it with: kill $LLM_STAND_IN_PID; unset OPENAI_BASE_URL LLM_STAND_IN_PID\n`);
   process.exit(0);
 }
 
