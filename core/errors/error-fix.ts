@@ -12,4 +12,8 @@ export type ErrorFix =
   /** Ask without the hybrid path: the answer comes from the SQL rows alone. */
   | { kind: 'answer-from-sql' }
   /** Tell srag what `model` costs (a JSON file of prices named by SRAG_PRICES): a spending limit needs its price. */
-  | { kind: 'price-model'; model: string };
+  | { kind: 'price-model'; model: string }
+  /** Give the table another name: `table` is taken or kept for srag's own; `drop` names the table that could be dropped instead, when srag may drop it. */
+  | { kind: 'rename-table'; table: string; drop?: string }
+  /** The database holds no table yet: make one from documents (or a file) first, or open the database that has them. */
+  | { kind: 'add-a-table' };

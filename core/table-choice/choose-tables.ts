@@ -40,7 +40,7 @@ const maximumBridges = 8;
 export async function chooseTables({ question, catalog, maximumCandidates = 12, maximumTables = 3 }: ChooseTablesOptions): Promise<TableChoice> {
   const tables = await catalog.tables();
   if (tables.length === 0) {
-    throw new SragError({ code: 'TABLE_NOT_FOUND', message: 'the database holds no table to answer from', hint: 'run `srag ingest <documents> --schema FILE` or `srag import data.csv` first (or pass the right --db)' });
+    throw new SragError({ code: 'TABLE_NOT_FOUND', message: 'the database holds no table to answer from', hint: 'put documents (or a file) into it first, or open the database that holds them', fix: { kind: 'add-a-table' } });
   }
   if (tables.length === 1) return { tables, joins: [], terms: [], coverage: 1 };
   const phrases = questionPhrases(question).filter((phrase) => textWords(phrase).some((word) => !stopWords.has(word)));

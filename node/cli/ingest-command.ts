@@ -86,7 +86,7 @@ async function documentsRequest(patterns: string[], options: IngestCommandOption
   }
   const schema = await readSchemaFile(options.schema);
   const table = tableNameForSchema(schema, options.table);
-  refuseReservedTableName(table, 'choose another name with --table');
+  refuseReservedTableName(table);
   const { documents, skipped, outsideLinks } = await resolveDocuments(patterns, { followLinks: options.followLinks });
   if (skipped.length) process.stderr.write(`skipping ${countNoun(skipped.length, 'file')} of unsupported type: ${listed(skipped)}\n`);
   if (outsideLinks.length) process.stderr.write(`skipping ${countNoun(outsideLinks.length, 'symbolic link')} that ${outsideLinks.length === 1 ? 'leads' : 'lead'} out of the given paths: ${listed(outsideLinks)} (pass --follow-links to read them)\n`);

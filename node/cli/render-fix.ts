@@ -13,6 +13,10 @@ export function renderFixForCli(fix: ErrorFix, database: string): string {
       return 'leave out --hybrid';
     case 'price-model':
       return `add it to a JSON file of prices and set SRAG_PRICES to its path: ${priceEntry(fix.model)} in USD per million tokens (or leave out --max-cost)`;
+    case 'rename-table':
+      return `choose another name with --table NAME${fix.drop ? `, or drop "${fix.drop}" first: ${sragCommandLine(['drop', fix.drop], database)}` : ''}`;
+    case 'add-a-table':
+      return 'run `srag ingest <documents> --schema FILE` or `srag import data.csv` first (or pass the right --db)';
   }
 }
 

@@ -14,5 +14,9 @@ export function renderFixForMcp(fix: ErrorFix): string {
       return 'call again without the argument "hybrid" (or with "hybrid": false)';
     case 'price-model':
       return `the server's SRAG_PRICES must name a JSON file of prices holding {${JSON.stringify(fix.model)}: {"input": …, "cached_input": …, "output": …}} in USD per million tokens`;
+    case 'rename-table':
+      return `call again with another "table"${fix.drop ? ` (or drop "${fix.drop}" from the server's database first: srag drop ${fix.drop})` : ''}`;
+    case 'add-a-table':
+      return "the server's database holds no table yet: ingest documents into it first (srag ingest DOCUMENTS --schema FILE --db DATABASE), or start srag mcp on the database you ingested into (--db)";
   }
 }

@@ -73,5 +73,9 @@ function renderFixForHttp(fix: ErrorFix): string {
       return 'leave out "hybrid"';
     case 'price-model':
       return `start srag serve with SRAG_PRICES naming a JSON file of prices that holds {${JSON.stringify(fix.model)}: {"input": …, "cached_input": …, "output": …}} in USD per million tokens, or leave out "maxCost"`;
+    case 'rename-table':
+      return `send another "table"${fix.drop ? `, or drop "${fix.drop}" from the server's database first (srag drop ${fix.drop})` : ''}`;
+    case 'add-a-table':
+      return 'POST /ingest with "documents" and "schema" first, or start srag serve on the database you ingested into';
   }
 }

@@ -137,7 +137,7 @@ export class IngestJobs {
       ? await readServedSchema(input.schema, this.folders)
       : parseRecordSchema(input.schema, 'the request\'s schema');
     const table = tableNameForSchema(schema, input.table);
-    refuseReservedTableName(table, 'send another "table"');
+    refuseReservedTableName(table);
     checkIngestOptions(this.session.settings, { batchApi: input.batchApi === true, synthesize: input.synthesize, maxCostUsd: input.maxCost, dryRun: input.dryRun });
     const paths = input.paths.map((path) => this.folders.confine(path, 'the path'));
     const { documents } = await readServedDocuments(paths, this.folders);
@@ -171,7 +171,7 @@ export class IngestJobs {
     try {
       await this.save(job);
       const schema = parseRecordSchema(job.request.schema, `job ${job.id}'s schema`);
-      refuseReservedTableName(job.request.table, 'submit the job again with another "table"');
+      refuseReservedTableName(job.request.table);
       const { documents } = await readServedDocuments(job.request.paths.map((path) => this.folders.confine(path, 'the path')), this.folders);
       const outcome = await ingest(this.session, { ...ingestOptions(job.request), documents, schema, table: job.request.table }, {
         onStart: (run) => {

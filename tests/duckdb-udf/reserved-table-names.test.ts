@@ -18,7 +18,7 @@ describe('a record table named like one of srag\'s own', () => {
         db: database, schema: join(repositoryRoot, 'examples/hotels/schema.json'), table, evidence: true,
       }, signal));
       expect(run.status, table).toBe(2);
-      expect(run.stderr).toMatch(/^srag: "srag_\w+" is a name srag keeps for its own tables — choose another name with --table\n$/);
+      expect(run.stderr).toMatch(/^srag: "srag_\w+" is a name srag keeps for its own tables — choose another name with --table NAME\n$/);
     }
     expect(existsSync(database)).toBe(false);
   });
@@ -29,6 +29,6 @@ describe('a record table named like one of srag\'s own', () => {
     writeFileSync(file, 'currency,rate\nEUR,1.08\n');
     const run = await runCommandInProcess(() => importCommand(file, { db: join(directory, 'import.duckdb'), table: 'srag_serve_jobs' }));
     expect(run.status).toBe(2);
-    expect(run.stderr).toBe('srag: "srag_serve_jobs" is a name srag keeps for its own tables — choose another name with --table\n');
+    expect(run.stderr).toBe('srag: "srag_serve_jobs" is a name srag keeps for its own tables — choose another name with --table NAME\n');
   });
 });

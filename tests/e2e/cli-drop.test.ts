@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRecordSchema, SragError } from '../../core/index.ts';
 import { quoteShellArgument } from '../../node/runtime/quote-shell-argument.ts';
 import { SragStore } from '../../node/duckdb/store/srag-store.ts';
+import { renderFixForCli } from '../../node/cli/render-fix.ts';
 import { caught } from '../helpers/caught.ts';
 import { runProcess } from '../helpers/run-process.ts';
 import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
@@ -114,7 +115,8 @@ describe('srag drop', () => {
     const store = await SragStore.open(path);
     const error = await caught(store.registerTable(oddName, otherSchema)).finally(() => store.close());
     expect(SragError.isInstance(error)).toBe(true);
-    const command = /drop it first: (.+)$/.exec((error as SragError).hint ?? '')?.[1];
+    // The store's error carries the fix as data; the command line words it with the command to paste.
+    const command = / first: (.+)$/.exec(renderFixForCli((error as SragError).fix!, path))?.[1];
     expect(command).toBeDefined();
     const pasted = await runInBash(`${command} --yes`, tmpdir());
     expect(pasted.status, pasted.stderr).toBe(0);

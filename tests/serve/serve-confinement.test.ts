@@ -201,7 +201,7 @@ describe('srag serve reads only the folder it serves', () => {
     const before = jobs().list().length;
     const { status, body } = await call<ErrorBody>('/ingest', { paths: ['docs'], schema: 'schema.json', table: 'srag_serve_jobs' });
     expect(status).toBe(400);
-    expect(body.error).toEqual({ code: 'INPUT_INVALID', message: '"srag_serve_jobs" is a name srag keeps for its own tables', hint: 'send another "table"' });
+    expect(body.error).toEqual({ code: 'INPUT_INVALID', message: '"srag_serve_jobs" is a name srag keeps for its own tables', hint: 'send another "table"', fix: { kind: 'rename-table', table: 'srag_serve_jobs' } });
     expect(jobs().list()).toHaveLength(before);
   });
 });

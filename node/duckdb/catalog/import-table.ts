@@ -47,7 +47,7 @@ export async function importTable(connection: DuckDBConnection, options: ImportT
     throw new SragError({ code: 'INPUT_INVALID', message: `srag import reads .csv, .tsv and .parquet files, not ${basename(file)}`, hint: 'export the data as CSV or Parquet first' });
   }
   const table = toSnakeCase(options.table?.trim() || basename(file, extname(file)), { prefix: 't_', fallback: 'imported' });
-  refuseReservedTableName(table, 'choose another name with --table');
+  refuseReservedTableName(table);
   const value = async (sql: string, parameters: string[] = []) => (await connection.runAndReadAll(sql, parameters)).getRowsJS()[0]?.[0];
   const existing = await value("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND lower(table_name) = lower($1)", [table]);
   if (existing !== undefined) {
@@ -57,7 +57,8 @@ export async function importTable(connection: DuckDBConnection, options: ImportT
       throw new SragError({
         code: 'INPUT_INVALID',
         message: `table "${existing}" already exists in ${options.databasePath}${extracted !== undefined ? ' and holds extracted records' : ' and was not made by srag import'}`,
-        hint: `import under another name with --table NAME, or drop it first: ${sragCommandLine(['drop', String(existing)], options.databasePath)}`,
+        hint: 'import under another name, or drop it first',
+        fix: { kind: 'rename-table', table, drop: String(existing) },
       });
     }
     if (!options.replace) {

@@ -6,7 +6,6 @@ import {
 } from '../../../core/index.ts';
 import type { ParameterAdaptation } from '../../../openai-wire/index.ts';
 import { quoteIdentifier } from '../quote-identifier.ts';
-import { sragCommandLine } from '../../runtime/quote-shell-argument.ts';
 import { readSqlResult } from '../read-sql-result.ts';
 import { extractRecordTable } from './extract-record-table.ts';
 import type { JournalEntry } from './journal-entry.ts';
@@ -130,7 +129,8 @@ export class SragStore {
         throw new SragError({
           code: 'INPUT_INVALID',
           message: name === table ? `table "${table}" already exists in ${this.path} and was not made by srag` : `table "${name}" (for the entity "${name.slice(table.length + 2)}" of "${table}") already exists in ${this.path}`,
-          hint: name === table ? 'choose another name with --table' : `choose another name with --table, or drop "${name}" first: ${sragCommandLine(['drop', name], this.path)}`,
+          hint: name === table ? 'choose another name' : `choose another name, or drop "${name}" first`,
+          fix: { kind: 'rename-table', table, ...(name === table ? {} : { drop: name }) },
         });
       }
       await transaction(connection, async () => {
@@ -601,7 +601,8 @@ async function changeTableSchema(connection: DuckDBConnection, table: string, st
     throw new SragError({
       code: 'INPUT_INVALID',
       message: `table "${table}" in ${path} was ingested with child entities the new schema changes (${changedEntities.join(', ')}); a table's entities cannot change`,
-      hint: `extract every document with the new schema into a new table with --table NAME, or drop it first: ${sragCommandLine(['drop', table], path)}`,
+      hint: 'extract every document with the new schema into a table of another name, or drop this one first',
+      fix: { kind: 'rename-table', table, drop: table },
     });
   }
   const change = compareSchemas(stored, schema);
@@ -610,7 +611,8 @@ async function changeTableSchema(connection: DuckDBConnection, table: string, st
     throw new SragError({
       code: 'INPUT_INVALID',
       message: `table "${table}" in ${path} was ingested with a different schema (none of its attributes is in the new one)`,
-      hint: `ingest into a new table with --table NAME, or drop it first: ${sragCommandLine(['drop', table], path)}`,
+      hint: 'ingest into a table of another name, or drop this one first',
+      fix: { kind: 'rename-table', table, drop: table },
     });
   }
   const schemaJson = JSON.stringify(recordSchemaToJsonSchema(change.schema));

@@ -57,5 +57,9 @@ function renderFixForSql(fix: ErrorFix): string {
       return 'srag_ask answers from SQL alone';
     case 'price-model':
       return `set SRAG_PRICES to a JSON file of prices holding {${JSON.stringify(fix.model)}: {"input": …, "cached_input": …, "output": …}} in USD per million tokens`;
+    case 'rename-table':
+      return `name another table${fix.drop ? `, or DROP TABLE ${fix.drop} first` : ''}`;
+    case 'add-a-table':
+      return "make one first: CREATE TABLE hotels AS SELECT * FROM srag_extract('docs/*', schema := 'schema.json')";
   }
 }

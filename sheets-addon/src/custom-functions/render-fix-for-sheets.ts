@@ -19,5 +19,10 @@ export function renderFixForSheets(fix: ErrorFix): string {
     case 'price-model':
       // The add-on sets no spending limit; said should one come to need a price.
       return `the add-on knows no price for ${fix.model}: run without a spending limit`;
+    case 'rename-table':
+      // The add-on names no tables; said should one come to.
+      return `name the table something other than ${fix.table}`;
+    case 'add-a-table':
+      return `run Extensions › srag › Extract all rows first: SRAG_ASK answers from the ${sheetNames.records} sheet it fills`;
   }
 }
