@@ -10,4 +10,9 @@ export type ErrorFix =
   /** Ask again with the schema extended for the question (attributes the table lacks are added and back-filled). */
   | { kind: 'extend-schema'; question: string; table?: string }
   /** Ask without the hybrid path: the answer comes from the SQL rows alone. */
-  | { kind: 'answer-from-sql' };
+  | { kind: 'answer-from-sql' }
+  /**
+   * Name one item of the document's list (`rooms[2].price_per_night`): a child table holds one value
+   * per item. The choices name the items as the table of the documents takes them (or no table).
+   */
+  | { kind: 'name-item'; choices: string[] };

@@ -10,6 +10,8 @@ export function renderFixForCli(fix: ErrorFix, database: string): string {
       return `add them (extracting only them from every document) with: ${sragCommandLine(['ask', fix.question, '--extend-schema', ...(fix.table ? ['--table', fix.table] : [])], database)}`;
     case 'answer-from-sql':
       return 'leave out --hybrid';
+    case 'name-item':
+      return `one of: ${listed(fix.choices)}`;
   }
 }
 

@@ -63,5 +63,7 @@ function renderFixForSql(fix: ErrorFix): string {
       return `add them (extracting only them from every document) with: SELECT * FROM srag_ask(${[fix.question, ...(fix.table ? [fix.table] : [])].map(sqlString).join(', ')}, extend := true)`;
     case 'answer-from-sql':
       return 'srag_ask answers from SQL alone';
+    case 'name-item':
+      return `name the item, one of: ${fix.choices.slice(0, 10).join(', ')}${fix.choices.length > 10 ? ', …' : ''}`;
   }
 }
