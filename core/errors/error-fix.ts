@@ -15,4 +15,6 @@ export type ErrorFix =
    * Name one item of the document's list (`rooms[2].price_per_night`): a child table holds one value
    * per item. The choices name the items as the table of the documents takes them (or no table).
    */
-  | { kind: 'name-item'; choices: string[] };
+  | { kind: 'name-item'; choices: string[] }
+  /** Tell srag what `model` costs (a JSON file of prices named by SRAG_PRICES): a spending limit needs its price. */
+  | { kind: 'price-model'; model: string };

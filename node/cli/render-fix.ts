@@ -12,7 +12,14 @@ export function renderFixForCli(fix: ErrorFix, database: string): string {
       return 'leave out --hybrid';
     case 'name-item':
       return `one of: ${listed(fix.choices)}`;
+    case 'price-model':
+      return `add it to a JSON file of prices and set SRAG_PRICES to its path: ${priceEntry(fix.model)} in USD per million tokens (or leave out --max-cost)`;
   }
+}
+
+/** A prices file's entry for `model`, its numbers left for the user. */
+function priceEntry(model: string): string {
+  return `{${JSON.stringify(model)}: {"input": …, "cached_input": …, "output": …}}`;
 }
 
 function listed(choices: readonly string[]): string {

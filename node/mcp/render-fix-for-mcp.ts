@@ -14,5 +14,7 @@ export function renderFixForMcp(fix: ErrorFix): string {
       return 'call again without the argument "hybrid" (or with "hybrid": false)';
     case 'name-item':
       return `call again with the argument "attribute" set to one of: ${fix.choices.slice(0, 10).map((choice) => JSON.stringify(choice)).join(', ')}${fix.choices.length > 10 ? ', …' : ''}`;
+    case 'price-model':
+      return `the server's SRAG_PRICES must name a JSON file of prices holding {${JSON.stringify(fix.model)}: {"input": …, "cached_input": …, "output": …}} in USD per million tokens`;
   }
 }

@@ -73,5 +73,7 @@ function renderFixForHttp(fix: ErrorFix): string {
       return 'leave out "hybrid"';
     case 'name-item':
       return `pass "attribute" as one of: ${fix.choices.slice(0, 10).join(', ')}${fix.choices.length > 10 ? ', …' : ''} (with the table of the documents, or no table)`;
+    case 'price-model':
+      return `start srag serve with SRAG_PRICES naming a JSON file of prices that holds {${JSON.stringify(fix.model)}: {"input": …, "cached_input": …, "output": …}} in USD per million tokens, or leave out "maxCost"`;
   }
 }

@@ -1,28 +1,23 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import type { IngestJob, IngestJobs } from './ingest-jobs.ts';
+import { ingestRequestBody } from './ingest-request.ts';
 import { anyJson, errorResponse, errorResponses, jsonBody, notFound, type ServeApp } from './route-parts.ts';
 
 /**
- * The ingest routes: POST /ingest starts a job (`IngestJobs`, one at a time, stored in the
- * database), GET /jobs and /jobs/{id} show them, /jobs/{id}/events follows one as server-sent events.
+ * The ingest routes: POST /ingest starts a job (`IngestJobs`, one at a time, kept in the
+ * database) or answers a dry run's estimate; GET /jobs and /jobs/{id} show jobs, /jobs/{id}/events
+ * follows one as server-sent events.
  */
 export function registerIngestJobRoutes(app: ServeApp, jobs: IngestJobs): void {
   app.openapi(createRoute({
-    method: 'post', path: '/ingest', summary: 'Start an ingest job: one record per document into the table; returns the job at once',
-    request: {
-      body: jsonBody(z.object({
-        paths: z.array(z.string().min(1)).min(1).max(1_000).openapi({ description: 'files, directories or globs on the server, relative to its working directory; only inside the folders it serves (its working directory, or each --allow-path)' }),
-        schema: z.union([z.record(z.string(), z.unknown()), z.string().min(1)]).openapi({ description: 'the record schema (as `srag schema` writes it), or the path of its file on the server, inside the folders it serves' }),
-        table: z.string().min(1).optional(),
-        retryFailed: z.boolean().optional(),
-        evidence: z.boolean().optional().openapi({ description: 'ask for quotes (default true)' }),
-        prune: z.boolean().optional().openapi({ description: 'remove the records of the table\'s documents whose files are gone from their paths (default false: the job\'s warnings name them); a moved or renamed file keeps its record either way' }),
-      }).strict()),
-    },
-    responses: { 202: { description: 'the job, queued', ...anyJson }, ...errorResponses },
+    method: 'post', path: '/ingest', summary: 'Start an ingest job: one record per document into the table; returns the job at once (a dry run answers its estimate instead)',
+    request: { body: jsonBody(ingestRequestBody) },
+    responses: { 200: { description: 'with dryRun: what the job would send and cost (as `srag ingest --dry-run --json`)', ...anyJson }, 202: { description: 'the job, queued', ...anyJson }, ...errorResponses },
   }), async (context) => {
-    const job = await jobs.submit(context.req.valid('json'));
+    const body = context.req.valid('json');
+    if (body.dryRun) return context.json(await jobs.estimate(body), 200);
+    const job = await jobs.submit(body);
     return context.json(jobView(job), 202, { location: `/jobs/${job.id}` });
   });
 

@@ -13,6 +13,8 @@ import { traceRecords, type TracedAnswer, type TracedRecords } from '../duckdb/t
 import { writeRowsFile, type RowsFileFormat } from '../duckdb/write-rows-file.ts';
 import { readExtractedText, type ExtractedText, type TextUnavailable } from './read-extracted-text.ts';
 import { sessionAskPorts } from './session-ask-ports.ts';
+import { ingest, type IngestListeners, type IngestRequest } from './ingest.ts';
+import type { IngestOutcome } from './ingest-outcome.ts';
 
 /** A table as `describeTables` lists it: what made it, what it holds, and how it relates to others. */
 export interface TableDescription {
@@ -71,6 +73,8 @@ export interface Srag {
   traceRecords(answer: TracedAnswer, request: { row?: number; offset?: number; limit: number }): Promise<TracedRecords | Untraceable>;
   /** Rows as a CSV or Parquet file, written by DuckDB. */
   writeRows(result: { columns: readonly string[]; rows: readonly SqlValue[][] }, format: RowsFileFormat): Promise<Uint8Array>;
+  /** Documents into a table, or a dry run's estimate: budget, Batch API, synthesis, moved documents (see `ingest`); `ingestOutcomeJson` gives its JSON. */
+  ingest(request: IngestRequest, listeners?: IngestListeners): Promise<IngestOutcome>;
   close(): void;
 }
 
@@ -129,6 +133,7 @@ export function sragOver(session: Session): Srag {
     },
     traceRecords: (answer, request) => withReader((connection) => traceRecords(connection, answer, request)),
     writeRows: (result, format) => writeRowsFile(result, format),
+    ingest: (request, listeners) => ingest(session, request, listeners),
     close: () => session.close(),
   };
 }

@@ -27,5 +27,8 @@ export function fixChoices(fix: ErrorFix): FixChoices {
       };
     case 'answer-from-sql':
       return { lead: '', choices: [{ label: 'Answer from the SQL rows alone', value: '' }] };
+    case 'price-model':
+      // Nothing the page can do itself: the price is the server's setting.
+      return { lead: `srag knows no price for ${fix.model}: start srag serve with SRAG_PRICES naming a JSON file of prices, or ingest without a spending limit.`, choices: [] };
   }
 }

@@ -19,5 +19,8 @@ export function renderFixForSheets(fix: ErrorFix): string {
     case 'name-item':
       // Never from a range: a spreadsheet row holds no list of items.
       return `name the item, one of: ${fix.choices.slice(0, 10).join(', ')}${fix.choices.length > 10 ? ', …' : ''}`;
+    case 'price-model':
+      // The add-on sets no spending limit; said should one come to need a price.
+      return `the add-on knows no price for ${fix.model}: run without a spending limit`;
   }
 }
