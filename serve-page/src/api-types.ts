@@ -1,9 +1,11 @@
 import type { ColumnCoverage } from '../../core/coverage/column-coverage.ts';
 import type { ErrorFix } from '../../core/errors/error-fix.ts';
+import type { TracedColumn } from '../../node/duckdb/sandbox/read-trace-plan.ts';
 
 // The JSON the server answers with, as the page reads it (node/serve/*-routes.ts write it).
 
 export type Value = string | number | boolean | null;
+export type { TracedColumn };
 export type TableMaker = 'srag ingest' | 'srag import' | 'srag_extract';
 
 export interface Attribute {
@@ -61,14 +63,6 @@ export interface RecordsBody {
   labels: string[];
   document: string | null;
   position: string | null;
-}
-
-export interface TracedColumn {
-  name: string;
-  table: string;
-  reference: string;
-  column: string;
-  role: 'document' | 'position' | 'value';
 }
 
 /** GET /answers/{id}/records. */
