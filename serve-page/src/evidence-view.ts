@@ -18,7 +18,8 @@ export interface EvidenceRequest {
  */
 export function openEvidence(request: EvidenceRequest): Promise<void> {
   return run(() => showEvidence(request), (fix, value) => {
-    if (fix.kind === 'name-item') void openEvidence({ document: request.document, attribute: value, table: tableDetail(request.table)?.parent });
+    // The items are named as the table of the documents takes them: a child table's parent, or the table asked of.
+    if (fix.kind === 'name-item') void openEvidence({ document: request.document, attribute: value, table: tableDetail(request.table)?.parent ?? request.table });
     if (fix.kind === 'name-table') void openEvidence({ ...request, table: value });
   }).then(() => undefined);
 }

@@ -277,6 +277,21 @@ describe.skipIf(skip)('the srag serve page in headless Chromium', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('answers a child table\'s value asked without its item with the items to name as data, each of which opens its evidence', async () => {
+    // As the page asks: a coverage link names no table (the server finds the one holding the column),
+    // a child table's cell names its table; the fix's choices become buttons (see fixChoices), and a
+    // choice is asked again with the table of the documents (evidence-view.ts).
+    const why = (parameters: Record<string, string>) => fetch(`${server.url}/why?${new URLSearchParams({ document: 'alfama-nest-guesthouse.md', ...parameters })}`);
+    for (const asked of [{ attribute: 'price_per_night' }, { attribute: 'price_per_night', table: 'guesthouses__rooms' }]) {
+      const response = await why(asked);
+      const { error } = await response.json() as { error: { fix?: { kind: string; choices: string[] } } };
+      expect(response.status, JSON.stringify(error)).toBe(400);
+      expect(error.fix).toEqual({ kind: 'name-item', choices: ['rooms[1].price_per_night', 'rooms[2].price_per_night', 'rooms[3].price_per_night'] });
+      const chosen = await why({ attribute: error.fix!.choices[0]!, ...(asked.table ? { table: 'guesthouses' } : {}) });
+      expect(await chosen.json()).toMatchObject({ table: 'guesthouses__rooms', value: '85', status: 'supported', quote: 'Twin Room: USD 85 per night, sleeps 2' });
+    }
+  });
+
   it('turns an error\'s fix into choices that ask again, and clears the error when the next action succeeds', async () => {
     await page.getByLabel('Question').fill('What does xyzzy mean?');
     await page.getByLabel('Question').press('Enter');
