@@ -282,7 +282,7 @@ describe.skipIf(skip)('the srag serve page in headless Chromium', () => {
     // a child table's cell names its table; the fix's choices become buttons (see fixChoices), and a
     // choice is asked again with the table of the documents (evidence-view.ts).
     const why = (parameters: Record<string, string>) => fetch(`${server.url}/why?${new URLSearchParams({ document: 'alfama-nest-guesthouse.md', ...parameters })}`);
-    for (const asked of [{ attribute: 'price_per_night' }, { attribute: 'price_per_night', table: 'guesthouses__rooms' }]) {
+    for (const asked of [{ attribute: 'price_per_night' }, { attribute: 'price_per_night', table: 'guesthouses__rooms' }] as Array<Record<string, string>>) {
       const response = await why(asked);
       const { error } = await response.json() as { error: { fix?: { kind: string; choices: string[] } } };
       expect(response.status, JSON.stringify(error)).toBe(400);
