@@ -29,7 +29,8 @@ export function drawChart(columns: readonly string[], rows: readonly Value[][], 
     : plot({
       width: 640,
       height: 320,
-      x: { label: columns[choice.label], ...(typeof data[0]?.label === 'string' ? { type: 'utc' as const } : {}) },
+      // Years and other whole periods read as 1930, not 1,930.
+      x: { label: columns[choice.label], ...(typeof data[0]?.label === 'string' ? { type: 'utc' as const } : data.every((point) => Number.isInteger(point.label)) ? { tickFormat: 'd' } : {}) },
       y: { label: valueLabel, grid: true },
       marks: [
         lineY(data, { x: (point: { label: Value }) => asX(point.label), y: 'value', stroke: '#2d5bd7' }),

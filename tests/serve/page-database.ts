@@ -12,7 +12,8 @@ import { runCommandInProcess } from '../helpers/run-command-in-process.ts';
 
 /** The corpora the stand-in answers for the page's database. */
 export function pageCorpora(hotels: { directory: string }): string[] {
-  return [hotels.directory, 'examples/worldcup', 'examples/guesthouses', 'examples/cities'];
+  // page-questions: a series over the World Cup years, for the line chart (the examples' questions have none).
+  return [hotels.directory, 'examples/worldcup', 'examples/guesthouses', 'examples/cities', 'tests/serve/page-questions'];
 }
 
 /** Questions that name no table, each answered from other tables: the page must choose them as the CLI does. */
@@ -23,6 +24,7 @@ export const pageQuestions = {
   roomsPerStar: 'How many rooms are listed per star rating?',
   worldCups: 'How many World Cups had 32 teams?',
   doubleRoom: 'What is the average price per night of a Double Room?',
+  goalsByYear: 'How many goals were scored at each World Cup, year by year?',
 } as const;
 
 export interface PageDatabase {

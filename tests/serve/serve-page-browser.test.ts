@@ -32,8 +32,9 @@ const pageErrors: string[] = [];
 const queries: Array<Record<string, unknown>> = [];
 const environment = () => ({ OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-0000', SRAG_CONCURRENCY: '8' });
 
-async function screenshot(name: string): Promise<void> {
-  for (const directory of screenshotDirectories) {
+/** A screenshot of the page as it is; `docs: false` keeps it out of docs/images (for looking at, not for the README). */
+async function screenshot(name: string, { docs = true } = {}): Promise<void> {
+  for (const directory of docs ? screenshotDirectories : ['test-artifacts']) {
     mkdirSync(directory, { recursive: true });
     await page.screenshot({ path: path.join(directory, name) });
   }
@@ -234,6 +235,26 @@ describe.skipIf(skip)('the srag serve page in headless Chromium', () => {
     expect(await page.textContent('#evidence dl')).toContain('statussupported');
     await page.evaluate("document.getElementById('trace').scrollIntoView()");
     await screenshot('serve-trace.png');
+  });
+
+  it('draws a series over the years as a line, and opens the one record a point was read from', async () => {
+    const answer = await ask(pageQuestions.goalsByYear);
+    const points = page.locator('#chart g[aria-label="dot"] circle');
+    await expect.poll(() => points.count()).toBe((answer.rows as unknown[]).length);
+    expect(await page.locator('#chart g[aria-label="line"] path').count()).toBe(1);
+    expect(await page.getAttribute('#chart svg', 'aria-label')).toBe('Line chart of goals_scored by year');
+    expect(await page.locator('#chart g[aria-label="x-axis tick label"] text').allTextContents()).toContain('1950');
+    await page.evaluate('window.scrollTo(0, 0)');
+    await screenshot('serve-line.png', { docs: false });
+    const last = (answer.rows as Array<[number, number]>).length - 1;
+    await points.nth(last).click();
+    await expect.poll(() => page.textContent('#trace .trace-summary')).toBe('The 1 record this row was read from.');
+    const [year, goals] = (answer.rows as Array<[number, number]>)[last]!;
+    expect(await page.textContent('#trace-heading')).toBe(`Records behind result row ${last + 1} (year = ${year}, goals_scored = ${goals})`);
+    const headers = await page.locator('#trace-records th').allTextContents();
+    const [record] = await tableTexts('#trace-records');
+    expect(record![headers.indexOf('year (world_cup_tournament)')]).toBe(String(year));
+    expect(record![headers.indexOf('goals_scored (world_cup_tournament)')]).toBe(String(goals));
   });
 
   it('downloads the result and the records behind a row as CSV and Parquet, as DuckDB reads them back', async () => {
