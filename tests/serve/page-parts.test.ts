@@ -67,6 +67,18 @@ describe('the coverage note on the page', () => {
     ]]);
   });
 
+  it('names a value far from the rest with a link to its evidence, as the CLI names it with srag why', () => {
+    const lines = coverageLines([{
+      column: 'price_per_night', rows: 50, present: 50, missing: 0, dropped: 0, unknown: 0, conflicting: 0, over: 'selected',
+      outliers: [{ value: 6_700_000, document: '/data/docs/amber-arch.md', side: 'highest', next: 502, times: 13_365, why: 'srag why amber-arch.md price_per_night' }],
+    }], 'Hotels');
+    expect(lines).toEqual([[
+      { text: 'price_per_night: the largest value, 6,700,000 (amber-arch.md), is 13,365 times the next largest, 502 (' },
+      { evidence: { column: 'price_per_night', document: '/data/docs/amber-arch.md' } },
+      { text: ').' },
+    ]]);
+  });
+
   it('says nothing when every value is there', () => {
     expect(coverageLines([{ column: 'price_per_night', rows: 10, present: 10, missing: 0, dropped: 0, unknown: 0, conflicting: 0, over: 'selected' }], 'Hotels')).toBeUndefined();
     expect(coverageLines(null, 'Hotels')).toBeUndefined();
