@@ -7,6 +7,7 @@ export { answerJson, extensionJson } from './ask/answer-json.ts';
 export { uniqueColumnNames } from './ask/unique-column-names.ts';
 export { estimateExtension, type ExtensionDryRun } from './ask/estimate-extension.ts';
 export { chooseRecordTables, type RecordTableChoice } from './ask/choose-record-tables.ts';
+export { recordTableSource } from './ask/record-table-source.ts';
 export { tableGrower, type GrowthRuntime, type GrowthStore } from './extend/grow-table.ts';
 export { estimateBackfill } from './extend/estimate-backfill.ts';
 export type { AskPorts } from './ports/ask-ports.ts';

@@ -4,6 +4,7 @@
 //   dist/index.js                 the library entry, with declarations in dist/types/
 //   dist/bridge-worker.js, dist/sql-session-worker.js, dist/quickjs-sandbox-worker.js, dist/worker-entry.js   the worker threads
 //   dist/sandbox-process.js       the process generated SQL runs in
+//   dist/serve-page.js            the script of srag serve's page (with the chart library), for the browser
 //
 // One esbuild run with code splitting: modules a command imports with import() become chunks
 // loaded only when that command runs, so `srag --help` loads neither DuckDB nor the tokenizer.
@@ -29,6 +30,8 @@ const entries = {
   'sandbox-process': 'node/duckdb/sandbox/sandbox-process.ts',
 };
 const builtFile = new Map(Object.entries(entries).map(([name, source]) => [resolve(root, source), join(distDirectory, `${name}.js`)]));
+// The page's script is built for the browser (serve-page/build-page.mjs), not as a Node entry.
+builtFile.set(resolve(root, 'serve-page/src/main.ts'), join(distDirectory, 'serve-page.js'));
 
 const importMetaUrl = ['import', 'meta', 'url'].join('.');
 const relativeUrl = /new URL\((['"])(\.{1,2}\/[^'"]*)\1,\s*import\.meta\.url\)/g;
@@ -77,6 +80,10 @@ await build({
   logLevel: 'warning',
   plugins: [packageLocations],
 });
+
+// The page srag serve hands out: its script with the chart library, one file for the browser.
+const { buildPageScript } = await import('../serve-page/build-page.mjs');
+writeFileSync(join(distDirectory, 'serve-page.js'), (await buildPageScript()).text);
 
 // Declarations for the library entry (and what it refers to), beside the bundle.
 execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'build/tsconfig.declarations.json')], { stdio: 'inherit' });

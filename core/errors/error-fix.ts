@@ -11,6 +11,11 @@ export type ErrorFix =
   | { kind: 'extend-schema'; question: string; table?: string }
   /** Ask without the hybrid path: the answer comes from the SQL rows alone. */
   | { kind: 'answer-from-sql' }
+  /**
+   * Name one item of the document's list (`rooms[2].price_per_night`): a child table holds one value
+   * per item. The choices name the items as the table of the documents takes them (or no table).
+   */
+  | { kind: 'name-item'; choices: string[] }
   /** Tell srag what `model` costs (a JSON file of prices named by SRAG_PRICES): a spending limit needs its price. */
   | { kind: 'price-model'; model: string }
   /** Give the table another name: `table` is taken or kept for srag's own; `drop` names the table that could be dropped instead, when srag may drop it. */

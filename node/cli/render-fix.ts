@@ -11,6 +11,8 @@ export function renderFixForCli(fix: ErrorFix, database: string): string {
       return `add what it lacks, extracting only that from every document, with: ${sragCommandLine(['ask', fix.question, '--extend-schema', ...(fix.table ? ['--table', fix.table] : [])], database)}`;
     case 'answer-from-sql':
       return 'leave out --hybrid';
+    case 'name-item':
+      return `one of: ${listed(fix.choices)}`;
     case 'price-model':
       return `add it to a JSON file of prices and set SRAG_PRICES to its path: ${priceEntry(fix.model)} in USD per million tokens (or leave out --max-cost)`;
     case 'rename-table':

@@ -93,6 +93,7 @@ export async function explainValue(connection: DuckDBConnection, { document, att
           ? `table ${explained.name} holds one "${name}" per item of a document: name the item`
           : `the document has ${listed.length === 1 ? 'one item' : `${listed.length} items`} in ${explained.name}, not ${JSON.stringify(label(evidenceName))}`,
         hint: `one of: ${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ', …' : ''}`,
+        fix: { kind: 'name-item', choices: listed },
       });
     }
   }

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { SragError } from '../../core/index.ts';
 import { DuckDbSqlEngine } from '../duckdb/duckdb-sql-engine.ts';
 import { openSession } from '../session/open-session.ts';
+import { sragOver } from '../session/open-srag.ts';
 import { openedConnectionTableSource } from '../duckdb/sandbox/opened-connection-table-source.ts';
 import { sandboxLimits } from '../duckdb/sandbox/sandbox-limits.ts';
 import { createServeApp } from './create-serve-app.ts';
@@ -85,13 +86,7 @@ export async function startServe(options: StartServeOptions): Promise<RunningSer
     const openReader = () => session.store.instance.connect();
     const served = { ...session, sqlEngine: new DuckDbSqlEngine(openedConnectionTableSource(openReader), { ...sandboxLimits, concurrentQueries: options.concurrentQueries ?? serveConcurrentQueries }) };
     const jobs = await IngestJobs.open(served, abort.signal, folders);
-    const app = createServeApp({
-      session: served,
-      jobs,
-      token,
-      maximumBodyBytes: options.maximumBodyBytes,
-      openReader,
-    });
+    const app = createServeApp({ srag: sragOver(served), jobs, token, maximumBodyBytes: options.maximumBodyBytes });
     const address = await new Promise<AddressInfo>((resolve, reject) => {
       server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, resolve);
       server.once('error', reject);

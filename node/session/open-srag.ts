@@ -1,11 +1,17 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ask, estimateExtension, findRecordTable, onlyRecordTable, type Answer, type AskOptions, type ExtensionDryRun, type RecordTable, type TableMaker } from '../../app/index.ts';
-import { recordSchemaToJsonSchema, type AttributeDefinition, type ChildEntity } from '../../core/index.ts';
+import { recordSchemaToJsonSchema, type AttributeDefinition, type ChildEntity, type SqlValue } from '../../core/index.ts';
+import { findExtractedDocument, servedTable } from '../duckdb/catalog/extracted-document.ts';
 import { readRecordTables } from '../duckdb/catalog/read-record-tables.ts';
 import { embedderLoader } from './embedder-loader.ts';
 import { explainValue, type ValueExplanation } from '../duckdb/explain-value.ts';
 import { openSession, type OpenSessionOptions, type Session } from './open-session.ts';
+import { readRecordsPage, type RecordsPage } from '../duckdb/read-records-page.ts';
 import { readTableStats, type TableStats } from '../duckdb/read-table-stats.ts';
+import type { Untraceable } from '../duckdb/sandbox/read-trace-plan.ts';
+import { traceRecords, type TracedAnswer, type TracedRecords } from '../duckdb/trace-records.ts';
+import { writeRowsFile, type RowsFileFormat } from '../duckdb/write-rows-file.ts';
+import { readExtractedText, type ExtractedText, type TextUnavailable } from './read-extracted-text.ts';
 import { sessionAskPorts } from './session-ask-ports.ts';
 import { ingest, type IngestListeners, type IngestRequest } from './ingest.ts';
 import type { IngestOutcome } from './ingest-outcome.ts';
@@ -54,13 +60,33 @@ export interface Srag {
   schema(table?: string): Promise<TableSchema>;
   /** A table's rows, ingestion log counts and column statistics (`srag stats`). */
   stats(table?: string): Promise<TableStats>;
+  /** A page of a table's records (the named one, or the only table of documents), ordered by document. */
+  records(request: { table?: string; offset: number; limit: number }): Promise<RecordsPage>;
+  /** Whether `source` was extracted into `table` (done in its log, with a row): only then are its evidence and text shown. */
+  wasExtracted(table: string, source: string): Promise<boolean>;
+  /** A document's text as the model read it when it was extracted into the table, with `quote` located; or why it is not shown. */
+  documentText(request: { table?: string; source: string; quote?: string }): Promise<ExtractedText | TextUnavailable>;
+  /**
+   * The records row `row` of an answer's result was computed from (without `row`, those the whole
+   * answer rests on), derived from its SQL and selected in a sandbox; or why they cannot be.
+   */
+  traceRecords(answer: TracedAnswer, request: { row?: number; offset?: number; limit: number }): Promise<TracedRecords | Untraceable>;
+  /** Rows as a CSV or Parquet file, written by DuckDB. */
+  writeRows(result: { columns: readonly string[]; rows: readonly SqlValue[][] }, format: RowsFileFormat): Promise<Uint8Array>;
   /** Documents into a table, or a dry run's estimate: budget, Batch API, synthesis, moved documents (see `ingest`); `ingestOutcomeJson` gives its JSON. */
   ingest(request: IngestRequest, listeners?: IngestListeners): Promise<IngestOutcome>;
   close(): void;
 }
 
 export async function openSrag(databasePath: string, options: OpenSessionOptions = {}): Promise<Srag> {
-  const session = await openSession(databasePath, options);
+  return sragOver(await openSession(databasePath, options));
+}
+
+/**
+ * The use cases over a session already open (`srag serve` opens its own: its SQL engine runs
+ * several questions at once, and its ingest jobs share the store). Closing it closes the session.
+ */
+export function sragOver(session: Session): Srag {
   const loadEmbedder = embedderLoader(session);
   const withReader = async <T>(read: (connection: DuckDBConnection) => Promise<T>): Promise<T> => {
     const connection = await session.store.instance.connect();
@@ -93,6 +119,20 @@ export async function openSrag(databasePath: string, options: OpenSessionOptions
       return { table: found.name, title: found.schema.title, madeBy: found.madeBy, attributes: found.schema.attributes, jsonSchema: recordSchemaToJsonSchema(found.schema) };
     },
     stats: (table) => withReader((connection) => readTableStats(connection, table, database)),
+    records: async ({ table, offset, limit }) => {
+      const found = await recordTable(table);
+      return withReader((connection) => readRecordsPage(connection, found, { offset, limit }));
+    },
+    wasExtracted: async (table, source) => {
+      const found = await recordTable(table);
+      return found.madeBy !== 'srag import' && (await withReader((connection) => findExtractedDocument(connection, servedTable(found), source))) !== undefined;
+    },
+    documentText: async ({ table, source, quote }) => {
+      const found = await recordTable(table);
+      return withReader((connection) => readExtractedText(connection, found, source, quote));
+    },
+    traceRecords: (answer, request) => withReader((connection) => traceRecords(connection, answer, request)),
+    writeRows: (result, format) => writeRowsFile(result, format),
     ingest: (request, listeners) => ingest(session, request, listeners),
     close: () => session.close(),
   };

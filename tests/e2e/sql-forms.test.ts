@@ -128,7 +128,7 @@ describe('srag_extract in srag sql', () => {
       for (const [index, question] of questions.entries()) {
         const response = await query({ question });
         expect(response.status).toBe(200);
-        expect(await response.json()).toEqual({ ...answers[index], usage: expect.any(Object) });
+        expect(await response.json()).toEqual({ ...answers[index], id: expect.any(String), usage: expect.any(Object) });
       }
       const refused = await query({ question: questions[0], hybrid: true });
       expect(refused.status).toBe(400);
@@ -138,7 +138,7 @@ describe('srag_extract in srag sql', () => {
       const stats = await (await fetch(`${server.url}/stats`)).json() as Record<string, unknown>;
       expect(stats).toMatchObject({ table: 'hotels', rows: 50, log: { done: 50 } });
       // The evidence browser's endpoints: the table listed, its schema, its rows by file, a document with the quote found in it.
-      expect(await (await fetch(`${server.url}/tables`)).json()).toEqual({ tables: ['hotels'] });
+      expect(await (await fetch(`${server.url}/tables`)).json()).toMatchObject({ tables: ['hotels'], details: [{ name: 'hotels', madeBy: 'srag_extract' }] });
       const shape = await (await fetch(`${server.url}/schema?table=hotels`)).json() as { title: string; attributes: Array<{ name: string }> };
       expect(shape.title).toBe('Hotels');
       expect(shape.attributes.map((attribute) => attribute.name)).toContain('star_rating');

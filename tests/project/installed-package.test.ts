@@ -40,6 +40,10 @@ describe('the packed tarball installed into a project outside the repository', (
     expect(existsSync(join(installedPackage, 'dist', 'bridge-worker.js'))).toBe(true);
     expect(existsSync(join(installedPackage, 'prompts', 'extract-record.md'))).toBe(true);
     expect(existsSync(join(installedPackage, 'node'))).toBe(false);
+    // srag serve's page: its HTML and one script for the browser (with the chart library), not its sources.
+    expect(existsSync(join(installedPackage, 'serve-page', 'index.html'))).toBe(true);
+    expect(existsSync(join(installedPackage, 'serve-page', 'src'))).toBe(false);
+    expect(readFileSync(join(installedPackage, 'dist', 'serve-page.js'), 'utf8')).not.toMatch(/\bfrom\s*["']@observablehq|import\s*["']d3-/);
     expect(existsSync(join(installed.project, 'node_modules', 'tsx'))).toBe(false);
     expect(existsSync(join(installed.project, 'node_modules', 'esbuild'))).toBe(false);
   });

@@ -225,7 +225,7 @@ describe('srag serve', () => {
   it('describes every endpoint in /openapi.json', async () => {
     const { status, body } = await call<{ openapi: string; paths: Record<string, Record<string, { requestBody?: unknown }>> }>('/openapi.json');
     expect(status).toBe(200);
-    expect(Object.keys(body.paths).sort()).toEqual(['/document', '/ingest', '/jobs', '/jobs/{id}', '/jobs/{id}/events', '/query', '/records', '/schema', '/stats', '/tables', '/why']);
+    expect(Object.keys(body.paths).sort()).toEqual(['/answers/{id}/records', '/answers/{id}/result', '/document', '/ingest', '/jobs', '/jobs/{id}', '/jobs/{id}/events', '/query', '/records', '/schema', '/stats', '/tables', '/why']);
     expect(JSON.stringify(body.paths['/query']!.post!.requestBody)).toContain('question');
   });
 
@@ -290,8 +290,11 @@ describe('srag serve', () => {
     const stats = await call<{ rows: number }>('/stats?table=hotels_again', { headers: authorization });
     expect(stats.body.rows).toBe(50);
     for (const [index, question] of questions.entries()) {
-      const answer = await call('/query', { json: { question: question.question, table: 'hotels' }, headers: authorization });
-      expect(answer.body, question.question).toEqual(cliAnswers[index]);
+      const answer = await call<{ id: string }>('/query', { json: { question: question.question, table: 'hotels' }, headers: authorization });
+      // The same JSON as srag ask --json, and the id the answer is kept under for its records and downloads.
+      const { id, ...asTheCliAnswers } = answer.body;
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(asTheCliAnswers, question.question).toEqual(cliAnswers[index]);
     }
     // A wait, not a timing: the CLI's twenty questions in a process of their own take over 40 s on a loaded machine.
   }, 150_000);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SragError } from '../../core/index.ts';
 import { canonicalPath } from '../../node/runtime/canonical-path.ts';
 import { openSession, type Session } from '../../node/session/open-session.ts';
+import { sragOver } from '../../node/session/open-srag.ts';
 import { createServeApp } from '../../node/serve/create-serve-app.ts';
 import { IngestJobs } from '../../node/serve/ingest-jobs.ts';
 import { ServedFolders } from '../../node/serve/served-folders.ts';
@@ -66,7 +67,7 @@ beforeAll(async () => {
     environment: { OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-0000', SRAG_MAX_RETRIES: '0' },
   });
   ingestJobs = await IngestJobs.open(session, abort.signal, ServedFolders.open([], served));
-  app = createServeApp({ session, jobs: ingestJobs, openReader: () => session.store.instance.connect() });
+  app = createServeApp({ srag: sragOver(session), jobs: ingestJobs });
 }, 60_000);
 afterAll(async () => {
   abort.abort();
@@ -220,7 +221,7 @@ describe('the serve token', () => {
 
   it('lets through only the exact token, whatever the length of what is sent', async () => {
     const token = 'a-token-of-twenty-six-chars';
-    const guarded = createServeApp({ session, jobs: jobs(), token, openReader: () => session.store.instance.connect() });
+    const guarded = createServeApp({ srag: sragOver(session), jobs: jobs(), token });
     const status = async (authorization?: string) => (await guarded.request('/tables', { headers: { host: '127.0.0.1', ...(authorization === undefined ? {} : { authorization }) } })).status;
     expect(await status(`Bearer ${token}`)).toBe(200);
     for (const wrong of [undefined, '', 'Bearer', `Bearer ${token.slice(0, -1)}`, `Bearer ${token}x`, `Bearer ${token.replace('a', 'b')}`, `bearer ${token}`, token]) {

@@ -8,6 +8,7 @@ import { ingestOutcomeJson, openSrag } from '../../node/index.ts';
 import { resolveDocuments } from '../../node/runtime/resolve-documents.ts';
 import { canonicalPath } from '../../node/runtime/canonical-path.ts';
 import { createServeApp } from '../../node/serve/create-serve-app.ts';
+import { sragOver } from '../../node/session/open-srag.ts';
 import { IngestJobs } from '../../node/serve/ingest-jobs.ts';
 import { ServedFolders } from '../../node/serve/served-folders.ts';
 import { openSession, type Session } from '../../node/session/open-session.ts';
@@ -53,7 +54,7 @@ async function startApp(name: string, environment: Record<string, string>) {
   sessions.push(session);
   const ingestJobs = await IngestJobs.open(session, abort.signal, ServedFolders.open([], served));
   jobLists.push(ingestJobs);
-  return { jobs: ingestJobs, app: createServeApp({ session, jobs: ingestJobs, openReader: () => session.store.instance.connect() }) };
+  return { jobs: ingestJobs, app: createServeApp({ srag: sragOver(session), jobs: ingestJobs }) };
 }
 
 async function call<T>(path: string, json?: unknown, through = app): Promise<{ status: number; body: T }> {

@@ -55,6 +55,8 @@ function renderFixForSql(fix: ErrorFix): string {
       return `add them (extracting only them from every document) with: SELECT * FROM srag_ask(${[fix.question, ...(fix.table ? [fix.table] : [])].map(sqlString).join(', ')}, extend := true)`;
     case 'answer-from-sql':
       return 'srag_ask answers from SQL alone';
+    case 'name-item':
+      return `name the item, one of: ${fix.choices.slice(0, 10).join(', ')}${fix.choices.length > 10 ? ', …' : ''}`;
     case 'price-model':
       return `set SRAG_PRICES to a JSON file of prices holding {${JSON.stringify(fix.model)}: {"input": …, "cached_input": …, "output": …}} in USD per million tokens`;
     case 'rename-table':

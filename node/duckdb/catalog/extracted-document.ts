@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quoteIdentifier } from '../duckdb/quote-identifier.ts';
+import type { RecordTable } from '../../../app/index.ts';
+import { quoteIdentifier } from '../quote-identifier.ts';
 
 /** A table as the server reads it: its name, and for one made from srag_extract the name its evidence is kept under. */
 export interface ServedTable {
@@ -8,6 +9,13 @@ export interface ServedTable {
   evidenceName?: string;
   /** The table whose ingestion log holds its documents: the parent of a child entity's table, else `table`. */
   logTable: string;
+}
+
+/** A table as `findExtractedDocument` reads it: a child entity's table keeps its documents in its parent's log. */
+export function servedTable(table: RecordTable): ServedTable {
+  return table.madeBy === 'srag_extract'
+    ? { table: table.name, evidenceName: table.evidence!.name, logTable: table.evidence!.name }
+    : { table: table.name, logTable: table.parent?.table ?? table.name };
 }
 
 /** A document extracted into a table: the file it was read from, and the hash of the text the model read. */
