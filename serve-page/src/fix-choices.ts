@@ -30,5 +30,10 @@ export function fixChoices(fix: ErrorFix): FixChoices {
     case 'price-model':
       // Nothing the page can do itself: the price is the server's setting.
       return { lead: `srag knows no price for ${fix.model}: start srag serve with SRAG_PRICES naming a JSON file of prices, or ingest without a spending limit.`, choices: [] };
+    case 'rename-table':
+      return { lead: `Name the table something other than ${fix.table}${fix.drop ? `, or drop ${fix.drop} from the database first (srag drop ${fix.drop})` : ''}.`, choices: [] };
+    case 'add-a-table':
+      // The page shows its ingest form on an empty database.
+      return { lead: 'The database holds no table yet: ingest documents with the form below.', choices: [] };
   }
 }
