@@ -50,18 +50,25 @@ export class UsageTotals {
     return [...this.byModel.values()].map((usage) => ({ ...usage }));
   }
 
+  /** Adds another tally of `usage.model` (another client's, one retired): its counts join this model's. */
+  add(usage: ModelUsage): void {
+    addCounts(this.entry(usage.model), usage);
+  }
+
   total(): Omit<ModelUsage, 'model'> {
     const sum = { calls: 0, cacheHits: 0, retries: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, reasoningTokens: 0, callsWithoutUsage: 0 };
-    for (const usage of this.byModel.values()) {
-      sum.calls += usage.calls;
-      sum.cacheHits += usage.cacheHits;
-      sum.retries += usage.retries;
-      sum.promptTokens += usage.promptTokens;
-      sum.cachedPromptTokens += usage.cachedPromptTokens;
-      sum.completionTokens += usage.completionTokens;
-      sum.reasoningTokens += usage.reasoningTokens;
-      sum.callsWithoutUsage += usage.callsWithoutUsage;
-    }
+    for (const usage of this.byModel.values()) addCounts(sum, usage);
     return sum;
   }
+}
+
+function addCounts(into: Omit<ModelUsage, 'model'>, from: Omit<ModelUsage, 'model'>): void {
+  into.calls += from.calls;
+  into.cacheHits += from.cacheHits;
+  into.retries += from.retries;
+  into.promptTokens += from.promptTokens;
+  into.cachedPromptTokens += from.cachedPromptTokens;
+  into.completionTokens += from.completionTokens;
+  into.reasoningTokens += from.reasoningTokens;
+  into.callsWithoutUsage += from.callsWithoutUsage;
 }

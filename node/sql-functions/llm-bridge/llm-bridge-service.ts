@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as wait } from 'node:timers/promises';
 import {
   ModelClient, recordSchemaToJsonSchema, SragError, startExtractionRun,
-  type DocumentOutcome, type DocumentSource, type ExtractionRun, type LanguageModel, type ModelUsage, type PromptLibrary, type RecordSchema,
+  UsageTotals, type DocumentOutcome, type DocumentSource, type ExtractionRun, type LanguageModel, type ModelUsage, type PromptLibrary, type RecordSchema,
 } from '../../../core/index.ts';
 import { describeMovedDocuments } from '../../session/describe-moved-documents.ts';
 import { hashText } from '../../runtime/hash-text.ts';
@@ -209,20 +209,9 @@ export class LlmBridgeService {
   }
 
   private usage(): ModelUsage[] {
-    const byModel = new Map<string, ModelUsage>();
-    for (const usage of [...this.retiredUsage, ...[...this.clients.values()].flatMap((client) => client.usage.models())]) {
-      const sum = byModel.get(usage.model) ?? { model: usage.model, calls: 0, cacheHits: 0, retries: 0, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, reasoningTokens: 0, callsWithoutUsage: 0 };
-      sum.calls += usage.calls;
-      sum.cacheHits += usage.cacheHits;
-      sum.retries += usage.retries;
-      sum.promptTokens += usage.promptTokens;
-      sum.cachedPromptTokens += usage.cachedPromptTokens;
-      sum.completionTokens += usage.completionTokens;
-      sum.reasoningTokens += usage.reasoningTokens;
-      sum.callsWithoutUsage += usage.callsWithoutUsage;
-      byModel.set(usage.model, sum);
-    }
-    return [...byModel.values()].sort((left, right) => left.model.localeCompare(right.model));
+    const totals = new UsageTotals();
+    for (const usage of [...this.retiredUsage, ...[...this.clients.values()].flatMap((client) => client.usage.models())]) totals.add(usage);
+    return totals.models().sort((left, right) => left.model.localeCompare(right.model));
   }
 
   /** The store for one schema, registering the schema (and its record table) the first time. */
