@@ -21,6 +21,9 @@ export { openSrag, type Srag, type TableDescription, type TableSchema } from './
 export type { OpenSessionOptions } from './session/open-session.ts';
 export type { ValueExplanation } from './duckdb/explain-value.ts';
 export type { TableStats } from './duckdb/read-table-stats.ts';
+export type { IngestListeners, IngestOptions, IngestRequest } from './session/ingest.ts';
+export type { IngestEstimate, IngestOutcome, IngestReport } from './session/ingest-outcome.ts';
+export { ingestOutcomeJson } from './session/ingest-outcome-json.ts';
 export { answerJson, type Answer, type AskOptions, type ExtensionDryRun, type TableMaker } from '../app/index.ts';
 export { describeCoverage, redactSecrets, SragError, type ColumnCoverage, type ErrorFix, type SragErrorCode } from '../core/index.ts';
 export { secretSettings } from './runtime/read-settings.ts';

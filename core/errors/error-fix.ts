@@ -10,4 +10,6 @@ export type ErrorFix =
   /** Ask again with the schema extended for the question (attributes the table lacks are added and back-filled). */
   | { kind: 'extend-schema'; question: string; table?: string }
   /** Ask without the hybrid path: the answer comes from the SQL rows alone. */
-  | { kind: 'answer-from-sql' };
+  | { kind: 'answer-from-sql' }
+  /** Tell srag what `model` costs (a JSON file of prices named by SRAG_PRICES): a spending limit needs its price. */
+  | { kind: 'price-model'; model: string };

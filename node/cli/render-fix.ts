@@ -10,7 +10,14 @@ export function renderFixForCli(fix: ErrorFix, database: string): string {
       return `add them (extracting only them from every document) with: ${sragCommandLine(['ask', fix.question, '--extend-schema', ...(fix.table ? ['--table', fix.table] : [])], database)}`;
     case 'answer-from-sql':
       return 'leave out --hybrid';
+    case 'price-model':
+      return `add it to a JSON file of prices and set SRAG_PRICES to its path: ${priceEntry(fix.model)} in USD per million tokens (or leave out --max-cost)`;
   }
+}
+
+/** A prices file's entry for `model`, its numbers left for the user. */
+function priceEntry(model: string): string {
+  return `{${JSON.stringify(model)}: {"input": …, "cached_input": …, "output": …}}`;
 }
 
 function listed(choices: readonly string[]): string {

@@ -2,10 +2,9 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { firstLine, SragError, type SqlResult } from '../../core/index.ts';
+import { firstLine, SragError, type SqlResult, type SragErrorCode } from '../../core/index.ts';
 import { openSqlSession, type SqlSession } from '../sql-functions/harness/sql-session.ts';
 import { splitSqlScript } from '../sql-functions/harness/split-sql-script.ts';
-import { sragErrorCodeInMessage } from '../sql-functions/table-functions/render-sql-error.ts';
 import { formatTable } from './format-table.ts';
 import { ShellInput, type ShellEntry } from './shell-input.ts';
 import { sqlString } from '../runtime/sql-string.ts';
@@ -209,7 +208,7 @@ export async function runStatement(session: SqlSession, sql: string, abortSignal
       throw new SragError({ code: 'CANCELLED', message: 'cancelled; what was extracted before is cached, so running the statement again resumes', cause: error });
     }
     const message = firstLine((error as Error).message);
-    const code = sragErrorCodeInMessage(message);
+    const code = (error as { code?: string }).code as SragErrorCode | undefined;
     // DuckDB puts its error class before a function's own message ("Invalid Input Error: srag_extract: …"):
     // an srag failure is shown as the function said it.
     const shown = code ? message.replace(/^[A-Za-z ]+ Error: (?=(?:srag_[a-z_]+|read_text): )/, '') : message;

@@ -12,5 +12,7 @@ export function renderFixForMcp(fix: ErrorFix): string {
       return `add them (extracting only them from every document) with the tool extend_schema and the arguments ${JSON.stringify({ question: fix.question, ...(fix.table ? { table: fix.table } : {}) })}: it first says what it would add and cost, then runs with "confirm": true`;
     case 'answer-from-sql':
       return 'call again without the argument "hybrid" (or with "hybrid": false)';
+    case 'price-model':
+      return `the server's SRAG_PRICES must name a JSON file of prices holding {${JSON.stringify(fix.model)}: {"input": …, "cached_input": …, "output": …}} in USD per million tokens`;
   }
 }

@@ -42,6 +42,8 @@ export interface SragSettings {
   maxReplyBytes: number;
   /** Pages and time one document may take to read (SRAG_MAX_PAGES, SRAG_READ_TIMEOUT_MS). */
   documentReading: DocumentReadingLimits;
+  /** SRAG_PRICES: the JSON file of model prices laid over the built-in list (see `loadModelPrices`). */
+  pricesFile: string | undefined;
 }
 
 export const defaultModel = 'gpt-4o-mini';
@@ -75,6 +77,7 @@ export function readSettings(environment: Record<string, string | undefined> = p
     confirmDocuments: positiveIntegerSetting(environment, 'SRAG_CONFIRM_DOCUMENTS', 200, true),
     maxReplyBytes: positiveIntegerSetting(environment, 'SRAG_MAX_REPLY_BYTES', defaultMaxReplyBytes),
     documentReading: readDocumentReadingLimits(environment),
+    pricesFile: environment.SRAG_PRICES || undefined,
   };
 }
 

@@ -71,5 +71,7 @@ function renderFixForHttp(fix: ErrorFix): string {
       return `add them (extracting only them from every document) by sending the question again with "extend_schema": true${fix.table ? ` and "table": "${fix.table}"` : ''}`;
     case 'answer-from-sql':
       return 'leave out "hybrid"';
+    case 'price-model':
+      return `start srag serve with SRAG_PRICES naming a JSON file of prices that holds {${JSON.stringify(fix.model)}: {"input": …, "cached_input": …, "output": …}} in USD per million tokens, or leave out "maxCost"`;
   }
 }

@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { parseRecordSchema, recordSchemaToJsonSchema, SragError, tableNameForSchema, type RecordSchema, type RunSummary } from '../../core/index.ts';
-import { canonicalPath } from '../runtime/canonical-path.ts';
-import { resolveDocuments, type ResolvedDocuments } from '../runtime/resolve-documents.ts';
-import { describeMovedDocuments } from '../session/describe-moved-documents.ts';
-import { ingestDocuments, type IngestDocumentsResult } from '../session/ingest-documents.ts';
-import type { Session } from '../session/open-session.ts';
+import { parseRecordSchema, recordSchemaToJsonSchema, tableNameForSchema, type RecordSchema, type RunSummary } from '../../core/index.ts';
+import { IngestJobStore } from '../duckdb/store/ingest-job-store.ts';
 import { refuseReservedTableName } from '../duckdb/store/refuse-reserved-table-name.ts';
+import type { ResolvedDocuments } from '../runtime/resolve-documents.ts';
+import { checkIngestOptions } from '../session/check-ingest-options.ts';
+import type { IngestDocumentsResult } from '../session/ingest-documents.ts';
+import { ingestOutcomeJson } from '../session/ingest-outcome-json.ts';
+import { ingest, type IngestOptions } from '../session/ingest.ts';
+import type { Session } from '../session/open-session.ts';
+import { describeJobOutcome } from './describe-job-outcome.ts';
 import { httpError, type HttpErrorBody } from './http-error.ts';
+import type { IngestRequestBody } from './ingest-request.ts';
+import { readServedDocuments } from './read-served-documents.ts';
 import { readServedSchema } from './read-served-schema.ts';
 import type { ServedFolders } from './served-folders.ts';
 
@@ -17,11 +22,21 @@ export interface IngestJobRequest {
   table: string;
   retryFailed: boolean;
   evidence: boolean;
-  /** Remove the records of the table's documents whose files are gone (absent from jobs kept by earlier versions: false). */
+  /** Absent from jobs kept by earlier versions: false, or the default. */
   prune?: boolean;
+  batchSize?: number;
+  maxCost?: number;
+  batchApi?: boolean;
+  synthesize?: boolean;
 }
 
 export type IngestJobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+/**
+ * A finished job's result: the summary `srag ingest --json` prints (see `ingestOutcomeJson`), with
+ * the run's counts as the use case has them (`summary`, naming the first failures) and its `usage`.
+ */
+export type IngestJobResult = Record<string, unknown> & { summary: RunSummary; usage: IngestDocumentsResult['usage'] };
 
 export interface IngestJob {
   id: string;
@@ -30,58 +45,38 @@ export interface IngestJob {
   request: IngestJobRequest;
   /** Documents finished of the run (in memory: a resumed job counts again, its unchanged documents at once). */
   progress: { completed: number; total: number; failed: number; lastDocument?: string };
-  result?: { summary: RunSummary; usage: IngestDocumentsResult['usage'] };
+  /** When done; a job stopped at its `maxCost` is done too, its result saying `budget_reached`. */
+  result?: IngestJobResult;
   error?: HttpErrorBody['error'];
-  /** Warnings the run printed (a document needing many calls). */
+  /** What the run said besides its summary: warnings, Batch API lines, moved and gone documents, where it stopped. */
   warnings: string[];
   createdAt: string;
 }
 
 type Listener = (job: IngestJob) => void;
 
-const jobsTableSql = `CREATE TABLE IF NOT EXISTS srag_serve_jobs (
-  id VARCHAR PRIMARY KEY,
-  status VARCHAR NOT NULL,
-  request_json VARCHAR NOT NULL,
-  result_json VARCHAR,
-  error_json VARCHAR,
-  created_at TIMESTAMP DEFAULT current_timestamp,
-  updated_at TIMESTAMP DEFAULT current_timestamp
-)`;
-
 /**
- * The ingest jobs of `srag serve`: one runs at a time, next to any number of queries. A job's
- * request is stored in the database before it is accepted, and its outcome when it ends; a job the
- * server did not finish (stopped, killed) runs again when the server starts, and the ingestion log
- * makes that rerun resume: documents already extracted cost nothing and are not duplicated.
+ * The ingest jobs of `srag serve`: one runs at a time, next to any number of queries, each the
+ * ingest use case (`ingest`) with the request's options. A job's request is stored in the database
+ * before it is accepted, and its outcome when it ends; a job the server did not finish (stopped,
+ * killed) runs again when the server starts, and the ingestion log makes that rerun resume:
+ * documents already extracted cost nothing and are not duplicated.
  */
 export class IngestJobs {
   private readonly jobs = new Map<string, IngestJob>();
   private readonly listeners = new Map<string, Set<Listener>>();
   private chain: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly session: Session, private readonly cancellation: AbortSignal, private readonly folders: ServedFolders) {}
+  private constructor(private readonly session: Session, private readonly cancellation: AbortSignal, private readonly folders: ServedFolders, private readonly store: IngestJobStore<IngestJobRequest, IngestJobResult, IngestJob['error']>) {}
 
   /**
    * Opens the job list in the session's database and queues every unfinished job again. Jobs read
    * only inside `folders`: an unfinished job kept from a start with other folders is checked again.
    */
   static async open(session: Session, cancellation: AbortSignal, folders: ServedFolders): Promise<IngestJobs> {
-    const jobs = new IngestJobs(session, cancellation, folders);
-    if (session.store.readOnly) return jobs;
-    const rows = await session.store.exclusive(async (connection) => {
-      await connection.run(jobsTableSql);
-      return (await connection.runAndReadAll(
-        'SELECT id, status, request_json, result_json, error_json, strftime(created_at, \'%Y-%m-%dT%H:%M:%SZ\') FROM srag_serve_jobs ORDER BY created_at, id')).getRowsJS();
-    });
-    for (const [id, status, requestJson, resultJson, errorJson, createdAt] of rows) {
-      const request = JSON.parse(String(requestJson)) as IngestJobRequest;
-      const job: IngestJob = {
-        id: String(id), status: status as IngestJobStatus, table: request.table, request,
-        progress: { completed: 0, total: 0, failed: 0 }, warnings: [], createdAt: String(createdAt),
-        ...(resultJson ? { result: JSON.parse(String(resultJson)) as IngestJob['result'] } : {}),
-        ...(errorJson ? { error: JSON.parse(String(errorJson)) as IngestJob['error'] } : {}),
-      };
+    const jobs = new IngestJobs(session, cancellation, folders, await IngestJobStore.open(session.store));
+    for (const kept of await jobs.store.list()) {
+      const job: IngestJob = { ...kept, status: kept.status as IngestJobStatus, table: kept.request.table, progress: { completed: 0, total: 0, failed: 0 }, warnings: [] };
       jobs.jobs.set(job.id, job);
       if (job.status === 'queued' || job.status === 'running') {
         job.status = 'queued';
@@ -96,31 +91,23 @@ export class IngestJobs {
    * served folders) and queues it: a bad schema, a reserved table name, a path outside the folders
    * or one that matches nothing is refused here, before any job exists.
    */
-  async submit(input: { paths: string[]; schema: Record<string, unknown> | string; table?: string; retryFailed?: boolean; evidence?: boolean; prune?: boolean }): Promise<IngestJob> {
-    const schema: RecordSchema = typeof input.schema === 'string'
-      ? await readServedSchema(input.schema, this.folders)
-      : parseRecordSchema(input.schema, 'the request\'s schema');
-    const table = tableNameForSchema(schema, input.table);
-    refuseReservedTableName(table, 'send another "table"');
-    const paths = input.paths.map((path) => this.folders.confine(path, 'the path'));
-    await this.resolve(paths);
-    const request: IngestJobRequest = {
-      paths,
-      schema: recordSchemaToJsonSchema(schema),
-      table,
-      retryFailed: input.retryFailed ?? false,
-      evidence: input.evidence ?? true,
-      prune: input.prune ?? false,
-    };
+  async submit(input: IngestRequestBody): Promise<IngestJob> {
+    const { request } = await this.checked(input);
     const job: IngestJob = {
       id: randomUUID(), status: 'queued', table: request.table, request,
       progress: { completed: 0, total: 0, failed: 0 }, warnings: [], createdAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     };
-    await this.session.store.exclusive((connection) => connection.run(
-      'INSERT INTO srag_serve_jobs (id, status, request_json) VALUES ($1, $2, $3)', [job.id, job.status, JSON.stringify(request)]));
+    await this.store.add(job.id, job.status, request);
     this.jobs.set(job.id, job);
     this.enqueue(job);
     return job;
+  }
+
+  /** A dry run of the request, checked as `submit` checks it: what the job would send and cost, as `srag ingest --dry-run --json` says it. */
+  async estimate(input: IngestRequestBody): Promise<Record<string, unknown>> {
+    const { request, schema, documents } = await this.checked(input);
+    const outcome = await ingest(this.session, { ...ingestOptions(request), dryRun: true, documents, schema, table: request.table });
+    return ingestOutcomeJson(outcome, { database: this.session.store.path });
   }
 
   get(id: string): IngestJob | undefined {
@@ -144,33 +131,33 @@ export class IngestJobs {
     return this.chain;
   }
 
-  private enqueue(job: IngestJob): void {
-    this.chain = this.chain.then(() => this.run(job));
+  /** The request as a job keeps it, with its schema and documents; refused here when it cannot run. */
+  private async checked(input: IngestRequestBody): Promise<{ request: IngestJobRequest; schema: RecordSchema; documents: ResolvedDocuments['documents'] }> {
+    const schema: RecordSchema = typeof input.schema === 'string'
+      ? await readServedSchema(input.schema, this.folders)
+      : parseRecordSchema(input.schema, 'the request\'s schema');
+    const table = tableNameForSchema(schema, input.table);
+    refuseReservedTableName(table, 'send another "table"');
+    checkIngestOptions(this.session.settings, { batchApi: input.batchApi === true, synthesize: input.synthesize, maxCostUsd: input.maxCost, dryRun: input.dryRun });
+    const paths = input.paths.map((path) => this.folders.confine(path, 'the path'));
+    const { documents } = await readServedDocuments(paths, this.folders);
+    const request: IngestJobRequest = {
+      paths,
+      schema: recordSchemaToJsonSchema(schema),
+      table,
+      retryFailed: input.retryFailed ?? false,
+      evidence: input.evidence ?? true,
+      prune: input.prune ?? false,
+      ...(input.batchSize !== undefined ? { batchSize: input.batchSize } : {}),
+      ...(input.maxCost !== undefined ? { maxCost: input.maxCost } : {}),
+      ...(input.batchApi ? { batchApi: true } : {}),
+      ...(input.synthesize ? { synthesize: true } : {}),
+    };
+    return { request, schema, documents };
   }
 
-  /**
-   * The documents `paths` name inside the served folders; a match outside them is left out as if
-   * it were not there. Each is checked again just before it is read: a file swapped for a link
-   * since (the run may come long after the request) is that document's failure, and nothing is read.
-   */
-  private async resolve(paths: string[]): Promise<ResolvedDocuments> {
-    const resolved = await resolveDocuments(paths, { confineTo: (identity) => this.folders.holds(identity) });
-    const documents = resolved.documents.map((document) => ({
-      ...document,
-      read: () => {
-        let canonical: string | undefined;
-        try {
-          canonical = canonicalPath(document.source);
-        } catch {
-          canonical = undefined;
-        }
-        if (canonical !== document.source) {
-          return Promise.reject(new SragError({ code: 'DOCUMENT_UNREADABLE', message: `${document.label} is gone or now leads elsewhere`, hint: 'submit the job again' }));
-        }
-        return document.read();
-      },
-    }));
-    return { ...resolved, documents };
+  private enqueue(job: IngestJob): void {
+    this.chain = this.chain.then(() => this.run(job));
   }
 
   private changed(job: IngestJob): void {
@@ -185,17 +172,12 @@ export class IngestJobs {
       await this.save(job);
       const schema = parseRecordSchema(job.request.schema, `job ${job.id}'s schema`);
       refuseReservedTableName(job.request.table, 'submit the job again with another "table"');
-      const { documents } = await this.resolve(job.request.paths.map((path) => this.folders.confine(path, 'the path')));
-      job.progress = { completed: 0, total: documents.length, failed: 0 };
-      this.changed(job);
-      const result = await ingestDocuments(this.session, {
-        documents,
-        schema,
-        table: job.request.table,
-        retryFailed: job.request.retryFailed,
-        retryHint: 'submit the job again with retryFailed: true',
-        withEvidence: job.request.evidence,
-        prune: job.request.prune === true,
+      const { documents } = await readServedDocuments(job.request.paths.map((path) => this.folders.confine(path, 'the path')), this.folders);
+      const outcome = await ingest(this.session, { ...ingestOptions(job.request), documents, schema, table: job.request.table }, {
+        onStart: (run) => {
+          job.progress = { completed: 0, total: run.documents, failed: 0 };
+          this.changed(job);
+        },
         onProgress: (progress) => {
           job.progress = {
             completed: progress.completed, total: progress.total,
@@ -204,13 +186,13 @@ export class IngestJobs {
           this.changed(job);
         },
         onWarning: (line) => job.warnings.push(line),
+        onBatchLine: (line) => job.warnings.push(line),
         cancellation: this.cancellation,
       });
       if (this.cancellation.aborted) return;
-      if (result.movedDocuments) {
-        job.warnings.push(...describeMovedDocuments(job.request.table, result.movedDocuments, { removeHint: `submit the job again with prune: true to remove ${result.movedDocuments.gone.length === 1 ? 'it' : 'them'}` }));
-      }
-      job.result = { summary: result.summary, usage: result.usage };
+      if (outcome.kind !== 'run') throw new Error('a job is never a dry run');
+      job.warnings.push(...describeJobOutcome(outcome));
+      job.result = { ...ingestOutcomeJson(outcome, { database: this.session.store.path }), summary: outcome.summary, usage: outcome.usage };
       job.status = 'done';
     } catch (error) {
       // Stopped by the server's shutdown: the job stays unfinished and resumes at the next start.
@@ -223,10 +205,14 @@ export class IngestJobs {
   }
 
   private save(job: IngestJob): Promise<void> {
-    return this.session.store.exclusive(async (connection) => {
-      await connection.run(
-        'UPDATE srag_serve_jobs SET status = $2, result_json = $3, error_json = $4, updated_at = current_timestamp WHERE id = $1',
-        [job.id, job.status, job.result ? JSON.stringify(job.result) : null, job.error ? JSON.stringify(job.error) : null]);
-    });
+    return this.store.update(job.id, { status: job.status, result: job.result, error: job.error });
   }
+}
+
+/** The use case's options a job request carries. */
+function ingestOptions(request: IngestJobRequest): IngestOptions {
+  return {
+    retryFailed: request.retryFailed, evidence: request.evidence, prune: request.prune === true, batchSize: request.batchSize,
+    maxCostUsd: request.maxCost, batchApi: request.batchApi, synthesize: request.synthesize, retryHint: 'submit the job again with retryFailed: true',
+  };
 }

@@ -1,5 +1,5 @@
 import {
-  addRunSummary, countNoun, DeferringLanguageModel, emptyRunSummary, ModelClient, runExtraction, runSynthesizedExtraction, SpendBudget, SragError, type DocumentSource, type ModelPrice,
+  addRunSummary, countNoun, DeferringLanguageModel, emptyRunSummary, ModelClient, runExtraction, runSynthesizedExtraction, SpendBudget, type DocumentSource, type ModelPrice,
   type RecordSchema, type RetryNotice, type RunProgress, type RunSummary, type SynthesisReport,
 } from '../../core/index.ts';
 import { collectOpenBatches, type OpenBatchesState } from './batch-api/collect-open-batches.ts';
@@ -82,8 +82,8 @@ export interface IngestDocumentsResult {
 
 /**
  * One record per document into `table` of the session's store (created for `schema`, or checked
- * against it): what `srag ingest` and `srag serve`'s ingest jobs both run. The ingestion log makes
- * a second run over the same documents resume: unchanged documents cost nothing.
+ * against it): the run of the ingest use case (see `ingest`, which checks its options first). The
+ * ingestion log makes a second run over the same documents resume: unchanged documents cost nothing.
  */
 export async function ingestDocuments(session: Session, options: IngestDocumentsOptions): Promise<IngestDocumentsResult> {
   const { documents, table } = options;
@@ -94,9 +94,6 @@ export async function ingestDocuments(session: Session, options: IngestDocuments
   const leftRelative = await adoptRelativeSources(session.store, table, documents);
   if (leftRelative > 0) options.onLeftRelative?.(leftRelative);
   const store = session.store.extractionStore(table, schema);
-  if (options.batchApi && options.synthesize) {
-    throw new SragError({ code: 'INPUT_INVALID', message: '--batch-api and --synthesize cannot be combined: writing and checking extractors needs replies at once', hint: 'run --synthesize without --batch-api' });
-  }
   const signal = abortSignalOf(options.cancellation);
   const batchJobs = new BatchJobs(session.store);
   let batchApi: ReturnType<typeof endpointBatchApi> | undefined;

@@ -7,6 +7,8 @@ import { explainValue, type ValueExplanation } from '../duckdb/explain-value.ts'
 import { openSession, type OpenSessionOptions, type Session } from './open-session.ts';
 import { readTableStats, type TableStats } from '../duckdb/read-table-stats.ts';
 import { sessionAskPorts } from './session-ask-ports.ts';
+import { ingest, type IngestListeners, type IngestRequest } from './ingest.ts';
+import type { IngestOutcome } from './ingest-outcome.ts';
 
 /** A table as `describeTables` lists it: what made it, what it holds, and how it relates to others. */
 export interface TableDescription {
@@ -52,6 +54,8 @@ export interface Srag {
   schema(table?: string): Promise<TableSchema>;
   /** A table's rows, ingestion log counts and column statistics (`srag stats`). */
   stats(table?: string): Promise<TableStats>;
+  /** Documents into a table, or a dry run's estimate: budget, Batch API, synthesis, moved documents (see `ingest`); `ingestOutcomeJson` gives its JSON. */
+  ingest(request: IngestRequest, listeners?: IngestListeners): Promise<IngestOutcome>;
   close(): void;
 }
 
@@ -89,6 +93,7 @@ export async function openSrag(databasePath: string, options: OpenSessionOptions
       return { table: found.name, title: found.schema.title, madeBy: found.madeBy, attributes: found.schema.attributes, jsonSchema: recordSchemaToJsonSchema(found.schema) };
     },
     stats: (table) => withReader((connection) => readTableStats(connection, table, database)),
+    ingest: (request, listeners) => ingest(session, request, listeners),
     close: () => session.close(),
   };
 }

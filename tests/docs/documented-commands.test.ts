@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyRepository } from '../helpers/copy-repository.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { runProcess } from '../helpers/run-process.ts';
 import { repositoryRoot } from '../helpers/run-srag.ts';
+import { writePackageRunnerShims } from './package-runner-shims.ts';
 import { readDocumentedBlocks, type DocumentedBlock } from './read-documented-blocks.ts';
 
 // README.md and docs/*.md promise that their commands run as written. Every ```sh block runs, in
@@ -13,13 +15,16 @@ import { readDocumentedBlocks, type DocumentedBlock } from './read-documented-bl
 // stand-in; README's ```sql blocks run as `srag run` jobs (docs/sql-functions.md's SQL has its own
 // test). A command that cannot run here is skipped only when an HTML comment above its block says
 // so, with the reason (see read-documented-blocks.ts). Afterwards the copy must be as clean as git
-// sees it: the commands write only where .gitignore expects output.
+// sees it: the commands write only where .gitignore expects output. `npx srag`, `npx tsx` and
+// `npm run` run what npm would run, without npm's start-up (see package-runner-shims.ts).
 
 const documents = ['README.md', ...readdirSync(join(repositoryRoot, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
 const blocks = documents.flatMap((document) => readDocumentedBlocks(document, readFileSync(join(repositoryRoot, document), 'utf8')));
 
 let standIn: LlmStandIn;
 let copy: string;
+/** The directory of the npx and npm the scripts find first. */
+let shims: string;
 const outputs = new Map<DocumentedBlock, string>();
 
 /** The repository's files as git would check them out, committed in a fresh repository. */
@@ -39,7 +44,7 @@ function shellEnvironment(extra: Record<string, string>): Record<string, string>
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && !name.startsWith('OPENAI_') && !name.startsWith('SRAG_') && name !== 'LLM_STAND_IN_PID') environment[name] = value;
   }
-  return { ...environment, npm_config_update_notifier: 'false', ...extra };
+  return { ...environment, PATH: `${shims}:${environment.PATH}`, npm_config_update_notifier: 'false', ...extra };
 }
 
 async function runScript(script: string, environment: Record<string, string>): Promise<{ status: number | null; output: string }> {
@@ -59,12 +64,26 @@ function scriptOf(block: DocumentedBlock): string {
 beforeAll(async () => {
   standIn = await startLlmStandIn({ corpora: ['examples/hotels', 'examples/cities'] });
   copy = copyRepositoryCommitted();
+  shims = mkdtempSync(join(tmpdir(), 'srag-documented-shims-'));
+  writePackageRunnerShims(shims, copy);
 }, 120_000);
 afterAll(async () => {
   await standIn?.close();
 });
 
 describe('the commands in README.md and docs/', () => {
+  it('run `npx srag` as npm resolves it: the package\'s own bin, bin/srag.js of the checkout', async () => {
+    // npm exec links the package in the current directory under ~/.npm/_npx and runs the bin its
+    // package.json names (seen with strace: …/_npx/<hash>/node_modules/.bin/srag -> ../srag/bin/srag.js).
+    const manifest = JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
+    expect(manifest.bin).toEqual({ srag: 'bin/srag.js' });
+    const { PATH, ...rest } = shellEnvironment({});
+    const real = await runProcess('npx', ['srag', '--version'], { cwd: copy, env: { ...rest, PATH: PATH!.slice(shims.length + 1) } });
+    expect(real.stdout).toBe(`${manifest.version}\n`);
+    const shimmed = await runScript('type npx && npx srag --version', shellEnvironment({}));
+    expect(shimmed.output).toBe(`npx is ${shims}/npx\n${manifest.version}\n`);
+  });
+
   it('are found, and every skipped one says why', () => {
     expect(blocks.filter((block) => block.document === 'README.md').length).toBeGreaterThanOrEqual(6);
     for (const block of blocks) {

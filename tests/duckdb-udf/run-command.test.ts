@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
 import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
 
 let standIn: LlmStandIn;
@@ -48,7 +49,7 @@ describe('srag run FILE.sql', () => {
     instance.closeSync();
 
     standIn.reset();
-    const again = await runSrag(['run', 'examples/batch.sql', '--db', 'batch.duckdb'], { cwd: directory, environment: environment() });
+    const again = await runSragInProcess(['run', 'examples/batch.sql', '--db', 'batch.duckdb'], { cwd: directory, environment: environment() });
     expect(again.status, again.stderr).toBe(0);
     // The pages come back from their stored records, the question's two replies from the cache.
     expect(again.stderr).toMatch(/^gpt-4o-mini: 0 model calls, 2 cache hits/);
@@ -58,7 +59,7 @@ describe('srag run FILE.sql', () => {
   it('stops at the first failing statement with one line naming it and the line it starts on', async () => {
     const directory = jobDirectory();
     writeFileSync(join(directory, 'job.sql'), 'SELECT 1 AS one;\n\n-- the next statement fails\nSELECT *\nFROM no_such_table;\nSELECT 3 AS never;\n');
-    const run = await runSrag(['run', 'job.sql', '--db', ':memory:'], { cwd: directory, environment: environment() });
+    const run = await runSragInProcess(['run', 'job.sql', '--db', ':memory:'], { cwd: directory, environment: environment() });
     expect(run.status).toBe(5);
     expect(run.stderr).toBe('srag: statement 2 of 3 (job.sql:4) failed: Catalog Error: Table with name no_such_table does not exist!\n');
     expect(run.stdout).toContain('-- statement 1 of 3 (job.sql:1): SELECT 1 AS one');

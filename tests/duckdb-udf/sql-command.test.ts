@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ShellInput } from '../../node/cli/shell-input.ts';
-import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
+import { repositoryRoot } from '../helpers/run-srag.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'srag-sql-'));
 const database = join(directory, 'shell.duckdb');
 // The shell keeps its history in ~/.srag_history: a test must not write the real one.
 const environment = { HOME: directory };
-const sql = (args: string[], input?: string) => runSrag(['sql', '--db', database, ...args], { environment, input });
+const sql = (args: string[], input?: string) => runSragInProcess(['sql', '--db', database, ...args], { environment, input });
 
 beforeAll(async () => {
   const created = await sql(['-c', "CREATE TABLE hotels AS SELECT 'Amber Arch Hotel' AS hotel_name, 470 AS price; CREATE VIEW cheap AS SELECT * FROM hotels WHERE price < 100"]);

@@ -6,7 +6,7 @@ import { openSqlSession, type SqlSession } from '../../node/sql-functions/harnes
 import { sragAskMacroSql } from '../../node/sql-functions/table-functions/srag-ask.ts';
 import { readGoldQuestions } from '../helpers/gold-questions.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
-import { runSrag } from '../helpers/run-srag.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
 
 let standIn: LlmStandIn;
 const workDirectory = mkdtempSync(join(tmpdir(), 'srag-ask-'));
@@ -45,9 +45,9 @@ describe('srag_ask', () => {
   let session: SqlSession;
 
   beforeAll(async () => {
-    const ingest = await runSrag(['ingest', 'examples/hotels/docs/*', '--schema', 'examples/hotels/schema.json', '--db', cliDatabase], { environment: environment() });
+    const ingest = await runSragInProcess(['ingest', 'examples/hotels/docs/*', '--schema', 'examples/hotels/schema.json', '--db', cliDatabase], { environment: environment() });
     expect(ingest.status, ingest.stderr).toBe(0);
-    const ask = await runSrag(['ask', ...questions.map((question) => question.question), '--db', cliDatabase, '--json'], { environment: environment() });
+    const ask = await runSragInProcess(['ask', ...questions.map((question) => question.question), '--db', cliDatabase, '--json'], { environment: environment() });
     expect(ask.status, ask.stderr).toBe(0);
     cliAnswers = ask.stdout.trim().split('\n').map((line) => JSON.parse(line) as CliAnswer);
     session = await openSqlSession(join(workDirectory, 'sql.duckdb'), { environment: environment(), progress: false });

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqlSession } from '../../node/sql-functions/harness/sql-session.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { runProcess } from '../helpers/run-process.ts';
-import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
+import { repositoryRoot } from '../helpers/run-srag.ts';
 
 // docs/sql-functions.md promises that its examples run as written: ```sql blocks succeed in order
 // (as one `srag run` job), ```sql fails blocks fail with the error their `-- error:` line quotes,
@@ -43,7 +44,7 @@ describe('docs/sql-functions.md', () => {
   it('runs every SQL example, in order, as written', async () => {
     const directory = scratchDirectory();
     writeFileSync(join(directory, 'examples.sql'), succeeding.map((block) => block.code).join('\n'));
-    const run = await runSrag(['run', 'examples.sql', '--db', 'doc.duckdb'], { cwd: directory, environment: environment() });
+    const run = await runSragInProcess(['run', 'examples.sql', '--db', 'doc.duckdb'], { cwd: directory, environment: environment() });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('Amber Arch Hotel');
     expect(run.stdout).toMatch(/answer +│ sql +│ result\n[─┼]+\n11 +│ SELECT COUNT\(\*\) FROM hotels WHERE country = 'Spain'/);

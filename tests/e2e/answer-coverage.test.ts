@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { averageParisPrice, hotelsWithGaps, pagesWithMisreadPrice, parisHotelCount } from '../helpers/hotels-with-gaps.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
-import { runSrag } from '../helpers/run-srag.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
 
 interface Coverage { column: string; rows: number; present: number; missing: number; dropped: number; unknown: number; over: string }
 
@@ -12,7 +12,7 @@ let standIn: LlmStandIn;
 const corpus = hotelsWithGaps();
 const database = join(corpus.directory, 'hotels.duckdb');
 const environment = () => ({ OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-0000', SRAG_CONCURRENCY: '8' });
-const ask = (args: string[]) => runSrag(['ask', ...args, '--db', database], { environment: environment() });
+const ask = (args: string[]) => runSragInProcess(['ask', ...args, '--db', database], { environment: environment() });
 
 /** What srag_evidence says of the Paris hotels' prices, counted here without srag's coverage code. */
 async function parisPriceEvidence(): Promise<Record<string, number>> {
@@ -32,10 +32,10 @@ async function parisPriceEvidence(): Promise<Record<string, number>> {
 beforeAll(async () => {
   standIn = await startLlmStandIn({ corpora: [corpus.directory] });
   const careful = readdirSync(corpus.docs).filter((page) => !pagesWithMisreadPrice.includes(page)).map((page) => join(corpus.docs, page));
-  const first = await runSrag(['ingest', ...careful, '--schema', 'examples/hotels/schema.json', '--db', database], { environment: environment() });
+  const first = await runSragInProcess(['ingest', ...careful, '--schema', 'examples/hotels/schema.json', '--db', database], { environment: environment() });
   expect(first.status, first.stderr).toBe(0);
   standIn.setOptions({ slips: ['misread-values'], slipProperties: ['price_per_night'] });
-  const slipped = await runSrag(['ingest', ...pagesWithMisreadPrice.map((page) => join(corpus.docs, page)), '--schema', 'examples/hotels/schema.json', '--db', database], { environment: environment() });
+  const slipped = await runSragInProcess(['ingest', ...pagesWithMisreadPrice.map((page) => join(corpus.docs, page)), '--schema', 'examples/hotels/schema.json', '--db', database], { environment: environment() });
   expect(slipped.status, slipped.stderr).toBe(0);
   standIn.setOptions({ slips: [], slipProperties: [] });
 });
@@ -89,12 +89,12 @@ describe('every answer says what it rests on', () => {
     // made from the corpus directory with relative paths: the copy's filename column says docs/…, not the documents' identities.
     standIn.setOptions({ slips: ['misread-values'], slipProperties: ['price_per_night'] });
     const pages = pagesWithMisreadPrice.map((page) => `'docs/${page}'`).join(', ');
-    const slipped = await runSrag(['sql', '--db', database, '-c', `SELECT count(*) FROM srag_extract([${pages}], schema := 'schema.json')`], { environment: environment(), cwd: corpus.directory });
+    const slipped = await runSragInProcess(['sql', '--db', database, '-c', `SELECT count(*) FROM srag_extract([${pages}], schema := 'schema.json')`], { environment: environment(), cwd: corpus.directory });
     standIn.setOptions({ slips: [], slipProperties: [] });
     expect(slipped.status, slipped.stderr).toBe(0);
-    const made = await runSrag(['sql', '--db', database, '-c', "CREATE TABLE copied AS SELECT * FROM srag_extract('docs/*', schema := 'schema.json')"], { environment: environment(), cwd: corpus.directory });
+    const made = await runSragInProcess(['sql', '--db', database, '-c', "CREATE TABLE copied AS SELECT * FROM srag_extract('docs/*', schema := 'schema.json')"], { environment: environment(), cwd: corpus.directory });
     expect(made.status, made.stderr).toBe(0);
-    const run = await runSrag(['sql', '--db', database, '--json', '-c', `SELECT coverage FROM srag_ask('${averageParisPrice}', 'copied')`], { environment: environment() });
+    const run = await runSragInProcess(['sql', '--db', database, '--json', '-c', `SELECT coverage FROM srag_ask('${averageParisPrice}', 'copied')`], { environment: environment() });
     expect(run.status, run.stderr).toBe(0);
     const cell = (JSON.parse(run.stdout) as { rows: unknown[][] }).rows[0]![0];
     const price = (JSON.parse(String(cell)) as Coverage[]).find((column) => column.column === 'price_per_night')!;
@@ -126,7 +126,7 @@ describe('every answer says what it rests on', () => {
 
   it('srag_ask returns the same coverage as srag ask, as a JSON column', async () => {
     const cli = (JSON.parse((await ask([averageParisPrice, '--json'])).stdout) as { coverage: Coverage[] }).coverage;
-    const run = await runSrag(['sql', '--db', database, '--json', '-c', `SELECT coverage FROM srag_ask('${averageParisPrice}')`], { environment: environment() });
+    const run = await runSragInProcess(['sql', '--db', database, '--json', '-c', `SELECT coverage FROM srag_ask('${averageParisPrice}')`], { environment: environment() });
     expect(run.status, run.stderr).toBe(0);
     const cell = (JSON.parse(run.stdout) as { rows: unknown[][] }).rows[0]![0];
     expect(typeof cell === 'string' ? JSON.parse(cell) : cell).toEqual(cli);

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ingestCommand, type IngestCommandOptions } from '../../node/cli/ingest-command.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
-import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
+import { repositoryRoot } from '../helpers/run-srag.ts';
 
 // The Batch API path end to end against the stand-in: submit, exit, poll, collect, and the same
 // table as a normal run. Commands run in this process (one spawned CLI shows the real exit), so the
@@ -84,7 +85,7 @@ describe('srag ingest --batch-api', () => {
   it('submits the requests as one batch and exits, reports progress while it runs, and collects a table identical to a normal run', async () => {
     const database = join(workDirectory, 'batch.duckdb');
     standIn.reset();
-    const submit = await runSrag(['ingest', firstDocuments, laterDocuments, '--schema', schema, '--db', database, '--batch-api'], {
+    const submit = await runSragInProcess(['ingest', firstDocuments, laterDocuments, '--schema', schema, '--db', database, '--batch-api'], {
       environment: { OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: apiKey },
     });
     expect(submit.status, submit.stderr).toBe(0);

@@ -13,7 +13,8 @@ import { SragStore } from '../../node/duckdb/store/srag-store.ts';
 import { requestedAttributesPerDocument } from '../helpers/requested-attributes.ts';
 import { readGoldQuestions, rowsMatchGold, type GoldQuestion } from '../helpers/gold-questions.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
-import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
+import { repositoryRoot } from '../helpers/run-srag.ts';
 
 // The guesthouses sample: each document lists its rooms, which a schema's "entities" section turns
 // into a table of their own (`guesthouses__rooms`) keyed to the document's row.
@@ -64,7 +65,7 @@ async function ingest(path: string, documents: string[], withSchema: RecordSchem
 
 beforeAll(async () => {
   standIn = await startLlmStandIn({ corpora: ['examples/guesthouses', 'examples/cities'] });
-  const ingested = await runSrag(['ingest', 'examples/guesthouses/docs', '--schema', 'examples/guesthouses/schema.json', '--db', database], { environment: environment() });
+  const ingested = await runSragInProcess(['ingest', 'examples/guesthouses/docs', '--schema', 'examples/guesthouses/schema.json', '--db', database], { environment: environment() });
   expect(ingested.status, ingested.stderr).toBe(0);
   const session = await openSession(database);
   try {
@@ -97,7 +98,7 @@ describe('a schema with a child entity', () => {
 
   it('answers questions joining documents and their rooms exactly with srag ask, naming no table, and shows the SQL prompt only the tables needed with the join key', async () => {
     standIn.reset();
-    const asked = await runSrag(['ask', ...questions.map((question) => question.question), '--db', database, '--json'], { environment: environment() });
+    const asked = await runSragInProcess(['ask', ...questions.map((question) => question.question), '--db', database, '--json'], { environment: environment() });
     expect(asked.status, asked.stderr).toBe(0);
     const answers = asked.stdout.trim().split('\n').map((line) => JSON.parse(line) as { tables: string[]; rows: SqlValue[][]; joins: unknown[] });
     const prompts = standIn.requests.filter((request) => request.kind === 'generate-sql').map((request) => String(request.body.messages[0].content));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
 import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
 
 let standIn: LlmStandIn;
@@ -10,7 +11,7 @@ const workDirectory = mkdtempSync(join(tmpdir(), 'srag-documents-'));
 const schema = join(repositoryRoot, 'examples/hotels/schema.json');
 const environment = (extra: Record<string, string> = {}) => ({ OPENAI_BASE_URL: standIn.url, SRAG_CONCURRENCY: '8', ...extra });
 const sql = async (database: string, query: string, cwd = repositoryRoot) => {
-  const run = await runSrag(['sql', '--db', database, '--json', '-c', query], { cwd });
+  const run = await runSragInProcess(['sql', '--db', database, '--json', '-c', query], { cwd });
   expect(run.status, run.stderr).toBe(0);
   // One JSON line per statement that returns rows (none for UPDATE); the last one is the answer.
   const last = run.stdout.trim().split('\n').at(-1);
@@ -40,14 +41,14 @@ describe("a document's identity", () => {
     const project = join(documents, '..');
     const database = join(project, 'hotels.duckdb');
     mkdirSync(join(project, 'sub'));
-    expect((await runSrag(['ingest', 'docs/*', '--schema', schema, '--db', 'hotels.duckdb'], { cwd: project, environment: environment() })).status).toBe(0);
+    expect((await runSragInProcess(['ingest', 'docs/*', '--schema', schema, '--db', 'hotels.duckdb'], { cwd: project, environment: environment() })).status).toBe(0);
     standIn.reset();
-    const again = await runSrag(['ingest', '../docs/*', '--schema', schema, '--db', '../hotels.duckdb'], { cwd: join(project, 'sub'), environment: environment() });
+    const again = await runSragInProcess(['ingest', '../docs/*', '--schema', schema, '--db', '../hotels.duckdb'], { cwd: join(project, 'sub'), environment: environment() });
     expect(again.stdout).toMatch(/^hotels: 0 done, 0 failed, 5 unchanged/);
     expect(standIn.requests).toHaveLength(0);
     expect(await sql(database, 'SELECT count(*), count(DISTINCT "_source"), bool_and("_source" LIKE \'/%\') FROM hotels')).toEqual([[5, 5, true]]);
     // A bare file name still finds the evidence, shown relative to where srag runs.
-    const why = await runSrag(['why', 'amber-arch-hotel.md', 'star_rating', '--db', 'hotels.duckdb'], { cwd: project });
+    const why = await runSragInProcess(['why', 'amber-arch-hotel.md', 'star_rating', '--db', 'hotels.duckdb'], { cwd: project });
     expect(why.status, why.stderr).toBe(0);
     expect(why.stdout.split('\n')[0]).toBe('docs/amber-arch-hotel.md · star_rating = 4 (supported)');
   });
@@ -56,14 +57,14 @@ describe("a document's identity", () => {
     const documents = corpus('relative');
     const project = join(documents, '..');
     const database = join(project, 'hotels.duckdb');
-    expect((await runSrag(['ingest', 'docs/*', '--schema', schema, '--db', 'hotels.duckdb'], { cwd: project, environment: environment() })).status).toBe(0);
+    expect((await runSragInProcess(['ingest', 'docs/*', '--schema', schema, '--db', 'hotels.duckdb'], { cwd: project, environment: environment() })).status).toBe(0);
     // What an earlier version wrote: paths relative to the directory it ran in.
     await sql(database, ['hotels', 'srag_evidence', 'srag_ingestion_log'].map((table) => {
       const column = table === 'hotels' ? '"_source"' : 'source';
       return `UPDATE ${table} SET ${column} = regexp_replace(${column}, '^.*/docs/', 'docs/')`;
     }).join('; '));
     standIn.reset();
-    const again = await runSrag(['ingest', 'docs/*', '--schema', schema, '--db', 'hotels.duckdb'], { cwd: project, environment: environment() });
+    const again = await runSragInProcess(['ingest', 'docs/*', '--schema', schema, '--db', 'hotels.duckdb'], { cwd: project, environment: environment() });
     expect(again.stdout).toMatch(/^hotels: 0 done, 0 failed, 5 unchanged/);
     expect(again.stderr).toBe('');
     expect(standIn.requests).toHaveLength(0);
@@ -75,9 +76,9 @@ describe("a document's identity", () => {
     const documents = corpus('relative-elsewhere', 2);
     const project = join(documents, '..');
     const database = join(project, 'hotels.duckdb');
-    expect((await runSrag(['ingest', 'docs/*', '--schema', schema, '--db', 'hotels.duckdb'], { cwd: project, environment: environment() })).status).toBe(0);
+    expect((await runSragInProcess(['ingest', 'docs/*', '--schema', schema, '--db', 'hotels.duckdb'], { cwd: project, environment: environment() })).status).toBe(0);
     await sql(database, `UPDATE srag_ingestion_log SET source = regexp_replace(source, '^.*/docs/', 'elsewhere/docs/')`);
-    const again = await runSrag(['ingest', 'docs/*', '--schema', schema, '--db', 'hotels.duckdb'], { cwd: project, environment: environment() });
+    const again = await runSragInProcess(['ingest', 'docs/*', '--schema', schema, '--db', 'hotels.duckdb'], { cwd: project, environment: environment() });
     expect(again.stderr).toMatch(/^note: 2 documents of hotels were ingested by an earlier srag from another directory .*run srag ingest there once to convert them/);
   });
 
@@ -85,7 +86,7 @@ describe("a document's identity", () => {
     const documents = corpus('moved');
     const project = join(documents, '..');
     const database = join(project, 'hotels.duckdb');
-    const ingest = (...extra: string[]) => runSrag(['ingest', 'docs', '--schema', schema, '--db', 'hotels.duckdb', ...extra], { cwd: project, environment: environment() });
+    const ingest = (...extra: string[]) => runSragInProcess(['ingest', 'docs', '--schema', schema, '--db', 'hotels.duckdb', ...extra], { cwd: project, environment: environment() });
     // An empty page has a log entry and no record: when it is gone, there is no record to speak of.
     writeFileSync(join(documents, 'blank.md'), '');
     expect((await ingest()).status).toBe(0);
@@ -116,7 +117,7 @@ describe("a document's identity", () => {
     expect(await priceOf(join(documents, 'archive/amber-arch-hotel.md'))).toEqual([archPrice]);
     expect(await sql(database, `SELECT count(*) FROM (SELECT "_source" AS s FROM hotels UNION ALL SELECT source FROM srag_evidence UNION ALL SELECT source FROM srag_ingestion_log)
       WHERE s IN ('${join(documents, 'amber-arch-hotel.md')}', '${join(documents, 'amber-lantern-hotel.html')}')`)).toEqual([[0]]);
-    const why = await runSrag(['why', 'docs/lantern.html', 'star_rating', '--db', 'hotels.duckdb'], { cwd: project });
+    const why = await runSragInProcess(['why', 'docs/lantern.html', 'star_rating', '--db', 'hotels.duckdb'], { cwd: project });
     expect(why.status, why.stderr).toBe(0);
     expect(why.stdout.split('\n')[0]).toMatch(/^docs\/lantern\.html · star_rating = \d \(supported\)$/);
 
@@ -129,7 +130,7 @@ describe("a document's identity", () => {
     const gone = join(documents, 'crystal-arch-suites.txt');
     expect(await sql(database, `SELECT (SELECT count(*) FROM hotels), (SELECT count(*) FROM hotels WHERE "_source" = '${gone}'),
       (SELECT count(*) FROM srag_evidence WHERE source = '${gone}'), (SELECT count(*) FROM srag_ingestion_log WHERE source IN ('${gone}', '${join(documents, 'blank.md')}'))`)).toEqual([[4, 0, 0, 0]]);
-    const stats = await runSrag(['stats', '--db', 'hotels.duckdb', '--json'], { cwd: project });
+    const stats = await runSragInProcess(['stats', '--db', 'hotels.duckdb', '--json'], { cwd: project });
     const table = JSON.parse(stats.stdout) as { rows: number; log: Record<string, number>; statistics: Array<{ rowCount: number }> };
     expect([table.rows, table.log, table.statistics[0]!.rowCount]).toEqual([4, { done: 4 }, 4]);
     // Nothing is gone any more: a rerun says nothing.
@@ -143,18 +144,18 @@ describe('--db', () => {
   it('refuses a file that is not a DuckDB database, and leaves it as it was', async () => {
     const directory = mkdtempSync(join(workDirectory, 'notes-'));
     writeFileSync(join(directory, 'notes.json'), '{"keep": "me"}\n');
-    const refused = await runSrag(['ingest', join(repositoryRoot, 'examples/hotels/docs/amber-arch-hotel.md'), '--schema', schema, '--db', join(directory, 'notes.json')], { environment: environment() });
+    const refused = await runSragInProcess(['ingest', join(repositoryRoot, 'examples/hotels/docs/amber-arch-hotel.md'), '--schema', schema, '--db', join(directory, 'notes.json')], { environment: environment() });
     expect(refused.status).toBe(2);
     expect(refused.stderr).toBe(`srag: ${join(directory, 'notes.json')} exists and is not a DuckDB database — pass a new file name (srag creates it) or an existing srag database, e.g. --db srag.duckdb\n`);
     expect(readFileSync(join(directory, 'notes.json'), 'utf8')).toBe('{"keep": "me"}\n');
-    const sqlRun = await runSrag(['sql', '--db', join(directory, 'notes.json'), '-c', 'SELECT 1']);
+    const sqlRun = await runSragInProcess(['sql', '--db', join(directory, 'notes.json'), '-c', 'SELECT 1']);
     expect(sqlRun.stderr).toMatch(/exists and is not a DuckDB database/);
   });
 
   it('does not create a database that ask, stats or why were pointed at by mistake', async () => {
     const missing = join(workDirectory, 'mistyped.duckdb');
     for (const args of [['ask', 'How many hotels are there?'], ['stats'], ['why', 'amber-arch-hotel.md', 'city']]) {
-      const run = await runSrag([...args, '--db', missing], { environment: environment() });
+      const run = await runSragInProcess([...args, '--db', missing], { environment: environment() });
       expect(run.status, args[0]).toBe(2);
       expect(run.stderr).toBe(`srag: there is no database ${missing} — pass the --db you ingested into, or run \`srag ingest <docs> --schema FILE\` first\n`);
     }
@@ -165,7 +166,7 @@ describe('--db', () => {
     const documents = corpus('read-only', 2);
     const project = join(documents, '..');
     const database = join(project, 'hotels.duckdb');
-    expect((await runSrag(['ingest', 'docs/*', '--schema', schema, '--db', 'hotels.duckdb'], { cwd: project, environment: environment() })).status).toBe(0);
+    expect((await runSragInProcess(['ingest', 'docs/*', '--schema', schema, '--db', 'hotels.duckdb'], { cwd: project, environment: environment() })).status).toBe(0);
     chmodSync(database, 0o444);
     chmodSync(project, 0o555);
     // Root may write anyway: read as an ordinary user, as a reader of a shared file would.
@@ -191,11 +192,11 @@ describe('documents srag should not send as they are', () => {
     symlinkSync(outside, join(documents, 'zz-link.txt'));
     const database = join(documents, '..', 'hotels.duckdb');
     standIn.reset();
-    const run = await runSrag(['ingest', documents, '--schema', schema, '--db', database], { environment: environment() });
+    const run = await runSragInProcess(['ingest', documents, '--schema', schema, '--db', database], { environment: environment() });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toBe(`skipping 1 symbolic link that leads out of the given paths: ${documents}/zz-link.txt → ${outside} (pass --follow-links to read them)\n`);
     expect(standIn.requests.some((request) => JSON.stringify(request.body).includes('hunter2'))).toBe(false);
-    const followed = await runSrag(['ingest', documents, '--schema', schema, '--db', database, '--follow-links'], { environment: environment() });
+    const followed = await runSragInProcess(['ingest', documents, '--schema', schema, '--db', database, '--follow-links'], { environment: environment() });
     // The private page names no hotel of the gold data: a record with no values, read all the same.
     expect(followed.stdout).toMatch(/^hotels: 1 done \(1 with no values\), 0 failed, 2 unchanged/);
     expect(standIn.requests.some((request) => JSON.stringify(request.body).includes('hunter2'))).toBe(true);
@@ -207,7 +208,7 @@ describe('documents srag should not send as they are', () => {
     writeFileSync(join(documents, 'nothing.md'), '');
     const database = join(documents, '..', 'hotels.duckdb');
     standIn.reset();
-    const run = await runSrag(['ingest', `${documents}/*`, '--schema', schema, '--db', database], { environment: environment() });
+    const run = await runSragInProcess(['ingest', `${documents}/*`, '--schema', schema, '--db', database], { environment: environment() });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^hotels: 2 done, 0 failed, 0 unchanged, 2 empty, 0 from cache; 1 model call/);
     expect(standIn.requests).toHaveLength(1);
@@ -219,7 +220,7 @@ describe('documents srag should not send as they are', () => {
     const documents = corpus('long', 0);
     writeFileSync(join(documents, 'long.md'), 'STAND-IN: NO-VALUES\n\n' + Array.from({ length: 300 }, (_, index) => `## Room ${index}\n\nA quiet room facing the courtyard, with a desk, a wardrobe and a view of the old town.`).join('\n\n'));
     const database = join(documents, '..', 'hotels.duckdb');
-    const run = await runSrag(['ingest', `${documents}/*`, '--schema', schema, '--db', database], { environment: environment({ SRAG_MAX_INPUT_TOKENS: '3000', SRAG_WARN_CALLS_PER_DOCUMENT: '2' }) });
+    const run = await runSragInProcess(['ingest', `${documents}/*`, '--schema', schema, '--db', database], { environment: environment({ SRAG_MAX_INPUT_TOKENS: '3000', SRAG_WARN_CALLS_PER_DOCUMENT: '2' }) });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/^warning: \S*long\.md is long: it needs about \d+ model calls \(~\d+(\.\d)? k prompt tokens\), more than the 2 a document is expected to take$/m);
   });
@@ -231,11 +232,11 @@ describe('records with no values', () => {
     writeFileSync(join(documents, 'menu.txt'), 'Soup of the day: tomato. Dessert: apple pie. STAND-IN: NO-VALUES');
     writeFileSync(join(documents, 'notice.txt'), 'The reading room closes at ten in the evening. STAND-IN: NO-VALUES');
     const database = join(documents, '..', 'hotels.duckdb');
-    const run = await runSrag(['ingest', `${documents}/*`, '--schema', schema, '--db', database], { environment: environment() });
+    const run = await runSragInProcess(['ingest', `${documents}/*`, '--schema', schema, '--db', database], { environment: environment() });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^hotels: 3 done \(2 with no values\), 0 failed/);
     expect(run.stderr).toMatch(/^2 records hold no value at all/);
-    const stats = await runSrag(['stats', '--db', database]);
+    const stats = await runSragInProcess(['stats', '--db', database]);
     expect(stats.stdout).toMatch(/^table hotels \(Hotels\) in .*: 3 rows \(2 with no values: /);
   });
 });

@@ -9,7 +9,7 @@ import { quoteShellArgument } from '../../node/runtime/quote-shell-argument.ts';
 import { SragStore } from '../../node/duckdb/store/srag-store.ts';
 import { caught } from '../helpers/caught.ts';
 import { runProcess } from '../helpers/run-process.ts';
-import { runSrag } from '../helpers/run-srag.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
 
 const cliPath = fileURLToPath(new URL('../../bin/srag.js', import.meta.url));
 const schema = parseRecordSchema({ title: 'Hotel', properties: { city: { type: 'string', description: 'City.' }, stars: { type: 'integer', description: 'Stars.' } } });
@@ -62,7 +62,7 @@ describe('srag drop', () => {
   it('removes the table and every catalog row of it in one go, and says what it removed', async () => {
     const path = await databaseWith('hotels');
     expect(await catalogCounts(path, 'hotels')).toEqual([1, 1, 3, 2]);
-    const run = await runSrag(['drop', 'hotels', '--db', path, '--yes']);
+    const run = await runSragInProcess(['drop', 'hotels', '--db', path, '--yes']);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe(`dropped table "hotels" (2 rows) and its catalog rows: schema and statistics, 3 ingestion-log entries, 2 evidence rows from ${path}\n`);
     expect(await catalogCounts(path, 'hotels')).toEqual([0, 0, 0, 0]);
@@ -70,7 +70,7 @@ describe('srag drop', () => {
 
   it('asks before it deletes: without a terminal it refuses and names the command with --yes', async () => {
     const path = await databaseWith('hotels');
-    const run = await runSrag(['drop', 'hotels', '--db', path]);
+    const run = await runSragInProcess(['drop', 'hotels', '--db', path]);
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     // The command as a shell reads it back, the path's quote and space included.
@@ -101,12 +101,12 @@ describe('srag drop', () => {
     const store = await SragStore.open(path);
     await store.connection.run('DROP TABLE hotels');
     store.close();
-    const run = await runSrag(['drop', 'HOTELS', '--db', path, '--yes']);
+    const run = await runSragInProcess(['drop', 'HOTELS', '--db', path, '--yes']);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('the catalog rows of table "hotels" (the table itself is already gone)');
     expect(await catalogCounts(path, 'hotels')).toEqual([0, 0, 0, 0]);
-    expect((await runSrag(['drop', 'srag_cache', '--db', path, '--yes'])).stderr).toContain("\"srag_cache\" is one of srag's own tables");
-    expect((await runSrag(['drop', 'nothing', '--db', path, '--yes'])).stderr).toContain('no table "nothing" in');
+    expect((await runSragInProcess(['drop', 'srag_cache', '--db', path, '--yes'])).stderr).toContain("\"srag_cache\" is one of srag's own tables");
+    expect((await runSragInProcess(['drop', 'nothing', '--db', path, '--yes'])).stderr).toContain('no table "nothing" in');
   });
 
   it('gives a schema-mismatch hint that works when pasted into bash, whatever the table and file are called', async () => {

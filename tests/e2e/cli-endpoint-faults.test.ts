@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSrag } from '../helpers/run-srag.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
 
 /**
  * `srag` against endpoints that fail the way real ones do: refusing connections, echoing the key
@@ -47,7 +47,7 @@ afterAll(async () => {
 
 describe('secrets in OPENAI_BASE_URL and echoes of the key', () => {
   it('shows the unreachable endpoint without its credentials or query values', async () => {
-    const run = await runSrag(ingestArgs(join(workDirectory, 'unreachable.duckdb')), {
+    const run = await runSragInProcess(ingestArgs(join(workDirectory, 'unreachable.duckdb')), {
       environment: { OPENAI_BASE_URL: 'http://proxy-user:proxy-pass-99@127.0.0.1:9/v1?api-key=QUERYSECRET42', OPENAI_API_KEY: apiKey },
     });
     expect(run.status).toBe(4);
@@ -57,13 +57,13 @@ describe('secrets in OPENAI_BASE_URL and echoes of the key', () => {
 
   it('keeps them out of the failed documents\' lines and the srag_ingestion_log table when the endpoint echoes them', async () => {
     const database = join(workDirectory, 'echoing.duckdb');
-    const run = await runSrag(ingestArgs(database), {
+    const run = await runSragInProcess(ingestArgs(database), {
       environment: { OPENAI_BASE_URL: `http://proxy-user:proxy-pass-99@${address}/echo/v1?api-key=QUERYSECRET42`, OPENAI_API_KEY: apiKey, SRAG_MAX_RETRIES: '0' },
     });
     expect(run.status, run.stderr).toBe(1);
     expect(run.stderr).toMatch(/^failed: .*: the model endpoint answered 500: upstream refused 127\.0\.0\.1:\d+\/echo\/v1\/chat\/completions\?api-key=\[redacted\] for \[redacted\] \(\[redacted\]\)$/m);
     expect(requests.some((request) => request.url === '/echo/v1/chat/completions?api-key=QUERYSECRET42')).toBe(true);
-    const log = await runSrag(['sql', '--db', database, '--json', '-c', "SELECT count(*) AS failed, string_agg(error, ' | ') AS errors FROM srag_ingestion_log WHERE status = 'failed'"]);
+    const log = await runSragInProcess(['sql', '--db', database, '--json', '-c', "SELECT count(*) AS failed, string_agg(error, ' | ') AS errors FROM srag_ingestion_log WHERE status = 'failed'"]);
     const [[failed, errors]] = JSON.parse(log.stdout).rows;
     expect(failed).toBeGreaterThan(0);
     expect(errors).toContain('[redacted]');
@@ -74,7 +74,7 @@ describe('secrets in OPENAI_BASE_URL and echoes of the key', () => {
 describe('a spent quota', () => {
   it('ends the run with one line and sends no request twice: a 429 that says insufficient_quota is not retried', async () => {
     requests.length = 0;
-    const run = await runSrag(ingestArgs(join(workDirectory, 'quota.duckdb')), {
+    const run = await runSragInProcess(ingestArgs(join(workDirectory, 'quota.duckdb')), {
       environment: { OPENAI_BASE_URL: `http://${address}/quota/v1`, OPENAI_API_KEY: apiKey, SRAG_CONCURRENCY: '1', SRAG_MAX_RETRIES: '6' },
     });
     expect(run.status).toBe(4);

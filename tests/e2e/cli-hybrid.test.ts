@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGoldQuestions, rowsMatchGold } from '../helpers/gold-questions.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
-import { runSrag } from '../helpers/run-srag.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
 
 interface GoldRecord { document: string; values: Record<string, { value: unknown }> }
 interface AskLine {
@@ -33,7 +33,7 @@ let standIn: LlmStandIn;
 const workDirectory = realpathSync(mkdtempSync(join(tmpdir(), 'srag-hybrid-')));
 const database = join(workDirectory, 'hotels.duckdb');
 const environment = () => ({ OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-0000' });
-const ask = (args: string[]) => runSrag(['ask', ...args, '--db', database], { environment: environment(), cwd: workDirectory });
+const ask = (args: string[]) => runSragInProcess(['ask', ...args, '--db', database], { environment: environment(), cwd: workDirectory });
 /** The documents named in the context of the answer-from-documents requests the stand-in received. */
 const documentsInRequests = () => standIn.requests
   .filter((request) => request.kind === 'answer-from-documents')
@@ -46,7 +46,7 @@ beforeAll(async () => {
   const schema = JSON.parse(readFileSync('examples/hotels/schema.json', 'utf8'));
   delete schema.properties.manager_name;
   writeFileSync(join(workDirectory, 'schema.json'), JSON.stringify(schema));
-  const ingest = await runSrag(['ingest', 'docs', '--schema', 'schema.json', '--db', database], { environment: environment(), cwd: workDirectory });
+  const ingest = await runSragInProcess(['ingest', 'docs', '--schema', 'schema.json', '--db', database], { environment: environment(), cwd: workDirectory });
   expect(ingest.status, ingest.stderr).toBe(0);
 });
 afterAll(async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { readGoldQuestions, rowsMatchGold } from '../helpers/gold-questions.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
 import { runSrag } from '../helpers/run-srag.ts';
 
 let standIn: LlmStandIn;
@@ -45,7 +46,7 @@ describe('srag CLI over the hotels sample corpus', () => {
     expect(extractions.every((request) => request.kind === 'extract-record-batch')).toBe(true);
     expect(extractions.reduce((sent, request) => sent + request.body.messages[1].content.match(/^<document id="/gm).length, 0)).toBe(50);
     expect(extractions.length).toBeLessThanOrEqual(10);
-    const types = JSON.parse((await runSrag(['sql', '--db', database, '--json', '-c',
+    const types = JSON.parse((await runSragInProcess(['sql', '--db', database, '--json', '-c',
       "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'hotels' AND column_name IN ('hotel_name', 'star_rating', 'price_per_night', 'has_pool', 'opened_date') ORDER BY column_name"])).stdout);
     expect(types.rows).toEqual([['has_pool', 'BOOLEAN'], ['hotel_name', 'VARCHAR'], ['opened_date', 'DATE'], ['price_per_night', 'DOUBLE'], ['star_rating', 'BIGINT']]);
 
@@ -58,7 +59,7 @@ describe('srag CLI over the hotels sample corpus', () => {
     expect(single.stdout).toContain(`SQL: ${questions[0]!.sql}`);
     expect(single.stdout.split('\n')[0]).toBe(questions[0]!.answer);
 
-    const ask = await runSrag(['ask', ...questions.map((question) => question.question), '--db', database, '--json'], { environment: environment() });
+    const ask = await runSragInProcess(['ask', ...questions.map((question) => question.question), '--db', database, '--json'], { environment: environment() });
     expect(ask.status, ask.stderr).toBe(0);
     const results = ask.stdout.trim().split('\n').map((line) => JSON.parse(line) as { answer: string; sql: string; columns: string[]; rows: Array<Array<string | number | boolean | null>>; usage: { calls: number } });
     expect(results).toHaveLength(questions.length);
@@ -73,7 +74,7 @@ describe('srag CLI over the hotels sample corpus', () => {
 
   it('answers a question asked before from the response cache with no endpoint configured; a new one says how to configure one', async () => {
     const [question] = readGoldQuestions('examples/hotels');
-    const cached = await runSrag(['ask', question!.question, '--db', database], { environment: {} });
+    const cached = await runSragInProcess(['ask', question!.question, '--db', database], { environment: {} });
     expect(cached.status, cached.stderr).toBe(0);
     expect(cached.stdout).toContain(`SQL: ${question!.sql}`);
     const fresh = await runSrag(['ask', 'How many hotels have a spa?', '--db', database], { environment: {} });
@@ -83,18 +84,18 @@ describe('srag CLI over the hotels sample corpus', () => {
 
   it('makes zero model calls when ingesting unchanged documents again', async () => {
     standIn.reset();
-    const again = await runSrag(['ingest', 'examples/hotels/docs/*', '--schema', 'examples/hotels/schema.json', '--db', database], { environment: environment() });
+    const again = await runSragInProcess(['ingest', 'examples/hotels/docs/*', '--schema', 'examples/hotels/schema.json', '--db', database], { environment: environment() });
     expect(again.status).toBe(0);
     expect(again.stdout).toMatch(/0 done, 0 failed, 50 unchanged, 0 from cache; 0 model calls/);
     expect(standIn.requests).toHaveLength(0);
   });
 
   it('shows statistics, runs the user\'s own SQL, and explains where a value came from', async () => {
-    const stats = JSON.parse((await runSrag(['stats', '--db', database, '--json'])).stdout) as { table: string; rows: number; log: Record<string, number>; statistics: Array<{ name: string; nonNullCount: number }> };
+    const stats = JSON.parse((await runSragInProcess(['stats', '--db', database, '--json'])).stdout) as { table: string; rows: number; log: Record<string, number>; statistics: Array<{ name: string; nonNullCount: number }> };
     expect(stats).toMatchObject({ table: 'hotels', rows: 50, log: { done: 50 } });
     expect(stats.statistics.map((column) => column.name)).toContain('price_per_night');
 
-    const sql = JSON.parse((await runSrag(['sql', '--db', database, '--json', '-c', 'SELECT count(*) AS n, count(DISTINCT "_source") AS sources FROM hotels'])).stdout);
+    const sql = JSON.parse((await runSragInProcess(['sql', '--db', database, '--json', '-c', 'SELECT count(*) AS n, count(DISTINCT "_source") AS sources FROM hotels'])).stdout);
     expect(sql).toEqual({ columns: ['n', 'sources'], rows: [[50, 50]] });
 
     const goldRecord = JSON.parse(readFileSync('examples/hotels/gold/records.jsonl', 'utf8').split('\n')[0]!) as { document: string; values: Record<string, { value: unknown; quote: string | null }> };
@@ -110,7 +111,7 @@ describe('srag CLI over the World Cup pages (long documents)', () => {
   it('splits pages over the input budget, merges the parts, and answers the World Cup questions exactly', async () => {
     const database = join(workDirectory, 'worldcup.duckdb');
     standIn.reset();
-    const ingest = await runSrag(['ingest', 'examples/worldcup/docs/*.txt', '--schema', 'examples/worldcup/schema.json', '--db', database],
+    const ingest = await runSragInProcess(['ingest', 'examples/worldcup/docs/*.txt', '--schema', 'examples/worldcup/schema.json', '--db', database],
       { environment: { ...environment(), SRAG_MAX_INPUT_TOKENS: '8000' } });
     expect(ingest.status, ingest.stderr).toBe(0);
     expect(ingest.stdout).toMatch(/^world_cup_tournament: 22 done, 0 failed/);
@@ -118,7 +119,7 @@ describe('srag CLI over the World Cup pages (long documents)', () => {
     expect(standIn.countByKind()['extract-record']).toBeGreaterThan(22 * 2);
 
     const questions = readGoldQuestions('examples/worldcup');
-    const ask = await runSrag(['ask', ...questions.map((question) => question.question), '--db', database, '--json'], { environment: environment() });
+    const ask = await runSragInProcess(['ask', ...questions.map((question) => question.question), '--db', database, '--json'], { environment: environment() });
     expect(ask.status, ask.stderr).toBe(0);
     const results = ask.stdout.trim().split('\n').map((line) => JSON.parse(line) as { rows: Array<Array<string | number | boolean | null>> });
     const mismatches = questions

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
 import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
 
 let standIn: LlmStandIn;
@@ -12,14 +13,14 @@ const apiKey = 'sk-test-SECRETKEY-abcdef123456';
 const environment = (extra: Record<string, string> = {}) => ({ OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: apiKey, SRAG_CONCURRENCY: '8', ...extra });
 const ingestArgs = (database: string, documents = 'examples/hotels/docs/*') => ['ingest', documents, '--schema', 'examples/hotels/schema.json', '--db', database];
 const tableDump = async (database: string) =>
-  (await runSrag(['sql', '--db', database, '--json', '-c', 'SELECT * EXCLUDE ("_source"), regexp_replace("_source", \'.*/\', \'\') AS document FROM hotels ORDER BY document'])).stdout;
+  (await runSragInProcess(['sql', '--db', database, '--json', '-c', 'SELECT * EXCLUDE ("_source"), regexp_replace("_source", \'.*/\', \'\') AS document FROM hotels ORDER BY document'])).stdout;
 
 let referenceDump = '';
 
 beforeAll(async () => {
   standIn = await startLlmStandIn({ corpora: ['examples/hotels'] });
   const reference = join(workDirectory, 'reference.duckdb');
-  expect((await runSrag(ingestArgs(reference), { environment: environment() })).status).toBe(0);
+  expect((await runSragInProcess(ingestArgs(reference), { environment: environment() })).status).toBe(0);
   referenceDump = await tableDump(reference);
 });
 afterAll(async () => {
@@ -33,7 +34,7 @@ describe('ingest under faults and interruptions', () => {
     // Short pages share calls, so there are few of them: a high rate still faults several.
     standIn.setOptions({ faultRate: 0.3, seed: 7 });
     try {
-      const run = await runSrag(ingestArgs(database), { environment: environment({ SRAG_REQUEST_TIMEOUT_MS: '1500' }) });
+      const run = await runSragInProcess(ingestArgs(database), { environment: environment({ SRAG_REQUEST_TIMEOUT_MS: '1500' }) });
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/^hotels: 50 done, 0 failed/);
       const faults = standIn.requests.filter((request) => request.fault).map((request) => request.fault);
@@ -43,7 +44,7 @@ describe('ingest under faults and interruptions', () => {
       standIn.setOptions({ faultRate: 0 });
     }
     expect(await tableDump(database)).toBe(referenceDump);
-    const log = JSON.parse((await runSrag(['sql', '--db', database, '--json', '-c', "SELECT status, count(*) FROM srag_ingestion_log GROUP BY status"])).stdout);
+    const log = JSON.parse((await runSragInProcess(['sql', '--db', database, '--json', '-c', "SELECT status, count(*) FROM srag_ingestion_log GROUP BY status"])).stdout);
     expect(log.rows).toEqual([['done', 50]]);
   });
 
@@ -73,7 +74,7 @@ describe('ingest under faults and interruptions', () => {
     }
     expect(finishedBeforeKill).toBeGreaterThanOrEqual(12);
     standIn.reset();
-    const resumed = await runSrag([...ingestArgs(database), '--batch-size', '1'], { environment: environment() });
+    const resumed = await runSragInProcess([...ingestArgs(database), '--batch-size', '1'], { environment: environment() });
     expect(resumed.status, resumed.stderr).toBe(0);
     const [, done, , unchanged] = /(\d+) done, (\d+) failed, (\d+) unchanged/.exec(resumed.stdout)!.map(Number);
     expect(done! + unchanged!).toBe(50);
@@ -129,16 +130,16 @@ describe('ingest under faults and interruptions', () => {
     const corpus = join(workDirectory, 'changing');
     cpSync(join(repositoryRoot, 'examples/hotels/docs'), corpus, { recursive: true });
     const database = join(workDirectory, 'changing.duckdb');
-    expect((await runSrag(ingestArgs(database, `${corpus}/*`), { environment: environment() })).status).toBe(0);
+    expect((await runSragInProcess(ingestArgs(database, `${corpus}/*`), { environment: environment() })).status).toBe(0);
     const target = join(corpus, 'amber-lantern-hotel.html');
     const original = readFileSync(target, 'utf8');
     expect(original).toContain('Amber Lantern Hotel');
     writeFileSync(target, original.replaceAll('Amber Lantern Hotel', 'Amber Lantern Grand Hotel'));
     standIn.reset();
-    const rerun = await runSrag(ingestArgs(database, `${corpus}/*`), { environment: environment() });
+    const rerun = await runSragInProcess(ingestArgs(database, `${corpus}/*`), { environment: environment() });
     expect(rerun.stdout).toMatch(/1 done, 0 failed, 49 unchanged/);
     expect(standIn.countByKind()['extract-record']).toBe(1);
-    const rows = JSON.parse((await runSrag(['sql', '--db', database, '--json', '-c', `SELECT count(*), count(*) FILTER (WHERE "_source" LIKE '%amber-lantern-hotel.html') FROM hotels`])).stdout).rows;
+    const rows = JSON.parse((await runSragInProcess(['sql', '--db', database, '--json', '-c', `SELECT count(*), count(*) FILTER (WHERE "_source" LIKE '%amber-lantern-hotel.html') FROM hotels`])).stdout).rows;
     expect(rows).toEqual([[50, 1]]);
   });
 
@@ -148,18 +149,18 @@ describe('ingest under faults and interruptions', () => {
     writeFileSync(join(corpus, 'zz-broken.txt'), 'A hotel page that makes the model fail. STAND-IN: ALWAYS-500');
     writeFileSync(join(corpus, 'zz-binary.txt'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
     const database = join(workDirectory, 'with-bad.duckdb');
-    const run = await runSrag(ingestArgs(database, `${corpus}/*`), { environment: environment({ SRAG_MAX_RETRIES: '1' }) });
+    const run = await runSragInProcess(ingestArgs(database, `${corpus}/*`), { environment: environment({ SRAG_MAX_RETRIES: '1' }) });
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(/^hotels: 50 done, 2 failed/);
     expect(run.stderr).toMatch(/failed: .*zz-binary\.txt: .*is not a text file/);
     expect(run.stderr).toMatch(/failed: .*zz-broken\.txt: the model endpoint answered 500/);
     expect(run.stderr).not.toContain('SECRETKEY');
     standIn.reset();
-    const again = await runSrag(ingestArgs(database, `${corpus}/*`), { environment: environment() });
+    const again = await runSragInProcess(ingestArgs(database, `${corpus}/*`), { environment: environment() });
     expect(again.status).toBe(1);
     expect(again.stderr).toContain('rerun with --retry-failed');
     expect(standIn.requests).toHaveLength(0);
-    const retried = await runSrag([...ingestArgs(database, `${corpus}/*`), '--retry-failed'], { environment: environment({ SRAG_MAX_RETRIES: '0' }) });
+    const retried = await runSragInProcess([...ingestArgs(database, `${corpus}/*`), '--retry-failed'], { environment: environment({ SRAG_MAX_RETRIES: '0' }) });
     expect(retried.stdout).toMatch(/0 done, 2 failed, 50 unchanged/);
     expect(standIn.countByKind()['extract-record']).toBe(1);
   });
@@ -179,7 +180,7 @@ describe('one-line errors that say the fix', () => {
   it('names the property at fault in an invalid schema file', async () => {
     const schema = join(workDirectory, 'bad-schema.json');
     writeFileSync(schema, JSON.stringify({ title: 'Hotels', properties: { facilities: { type: 'array', items: { type: 'string' }, description: 'x' } } }));
-    const run = await runSrag(['ingest', 'examples/hotels/docs/*', '--schema', schema, '--db', database()], { environment: environment() });
+    const run = await runSragInProcess(['ingest', 'examples/hotels/docs/*', '--schema', schema, '--db', database()], { environment: environment() });
     expect(run.status).toBe(2);
     expectOneLine(run.stderr);
     expect(run.stderr).toContain('property "facilities" is a list');
@@ -189,7 +190,7 @@ describe('one-line errors that say the fix', () => {
   it('lists every problem of a schema file at once, one line each under the file', async () => {
     const schema = join(workDirectory, 'several-problems.json');
     writeFileSync(schema, '{"title": "Hotels", "properties": {"price": {"type": "number", "unit": "USD", "unit": "furlongs", "description": "x"}, "city": {"type": "string", "descripton": "x"}}}');
-    const run = await runSrag(['ingest', 'examples/hotels/docs/*', '--schema', schema, '--db', database()], { environment: environment() });
+    const run = await runSragInProcess(['ingest', 'examples/hotels/docs/*', '--schema', schema, '--db', database()], { environment: environment() });
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([
       `srag: ${schema} has 3 problems:`,
@@ -219,48 +220,48 @@ describe('one-line errors that say the fix', () => {
     try {
       const port = (taken.address() as AddressInfo).port;
       const fresh = join(workDirectory, 'never-served.duckdb');
-      const run = await runSrag(['serve', '--db', fresh, '--port', String(port)], { environment: environment() });
+      const run = await runSragInProcess(['serve', '--db', fresh, '--port', String(port)], { environment: environment() });
       expect(run.status).toBe(2);
       expect(run.stderr).toBe(`srag: port ${port} on 127.0.0.1 is in use — pass another --port\n`);
       expect(existsSync(fresh)).toBe(false);
       expect(existsSync(`${fresh}.wal`)).toBe(false);
       // A database that was there before stays, with what it holds.
       const existing = join(workDirectory, 'served-before.duckdb');
-      expect((await runSrag(['sql', '--db', existing, '-c', 'CREATE TABLE kept AS SELECT 42 AS answer'])).status).toBe(0);
-      expect((await runSrag(['serve', '--db', existing, '--port', String(port)], { environment: environment() })).status).toBe(2);
-      expect((await runSrag(['sql', '--db', existing, '--json', '-c', 'SELECT answer FROM kept'])).stdout).toBe('{"columns":["answer"],"rows":[[42]]}\n');
+      expect((await runSragInProcess(['sql', '--db', existing, '-c', 'CREATE TABLE kept AS SELECT 42 AS answer'])).status).toBe(0);
+      expect((await runSragInProcess(['serve', '--db', existing, '--port', String(port)], { environment: environment() })).status).toBe(2);
+      expect((await runSragInProcess(['sql', '--db', existing, '--json', '-c', 'SELECT answer FROM kept'])).stdout).toBe('{"columns":["answer"],"rows":[[42]]}\n');
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
   });
 
   it('names the SQL file srag run cannot read, and where it looked from', async () => {
-    const run = await runSrag(['run', 'no-such-models.sql', '--db', database()], { environment: environment() });
+    const run = await runSragInProcess(['run', 'no-such-models.sql', '--db', database()], { environment: environment() });
     expect(run.status).toBe(2);
     expect(run.stderr).toBe('srag: cannot read the SQL file no-such-models.sql (ENOENT) — check the path from the current directory\n');
   });
 
   it('says when a glob matches nothing', async () => {
-    const run = await runSrag(['ingest', 'no/such/dir/*.html', '--schema', 'examples/hotels/schema.json', '--db', database()], { environment: environment() });
+    const run = await runSragInProcess(['ingest', 'no/such/dir/*.html', '--schema', 'examples/hotels/schema.json', '--db', database()], { environment: environment() });
     expect(run.status).toBe(2);
     expectOneLine(run.stderr);
     expect(run.stderr).toMatch(/no files match "no\/such\/dir\/\*\.html" — check the path/);
   });
 
   it('says which table to pick when asking an empty database', async () => {
-    const run = await runSrag(['ask', 'How many hotels?', '--db', join(workDirectory, 'empty.duckdb')], { environment: environment() });
+    const run = await runSragInProcess(['ask', 'How many hotels?', '--db', join(workDirectory, 'empty.duckdb')], { environment: environment() });
     expect(run.status).toBe(2);
     expectOneLine(run.stderr);
     expect(run.stderr).toContain('run `srag ingest');
   });
 
   it('never prints or stores the API key when the endpoint cannot be reached', async () => {
-    const run = await runSrag(ingestArgs(database()), { environment: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: apiKey, SRAG_MAX_RETRIES: '0' } });
+    const run = await runSragInProcess(ingestArgs(database()), { environment: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: apiKey, SRAG_MAX_RETRIES: '0' } });
     // An endpoint nobody listens on fails every document the same way: the batch stops at once.
     expect(run.status).toBe(4);
     expect(run.stderr.trim().split('\n')).toEqual(['srag: cannot reach the model endpoint http://127.0.0.1:9/v1 — check OPENAI_BASE_URL and that the server is running']);
     expect(run.stdout + run.stderr).not.toContain('SECRETKEY');
-    const stored = (await runSrag(['sql', '--db', database(), '--json', '-c', "SELECT string_agg(error, ' ') FROM srag_ingestion_log"])).stdout;
+    const stored = (await runSragInProcess(['sql', '--db', database(), '--json', '-c', "SELECT string_agg(error, ' ') FROM srag_ingestion_log"])).stdout;
     expect(stored).not.toContain('SECRETKEY');
   });
 });
@@ -282,8 +283,8 @@ describe('prompt injection through a document', () => {
     try {
       const database = join(workDirectory, 'injected.duckdb');
       const env = { OPENAI_BASE_URL: injectedStandIn.url, OPENAI_API_KEY: apiKey };
-      expect((await runSrag(['ingest', `${corpus}/docs/*`, '--schema', `${corpus}/schema.json`, '--db', database], { environment: env })).status).toBe(0);
-      const ask = await runSrag(['ask', 'How many hotels do not state their manager?', '--db', database, '--json'], { environment: env });
+      expect((await runSragInProcess(['ingest', `${corpus}/docs/*`, '--schema', `${corpus}/schema.json`, '--db', database], { environment: env })).status).toBe(0);
+      const ask = await runSragInProcess(['ask', 'How many hotels do not state their manager?', '--db', database, '--json'], { environment: env });
       expect(ask.status, ask.stderr).toBe(0);
       const result = JSON.parse(ask.stdout);
       expect(result.sql).not.toContain('read_text');

@@ -9,6 +9,7 @@ import { countTokens } from '../../node/runtime/count-tokens.ts';
 import { createGoldTable, type GoldRecord } from '../../examples/hotels/gold-format.ts';
 import { readGoldQuestions, rowsMatchGold, type GoldQuestion } from '../helpers/gold-questions.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
 import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
 
 let standIn: LlmStandIn;
@@ -24,7 +25,7 @@ const baselineSettings = ['--top-k', '10', '--context-tokens', '4000'];
 
 beforeAll(async () => {
   standIn = await startLlmStandIn({ corpora: ['examples/hotels'] });
-  const ingest = await runSrag(['ingest', 'examples/hotels/docs', '--schema', 'examples/hotels/schema.json', '--db', database], { environment: environment() });
+  const ingest = await runSragInProcess(['ingest', 'examples/hotels/docs', '--schema', 'examples/hotels/schema.json', '--db', database], { environment: environment() });
   expect(ingest.status, ingest.stderr).toBe(0);
 });
 afterAll(async () => {
@@ -58,7 +59,7 @@ function readReport(path: string): QuestionReport[] {
 describe('srag eval over the hotels sample corpus, with the LLM stand-in', () => {
   it('gets every question right with srag, and with the baselines exactly those their context can answer', async () => {
     const reportPath = join(workDirectory, 'report.jsonl');
-    const run = await runSrag(['eval', '--questions', 'examples/hotels/questions.jsonl', '--db', database, ...baselineSettings, '-o', reportPath], { environment: environment() });
+    const run = await runSragInProcess(['eval', '--questions', 'examples/hotels/questions.jsonl', '--db', database, ...baselineSettings, '-o', reportPath], { environment: environment() });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/rag: no embeddings endpoint \(.*404.*\); retrieving with BM25 keyword search/);
     expect(run.stdout).toMatch(/^srag: SQL over table "hotels" \(14 columns, 50 rows\)$/m);
@@ -103,7 +104,7 @@ describe('srag eval over the hotels sample corpus, with the LLM stand-in', () =>
   it('runs one system with the deterministic metric alone, without any judge request', async () => {
     standIn.reset();
     // No --db: the documents come from --docs and nothing is cached, so every answer is a request.
-    const run = await runSrag(['eval', '--questions', 'examples/hotels/questions.jsonl', '--docs', 'examples/hotels/docs', '--system', 'full-corpus', '--no-judge', '--context-tokens', '4000'], { environment: environment() });
+    const run = await runSragInProcess(['eval', '--questions', 'examples/hotels/questions.jsonl', '--docs', 'examples/hotels/docs', '--system', 'full-corpus', '--no-judge', '--context-tokens', '4000'], { environment: environment() });
     expect(run.status, run.stderr).toBe(0);
     expect(standIn.countByKind()).toEqual({ 'answer-from-context': 26 });
     expect(run.stdout).toMatch(/^full-corpus +26 +0 +– +0\.\d{3} +– +– /m);
@@ -116,7 +117,7 @@ describe('srag eval over the hotels sample corpus, with the LLM stand-in', () =>
     const documents = readdirSync(join(hotels, 'docs')).sort().map((name) => ({ id: name, text: readFileSync(join(hotels, 'docs', name), 'utf8') }));
     writeFileSync(join(dataset, 'corpus.jsonl'), documents.map((document) => JSON.stringify(document)).join('\n'));
     writeFileSync(join(dataset, 'questions.jsonl'), questions.map((question) => JSON.stringify({ question: question.question, answer: question.answer })).join('\n'));
-    const run = await runSrag(['eval', '--dataset', dataset, '--db', join(workDirectory, 'ai21.duckdb'), '--schema', 'examples/hotels/schema.json', '--system', 'srag', '--no-judge'], { environment: environment() });
+    const run = await runSragInProcess(['eval', '--dataset', dataset, '--db', join(workDirectory, 'ai21.duckdb'), '--schema', 'examples/hotels/schema.json', '--system', 'srag', '--no-judge'], { environment: environment() });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toContain('50 documents ("id", "text"), 26 questions ("question", "answer")');
     expect(run.stderr).toContain('hotels: 50 ingested, 0 unchanged, 0 failed');

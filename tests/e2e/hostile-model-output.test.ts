@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentMarkers, startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
-import { runSrag } from '../helpers/run-srag.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
 
 /**
  * Model output that used to break a whole document (or a store) instead of one cell: an integer
@@ -70,14 +70,14 @@ afterAll(async () => {
 });
 
 const sqlJson = async (sql: string) => {
-  const run = await runSrag(['sql', '--db', database, '--json', '-c', sql], { environment: environment(), cwd: corpus });
+  const run = await runSragInProcess(['sql', '--db', database, '--json', '-c', sql], { environment: environment(), cwd: corpus });
   expect(run.status, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as { columns: string[]; rows: unknown[][] };
 };
 
 describe('hostile model output and property names through the CLI', () => {
   it('ingests every document although two replies hold values that cannot be stored', async () => {
-    const ingest = await runSrag(['ingest', 'docs/*', '--schema', 'schema.json', '--db', database], { environment: environment(), cwd: corpus });
+    const ingest = await runSragInProcess(['ingest', 'docs/*', '--schema', 'schema.json', '--db', database], { environment: environment(), cwd: corpus });
     expect(ingest.status, ingest.stderr).toBe(0);
     expect(ingest.stdout).toMatch(/^dataset_row: 4 done, 0 failed/);
   });
@@ -102,7 +102,7 @@ describe('hostile model output and property names through the CLI', () => {
   });
 
   it('answers a question over a column named like an object key', async () => {
-    const ask = await runSrag(['ask', question, '--db', database, '--json'], { environment: environment(), cwd: corpus });
+    const ask = await runSragInProcess(['ask', question, '--db', database, '--json'], { environment: environment(), cwd: corpus });
     expect(ask.status, ask.stderr).toBe(0);
     const answer = JSON.parse(ask.stdout.trim()) as { sql: string; rows: unknown[][] };
     expect(answer.sql).toContain('"toString"');

@@ -8,6 +8,7 @@ import { SragStore } from '../../node/duckdb/store/srag-store.ts';
 import { generateDecoyTables } from '../helpers/decoy-tables.ts';
 import { readGoldQuestions, rowsMatchGold, type GoldQuestion } from '../helpers/gold-questions.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
 import { runSrag } from '../helpers/run-srag.ts';
 
 // One database as a new user builds it: two corpora ingested, a reference table imported from CSV,
@@ -48,7 +49,7 @@ function promptTables(prompt: string): string[] {
 beforeAll(async () => {
   standIn = await startLlmStandIn({ corpora: ['examples/hotels', 'examples/worldcup', 'examples/cities'] });
   for (const [corpus, table] of [['examples/hotels', 'hotels'], ['examples/worldcup', 'world_cup_tournament']] as const) {
-    const ingest = await runSrag(['ingest', `${corpus}/docs`, '--schema', `${corpus}/schema.json`, '--db', database], { environment: environment() });
+    const ingest = await runSragInProcess(['ingest', `${corpus}/docs`, '--schema', `${corpus}/schema.json`, '--db', database], { environment: environment() });
     expect(ingest.status, ingest.stderr).toBe(0);
     expect(ingest.stdout).toContain(`${table}: `);
   }
@@ -76,7 +77,7 @@ describe('questions over several tables, naming none', () => {
 
   beforeAll(async () => {
     standIn.reset();
-    const ask = await runSrag(['ask', ...questions.map((question) => question.question), '--db', database, '--json'], { environment: environment() });
+    const ask = await runSragInProcess(['ask', ...questions.map((question) => question.question), '--db', database, '--json'], { environment: environment() });
     expect(ask.status, ask.stderr).toBe(0);
     answers = ask.stdout.trim().split('\n').map((line) => JSON.parse(line) as CliAnswer);
     prompts = sqlPrompts();
@@ -106,10 +107,10 @@ describe('questions over several tables, naming none', () => {
   });
 
   it('keeps answering from the one table --table names, and the stand-in refuses a join it is not shown', async () => {
-    const named = await runSrag(['ask', 'How many hotels are in Spain?', '--db', database, '--table', 'hotels'], { environment: environment() });
+    const named = await runSragInProcess(['ask', 'How many hotels are in Spain?', '--db', database, '--table', 'hotels'], { environment: environment() });
     expect(named.status, named.stderr).toBe(0);
     expect(named.stdout).toMatch(/^11\n\nTable: hotels\nPath: sql \(the answer rests on the rows below\)\nSQL: SELECT COUNT\(\*\) FROM hotels WHERE country = 'Spain'\n/);
-    const refused = await runSrag(['ask', acrossTables[1]!.question, '--db', database, '--table', 'hotels'], { environment: environment() });
+    const refused = await runSragInProcess(['ask', acrossTables[1]!.question, '--db', database, '--table', 'hotels'], { environment: environment() });
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toContain('reads "cities", which the prompt does not show');
   });
@@ -117,54 +118,54 @@ describe('questions over several tables, naming none', () => {
 
 describe('srag import', () => {
   it('says in one line what is wrong and how to fix it: a missing file, a taken name, an unreadable CSV', async () => {
-    const missing = await runSrag(['import', 'no/such/cities.csv', '--db', database]);
+    const missing = await runSragInProcess(['import', 'no/such/cities.csv', '--db', database]);
     expect(missing.status).toBe(2);
     expect(missing.stderr.trim()).toMatch(/^srag: no file no\/such\/cities\.csv — check the path from the current directory$/);
-    const taken = await runSrag(['import', 'examples/cities/cities.csv', '--db', database]);
+    const taken = await runSragInProcess(['import', 'examples/cities/cities.csv', '--db', database]);
     expect(taken.stderr.trim().split('\n')).toHaveLength(1);
     expect(taken.stderr).toContain(`table "cities" already exists in ${database} (imported from examples/cities/cities.csv) — replace it with srag import examples/cities/cities.csv --table cities --replace`);
-    const extracted = await runSrag(['import', 'examples/cities/cities.csv', '--table', 'hotels', '--db', database]);
+    const extracted = await runSragInProcess(['import', 'examples/cities/cities.csv', '--table', 'hotels', '--db', database]);
     expect(extracted.stderr).toContain('table "hotels" already exists');
     expect(extracted.stderr).toContain('holds extracted records');
     const broken = join(workDirectory, 'broken.csv');
     writeFileSync(broken, 'city,population\nParis,"2100000\nRome,2750000,extra,cells\n');
-    const unreadable = await runSrag(['import', broken, '--db', database]);
+    const unreadable = await runSragInProcess(['import', broken, '--db', database]);
     expect(unreadable.status).toBe(2);
     expect(unreadable.stderr.trim().split('\n')).toHaveLength(1);
     expect(unreadable.stderr).toMatch(/^srag: cannot read .*broken\.csv as CSV: .* — check that it is a CSV file with a header row/);
     const empty = join(workDirectory, 'empty.csv');
     writeFileSync(empty, '');
-    expect((await runSrag(['import', empty, '--db', database])).stderr).toMatch(/^srag: .*empty\.csv has no rows to import — a CSV file needs a header line/);
+    expect((await runSragInProcess(['import', empty, '--db', database])).stderr).toMatch(/^srag: .*empty\.csv has no rows to import — a CSV file needs a header line/);
   });
 
   it('reads a CSV separated by semicolons, as spreadsheets in many locales save it, with comma or point decimals', async () => {
     const commas = join(workDirectory, 'rates-eu.csv');
     writeFileSync(commas, 'currency;rate to euro;"note; free text"\nUSD;0,92;a\nGBP;1,17;b\n');
-    const imported = await runSrag(['import', commas, '--db', database]);
+    const imported = await runSragInProcess(['import', commas, '--db', database]);
     expect(imported.status, imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/^rates_eu: 2 rows, 3 columns \(currency VARCHAR, rate_to_euro DOUBLE, note_free_text VARCHAR\) imported from /);
     const points = join(workDirectory, 'rates-points.csv');
     writeFileSync(points, 'currency;rate\nUSD;0.92\nGBP;1.17\n');
-    expect((await runSrag(['import', points, '--db', database])).stdout).toMatch(/^rates_points: 2 rows, 2 columns \(currency VARCHAR, rate DOUBLE\) imported from /);
-    const read = await runSrag(['sql', '--db', database, '--json', '-c', 'SELECT e.currency, e.rate_to_euro, p.rate FROM rates_eu e JOIN rates_points p USING (currency) ORDER BY 1']);
+    expect((await runSragInProcess(['import', points, '--db', database])).stdout).toMatch(/^rates_points: 2 rows, 2 columns \(currency VARCHAR, rate DOUBLE\) imported from /);
+    const read = await runSragInProcess(['sql', '--db', database, '--json', '-c', 'SELECT e.currency, e.rate_to_euro, p.rate FROM rates_eu e JOIN rates_points p USING (currency) ORDER BY 1']);
     expect(JSON.parse(read.stdout).rows).toEqual([['GBP', 1.17, 1.17], ['USD', 0.92, 0.92]]);
     // "1,234" could be a thousand and more as well as a decimal: such a column stays text, never 1.234.
     const thousands = join(workDirectory, 'populations.csv');
     writeFileSync(thousands, 'city;population\nParis;2,100\nRome;2,750\n');
-    expect((await runSrag(['import', thousands, '--db', database])).stdout).toMatch(/^populations: 2 rows, 2 columns \(city VARCHAR, population VARCHAR\) imported from /);
-    for (const table of ['rates_eu', 'rates_points', 'populations']) expect((await runSrag(['drop', table, '--db', database, '--yes'])).status).toBe(0);
+    expect((await runSragInProcess(['import', thousands, '--db', database])).stdout).toMatch(/^populations: 2 rows, 2 columns \(city VARCHAR, population VARCHAR\) imported from /);
+    for (const table of ['rates_eu', 'rates_points', 'populations']) expect((await runSragInProcess(['drop', table, '--db', database, '--yes'])).status).toBe(0);
   });
 
   it('replaces an imported table with --replace, and drop removes it with its catalog rows', async () => {
     const copy = join(workDirectory, 'capitals.csv');
     writeFileSync(copy, 'City Name,Population\nParis,1\n');
-    expect((await runSrag(['import', copy, '--db', database])).status).toBe(0);
+    expect((await runSragInProcess(['import', copy, '--db', database])).status).toBe(0);
     writeFileSync(copy, 'City Name,Population\nParis,1\nRome,2\n');
-    const replaced = await runSrag(['import', copy, '--db', database, '--replace']);
+    const replaced = await runSragInProcess(['import', copy, '--db', database, '--replace']);
     expect(replaced.stdout).toMatch(/^capitals: 2 rows, 2 columns \(city_name VARCHAR, population BIGINT\)/);
-    const dropped = await runSrag(['drop', 'capitals', '--db', database, '--yes']);
+    const dropped = await runSragInProcess(['drop', 'capitals', '--db', database, '--yes']);
     expect(dropped.status, dropped.stderr).toBe(0);
-    const left = await runSrag(['sql', '--db', database, '--json', '-c',
+    const left = await runSragInProcess(['sql', '--db', database, '--json', '-c',
       "SELECT (SELECT count(*) FROM srag_tables WHERE table_name = 'capitals') + (SELECT count(*) FROM srag_imports WHERE table_name = 'capitals') + (SELECT count(*) FROM srag_column_values WHERE table_name = 'capitals') + (SELECT count(*) FROM srag_table_links WHERE 'capitals' IN (table_name, other_table)) AS rows_left"]);
     expect(JSON.parse(left.stdout).rows).toEqual([[0]]);
   });

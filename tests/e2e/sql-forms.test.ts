@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe } from '../../node/serve/start-serve.ts';
 import { injectionMarker, startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
 import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
 
 let standIn: LlmStandIn;
@@ -13,7 +14,7 @@ const environment = (extra: Record<string, string> = {}) => ({ OPENAI_BASE_URL: 
 
 /** `srag sql -c` with --json: the rows, after checking that it succeeded. */
 async function sql(database: string, query: string, extra: Record<string, string> = {}) {
-  const run = await runSrag(['sql', '--db', database, '--json', '-c', query], { environment: environment(extra) });
+  const run = await runSragInProcess(['sql', '--db', database, '--json', '-c', query], { environment: environment(extra) });
   expect(run.status, run.stderr).toBe(0);
   // One JSON line per statement that returns rows (none for DDL); the last one is the answer.
   const last = run.stdout.trim().split('\n').at(-1);
@@ -44,23 +45,23 @@ describe('srag_extract in srag sql', () => {
 
   it('explains a value of a table made from srag_extract with srag why', async () => {
     await sql(database, `CREATE TABLE hotels AS SELECT * FROM srag_extract(read_text('examples/hotels/docs/*'), schema := '${schema}')`);
-    const why = await runSrag(['why', 'amber-arch-hotel.md', 'star_rating', '--db', database, '--table', 'hotels']);
+    const why = await runSragInProcess(['why', 'amber-arch-hotel.md', 'star_rating', '--db', database, '--table', 'hotels']);
     expect(why.status, why.stderr).toBe(0);
     expect(why.stdout).toMatch(/^examples\/hotels\/docs\/amber-arch-hotel\.md · star_rating = 4 \(supported\)\nmodel returned: .*\nquote: “[^”]*4[^”]*”\n$/);
-    const unknown = await runSrag(['why', 'amber-arch-hotel.md', 'no_such_column', '--db', database, '--table', 'hotels']);
+    const unknown = await runSragInProcess(['why', 'amber-arch-hotel.md', 'no_such_column', '--db', database, '--table', 'hotels']);
     expect(unknown.stderr).toMatch(/^srag: table hotels has no column "no_such_column" — one of: hotel_name, /);
   });
 
   it('finds the table of srag why and srag stats itself when srag_extract made it, and says which to name when several could be meant', async () => {
     // `hotels`, made in the test before, is the database's only table.
-    const why = await runSrag(['why', 'amber-arch-hotel.md', 'star_rating', '--db', database]);
+    const why = await runSragInProcess(['why', 'amber-arch-hotel.md', 'star_rating', '--db', database]);
     expect(why.status, why.stderr).toBe(0);
     expect(why.stdout).toMatch(/^examples\/hotels\/docs\/amber-arch-hotel\.md · star_rating = 4 \(supported\)\nmodel returned: .*\nquote: “[^”]*4[^”]*”\n$/);
-    const unknown = await runSrag(['why', 'amber-arch-hotel.md', 'no_such_column', '--db', database]);
+    const unknown = await runSragInProcess(['why', 'amber-arch-hotel.md', 'no_such_column', '--db', database]);
     expect(unknown.stderr).toMatch(/^srag: table hotels has no column "no_such_column" — one of: hotel_name, city, /);
 
     // srag stats computes the statistics from the table's rows: they agree with DuckDB's own aggregates.
-    const stats = await runSrag(['stats', '--db', database, '--json']);
+    const stats = await runSragInProcess(['stats', '--db', database, '--json']);
     expect(stats.status, stats.stderr).toBe(0);
     const json = JSON.parse(stats.stdout) as { table: string; rows: number; log: Record<string, number>; sragExtract: { schemaKey: string }; statistics: Array<Record<string, unknown>> };
     const [[schemaKey]] = (await sql(database, 'SELECT schema_key FROM srag_extract_schemas')).rows as [[string]];
@@ -68,25 +69,25 @@ describe('srag_extract in srag sql', () => {
     expect(json).toMatchObject({ table: 'hotels', rows, log: { done: 50 }, sragExtract: { schemaKey } });
     expect(json.statistics.find((column) => column.name === 'star_rating')).toMatchObject({ rowCount: rows, nonNullCount: stars, min: fewest, max: most });
     expect(json.statistics.find((column) => column.name === 'country')).toMatchObject({ nonNullCount: rows, distinctCount: countries });
-    const text = await runSrag(['stats', '--db', database, '--table', 'hotels']);
+    const text = await runSragInProcess(['stats', '--db', database, '--table', 'hotels']);
     expect(text.stdout).toContain(`table hotels (Hotels) in ${database}: 50 rows; made from srag_extract; the log of its schema (${schemaKey}, every document scanned with it): 50 done\ncolumns:\n  hotel_name (string)\n`);
 
     // A second table with one of those columns: each command says which tables could be meant.
     await sql(database, 'CREATE TABLE prices AS SELECT filename, content_hash, price_per_night FROM hotels');
-    const ambiguous = await runSrag(['why', 'amber-arch-hotel.md', 'price_per_night', '--db', database]);
+    const ambiguous = await runSragInProcess(['why', 'amber-arch-hotel.md', 'price_per_night', '--db', database]);
     expect(ambiguous.stderr).toMatch(/^srag: "price_per_night" is a column of several tables in .* \(hotels, prices\) — pass --table with one of: hotels, prices\n$/);
-    const named = await runSrag(['why', 'amber-arch-hotel.md', 'price_per_night', '--db', database, '--table', 'prices']);
+    const named = await runSragInProcess(['why', 'amber-arch-hotel.md', 'price_per_night', '--db', database, '--table', 'prices']);
     expect(named.stdout).toMatch(/^examples\/hotels\/docs\/amber-arch-hotel\.md · price_per_night = 470 \(supported\)\n/);
-    expect((await runSrag(['why', 'amber-arch-hotel.md', 'city', '--db', database])).stdout).toMatch(/ · city = Paris \(supported\)\n/);
-    expect((await runSrag(['stats', '--db', database])).stderr).toMatch(/^srag: .* holds several tables \(hotels, prices\) — pass --table with one of: hotels, prices\n$/);
-    const prices = JSON.parse((await runSrag(['stats', '--db', database, '--table', 'prices', '--json'])).stdout) as typeof json;
+    expect((await runSragInProcess(['why', 'amber-arch-hotel.md', 'city', '--db', database])).stdout).toMatch(/ · city = Paris \(supported\)\n/);
+    expect((await runSragInProcess(['stats', '--db', database])).stderr).toMatch(/^srag: .* holds several tables \(hotels, prices\) — pass --table with one of: hotels, prices\n$/);
+    const prices = JSON.parse((await runSragInProcess(['stats', '--db', database, '--table', 'prices', '--json'])).stdout) as typeof json;
     expect(prices.statistics.map((column) => column.name)).toEqual(['price_per_night']);
     for (const command of [['stats'], ['why', 'amber-arch-hotel.md', 'city']]) {
-      expect((await runSrag([...command, '--db', database, '--table', 'nope'])).stderr).toMatch(/^srag: no table "nope" in .* made by srag ingest, srag import or srag_extract — pass --table with one of: hotels, prices\n$/);
+      expect((await runSragInProcess([...command, '--db', database, '--table', 'nope'])).stderr).toMatch(/^srag: no table "nope" in .* made by srag ingest, srag import or srag_extract — pass --table with one of: hotels, prices\n$/);
     }
     // A copy without content_hash cannot find its rows' evidence: said, rather than "no such table".
     await sql(database, 'CREATE TABLE slim AS SELECT filename, manager_name FROM hotels');
-    expect((await runSrag(['why', 'amber-arch-hotel.md', 'manager_name', '--db', database, '--table', 'slim'])).stderr)
+    expect((await runSragInProcess(['why', 'amber-arch-hotel.md', 'manager_name', '--db', database, '--table', 'slim'])).stderr)
       .toMatch(/^srag: table slim has no content_hash column, by which a row of a table made from srag_extract finds its document's evidence — keep it when you make the table: /);
     await sql(database, 'DROP TABLE prices; DROP TABLE slim');
   });
@@ -94,12 +95,12 @@ describe('srag_extract in srag sql', () => {
   it('answers srag ask and srag serve over a table srag_extract made as srag_ask answers, as they answer over an ingested one', async () => {
     const asked = join(workDirectory, 'ask.duckdb');
     await sql(asked, `CREATE TABLE hotels AS SELECT * FROM srag_extract(read_text('examples/hotels/docs/*'), schema := '${schema}')`);
-    const run = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked], { environment: environment() });
+    const run = await runSragInProcess(['ask', 'How many hotels are in Spain?', '--db', asked], { environment: environment() });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^11\n\nTable: hotels \(made by srag_extract\)\nPath: sql \(the answer rests on the rows below\)\nSQL: SELECT COUNT\(\*\) FROM hotels WHERE country = 'Spain'\n/);
     // Several questions, --table and --json: a line each, with the fields an ingested table's answer has.
     const questions = ['How many hotels are in Spain?', 'How many 4-star hotels are there in Rome?', 'How many hotels charge less than $150 per night?'];
-    const json = await runSrag(['ask', ...questions, '--db', asked, '--table', 'hotels', '--json'], { environment: environment() });
+    const json = await runSragInProcess(['ask', ...questions, '--db', asked, '--table', 'hotels', '--json'], { environment: environment() });
     expect(json.status, json.stderr).toBe(0);
     const answers = json.stdout.trim().split('\n').map((line) => JSON.parse(line) as { answer: string; path: string; tables: string[]; columns: string[]; rows: unknown[][]; coverage: unknown[] });
     expect(answers.map((answer) => [answer.answer, answer.rows, answer.tables, answer.path])).toEqual([
@@ -110,15 +111,15 @@ describe('srag_extract in srag sql', () => {
     const inSql = await sql(asked, "SELECT answer FROM srag_ask('How many 4-star hotels are there in Rome?', 'hotels')");
     expect(inSql.rows).toEqual([['3']]);
     // What srag_ask cannot do is refused in one line: reading documents, and growing a table srag ingest did not make.
-    const hybrid = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked, '--hybrid'], { environment: environment() });
+    const hybrid = await runSragInProcess(['ask', 'How many hotels are in Spain?', '--db', asked, '--hybrid'], { environment: environment() });
     expect(hybrid.status).toBe(2);
     expect(hybrid.stderr).toMatch(/^srag: the hybrid path reads the documents of tables srag ingest made, and the question is asked of none \(tables made by srag import or srag_extract are answered from SQL alone\) — leave out --hybrid\n$/);
-    const extend = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked, '--extend-schema'], { environment: environment() });
+    const extend = await runSragInProcess(['ask', 'How many hotels are in Spain?', '--db', asked, '--extend-schema'], { environment: environment() });
     expect(extend.status).toBe(2);
     expect(extend.stderr.trim().split('\n')).toHaveLength(1);
     expect(extend.stderr).toContain('the question is asked of "hotels" (made by srag_extract) — extract the attributes with srag_extract');
     // A table name that is nowhere in the database: the error names the tables there are.
-    const mistyped = await runSrag(['ask', 'How many hotels are in Spain?', '--db', asked, '--table', 'hotles'], { environment: environment() });
+    const mistyped = await runSragInProcess(['ask', 'How many hotels are in Spain?', '--db', asked, '--table', 'hotles'], { environment: environment() });
     expect(mistyped.stderr).toMatch(/^srag: no table "hotles" in .* made by srag ingest, srag import or srag_extract — pass --table with one of: hotels\n$/);
     // srag serve answers over the same tables, with the same fields as srag ask --json; /why and /stats find the table too.
     const server = await startServe({ db: asked, port: 0, host: '127.0.0.1', environment: environment(), directory: repositoryRoot });
@@ -163,14 +164,14 @@ describe('srag_extract in srag sql', () => {
     await sql(mixed, `CREATE TABLE hotels AS SELECT * FROM srag_extract(read_text('examples/hotels/docs/*'), schema := '${schema}')`);
     const rates = join(workDirectory, 'exchange_rates.csv');
     writeFileSync(rates, 'currency,rate\nEUR,1.08\nGBP,1.27\n');
-    const imported = await runSrag(['import', rates, '--db', mixed]);
+    const imported = await runSragInProcess(['import', rates, '--db', mixed]);
     expect(imported.status, imported.stderr).toBe(0);
-    const unnamed = await runSrag(['ask', 'How many hotels are in Spain?', '--db', mixed], { environment: environment() });
+    const unnamed = await runSragInProcess(['ask', 'How many hotels are in Spain?', '--db', mixed], { environment: environment() });
     expect(unnamed.status, unnamed.stderr).toBe(0);
     expect(unnamed.stdout).toMatch(/^11\n\nTable: hotels \(made by srag_extract\)\n/);
     expect(unnamed.stderr).toBe('');
     // What the imported table lacks cannot be extracted into it: the hint says so rather than offering --extend-schema.
-    const rate = await runSrag(['ask', 'How many hotels are in Spain?', '--db', mixed, '--table', 'exchange_rates'], { environment: environment() });
+    const rate = await runSragInProcess(['ask', 'How many hotels are in Spain?', '--db', mixed, '--table', 'exchange_rates'], { environment: environment() });
     expect(rate.status).toBe(7);
     expect(rate.stderr).toBe('srag: "How many hotels are in Spain?" needs an attribute the table "exchange_rates" does not hold: country — exchange_rates was imported with srag import, and srag extracts nothing into an imported table: import it again from a file with what is missing (srag import --replace), or ask a table made from documents\n');
   });
@@ -193,7 +194,7 @@ describe('srag_extract in srag sql', () => {
     expect(keys).toEqual(['country', 'country_1', '2023', '10']);
     expect(objects.map((object) => [object.country, object.country_1, object['2023'], object['10']])).toEqual(expected.rows);
 
-    const ask = await runSrag(['ask', 'Which countries have hotels?', '--db', database, '--json'], { environment: environment() });
+    const ask = await runSragInProcess(['ask', 'Which countries have hotels?', '--db', database, '--json'], { environment: environment() });
     expect(ask.status, ask.stderr).toBe(0);
     const answer = JSON.parse(ask.stdout) as { columns: string[]; rows: unknown[][] };
     expect(answer.columns).toEqual(['country', 'country_1', '2023', '10']);
@@ -250,7 +251,7 @@ describe('srag_extract over moved documents', () => {
       (SELECT count(DISTINCT source) FROM srag_evidence WHERE source LIKE '%/moving/archive/%'), (SELECT count(DISTINCT source) FROM srag_evidence WHERE source LIKE '%/moving/docs/%')`;
     // The changed page's old entry stays where it was: its file is gone and nothing took it over.
     expect((await sql(database, counts)).rows).toEqual([[4, 1, 4, 1]]);
-    const why = await runSrag(['why', join(archive, 'amber-arch-hotel.md'), 'star_rating', '--db', database, '--table', 'archived']);
+    const why = await runSragInProcess(['why', join(archive, 'amber-arch-hotel.md'), 'star_rating', '--db', database, '--table', 'archived']);
     expect(why.status, why.stderr).toBe(0);
     expect(why.stdout).toMatch(/^\S*archive\/amber-arch-hotel\.md · star_rating = 4 \(supported\)\n/);
 

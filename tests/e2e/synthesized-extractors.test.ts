@@ -11,6 +11,7 @@ import { OpenAiLanguageModel } from '../../node/runtime/openai-language-model.ts
 import { SragStore } from '../../node/duckdb/store/srag-store.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { requestedAttributesPerDocument } from '../helpers/requested-attributes.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
 import { runSrag } from '../helpers/run-srag.ts';
 import { codeLoopMarker, codeMisreadMarker } from '../helpers/llm-stand-in/respond-synthesize-extractors.ts';
 import { carListingSchema, generateTemplatedCorpus, type TemplatedDocument } from '../helpers/templated-corpus.ts';
@@ -211,7 +212,7 @@ expect(synthesis.extractors.filter((extractor) => extractor.status === 'accepted
       expect(ingestRun.stdout).toContain('cars: 16 done, 0 failed');
       expect(ingestRun.stdout).toContain('synthesized extractors checked on 8 documents: 10 of 11 attributes from code (make, model, year, mileage_km, price_eur, fuel_type, previous_owners, full_service_history, listed_date, dealer_city); 80 values read by code in this run');
       expect(ingestRun.stdout).toMatch(/^  contact_name: by the model \(read "\S+ \S+" in \S*listing-008\.md, where the model read "\S+ \S+ \S+"\)$/m);
-      const why = await runSrag(['why', 'listing-001.md', 'price_eur', '--db', database]);
+      const why = await runSragInProcess(['why', 'listing-001.md', 'price_eur', '--db', database]);
       expect(why.status).toBe(0);
       expect(why.stdout).toMatch(/^synthesized extractor returned: €[\d,]+$/m);
       expect(why.stdout).toContain('reason: read by a synthesized extractor');

@@ -1,5 +1,5 @@
-import { vi } from 'vitest';
 import { renderError } from '../../node/cli/render-error.ts';
+import { captureStandardStreams } from './capture-standard-streams.ts';
 
 export interface InProcessRun {
   status: number;
@@ -14,26 +14,11 @@ export interface InProcessRun {
  * the command's behaviour rather than the executable; the settings come from `process.env`
  * (`vi.stubEnv`). One command at a time: the capture replaces the process's own writers.
  * `database` is the `--db` the command line would name, for the commands an error's fix prints.
+ * To keep a command line as written, see `runSragInProcess`.
  */
 export async function runCommandInProcess(command: (abortSignal: AbortSignal) => Promise<number>, { database }: { database?: string } = {}): Promise<InProcessRun> {
-  let stdout = '';
-  let stderr = '';
-  const collect = (append: (text: string) => void) => (chunk: string | Uint8Array, ...rest: unknown[]) => {
-    append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    const callback = rest.find((argument): argument is () => void => typeof argument === 'function');
-    callback?.();
-    return true;
-  };
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(collect((text) => { stdout += text; }) as typeof process.stdout.write);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(collect((text) => { stderr += text; }) as typeof process.stderr.write);
-  try {
-    const status = await command(new AbortController().signal);
-    return { status, stdout, stderr };
-  } catch (error) {
-    const rendered = renderError(error, { database });
-    return { status: rendered.exitStatus, stdout, stderr: `${stderr}${rendered.line}\n` };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
+  const { stdout, stderr, outcome } = await captureStandardStreams(() => command(new AbortController().signal));
+  if ('value' in outcome) return { status: outcome.value, stdout, stderr };
+  const rendered = renderError(outcome.error, { database });
+  return { status: rendered.exitStatus, stdout, stderr: `${stderr}${rendered.line}\n` };
 }

@@ -9,7 +9,9 @@ export type SragRun = ProcessRun;
 
 /**
  * Run the real `srag` CLI in a child process. Asynchronous on purpose: the LLM stand-in serves
- * from this test process, so a blocking spawn would deadlock.
+ * from this test process, so a blocking spawn would deadlock. A test about a command's behaviour
+ * rather than the executable (its exit on a signal, a terminal, another user) runs it with
+ * `runSragInProcess`, which saves the process start.
  */
 export function runSrag(args: string[], { environment = {}, cwd = repositoryRoot, onSpawn, input, user }: {
   environment?: Record<string, string | undefined>;
@@ -20,14 +22,21 @@ export function runSrag(args: string[], { environment = {}, cwd = repositoryRoot
   /** Run as this user (the test runs as root and a test needs what an ordinary user may not do). */
   user?: { uid: number; gid: number };
 } = {}): Promise<SragRun> {
-  // The child sees only the endpoint and settings the test gives it, none from the machine.
-  const env: Record<string, string> = {};
+  return runProcess(process.execPath, [cliPath, ...args], { cwd, env: sragEnvironment(environment), onSpawn, input, ...user });
+}
+
+/**
+ * The variables srag runs with in a test: the machine's, without any endpoint or settings of its
+ * own (no OPENAI_* or SRAG_*), plus `environment` (undefined removes a variable).
+ */
+export function sragEnvironment(environment: Record<string, string | undefined>): Record<string, string> {
+  const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !name.startsWith('OPENAI_') && !name.startsWith('SRAG_')) env[name] = value;
+    if (value !== undefined && !name.startsWith('OPENAI_') && !name.startsWith('SRAG_')) result[name] = value;
   }
   for (const [name, value] of Object.entries(environment)) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
+    if (value === undefined) delete result[name];
+    else result[name] = value;
   }
-  return runProcess(process.execPath, [cliPath, ...args], { cwd, env, onSpawn, input, ...user });
+  return result;
 }

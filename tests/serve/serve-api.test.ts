@@ -7,7 +7,8 @@ import { startServe, type RunningServe } from '../../node/serve/start-serve.ts';
 import { readGoldQuestions, rowsMatchGold } from '../helpers/gold-questions.ts';
 import { startLlmStandIn, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
 import { extractionCallCount } from '../helpers/requested-attributes.ts';
-import { repositoryRoot, runSrag } from '../helpers/run-srag.ts';
+import { runSragInProcess } from '../helpers/run-srag-in-process.ts';
+import { repositoryRoot } from '../helpers/run-srag.ts';
 
 // One server over one database for the whole file: the hotels sample is ingested through the API
 // itself, every endpoint is then called with a real HTTP client (fetch), and at the end the server
@@ -261,7 +262,7 @@ describe('srag serve', () => {
     await server.close();
 
     // With the server stopped the CLI may open the file: its answers are the ones the server gives.
-    const cli = await runSrag(['ask', ...questions.map((question) => question.question), '--db', database, '--table', 'hotels', '--json'], { environment: environment() });
+    const cli = await runSragInProcess(['ask', ...questions.map((question) => question.question), '--db', database, '--table', 'hotels', '--json'], { environment: environment() });
     expect(cli.status, cli.stderr).toBe(0);
     const cliAnswers = cli.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown);
 

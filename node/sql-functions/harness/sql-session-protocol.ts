@@ -8,7 +8,8 @@ export type SqlSessionRequest =
 
 export type SqlSessionReply =
   | { id: number; ok: true; result?: SqlResult; returnsRows?: boolean; usage?: ModelUsage[] }
-  | { id: number; ok: false; error: { message: string; code?: SragErrorCode; hint?: string } };
+  /** `fromFunction`: DuckDB's error carries an srag function's failure (its words are in `message`, its code in `code`). */
+  | { id: number; ok: false; error: { message: string; code?: SragErrorCode; hint?: string; fromFunction?: boolean } };
 
 export interface SqlSessionWorkerData {
   path: string;

@@ -3,6 +3,7 @@ import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
 import { parentPort, workerData } from 'node:worker_threads';
 import { firstLine, SragError } from '../../../core/index.ts';
 import { readSqlResult } from '../../duckdb/read-sql-result.ts';
+import { takeFunctionFailure } from '../table-functions/function-failures.ts';
 import { openSragDatabase, type SragDatabase } from './open-srag-database.ts';
 import type { SqlSessionReply, SqlSessionRequest, SqlSessionWorkerData } from './sql-session-protocol.ts';
 
@@ -14,13 +15,18 @@ const data = workerData as SqlSessionWorkerData;
 const opening = openSragDatabase(data.path, { environment: data.environment, progress: data.progress, control: data.control });
 
 const reply = (message: SqlSessionReply) => parentPort!.postMessage(message);
-const failure = (id: number, error: unknown): SqlSessionReply => ({
-  id,
-  ok: false,
-  error: SragError.isInstance(error)
-    ? { message: error.message, code: error.code, hint: error.hint }
-    : { message: error instanceof Error ? error.message : String(error) },
-});
+const failure = (id: number, error: unknown): SqlSessionReply => {
+  // A DuckDB error that carries an srag function's failure keeps that failure's code and fix (the message stays DuckDB's).
+  const reported = SragError.isInstance(error) ? undefined : takeFunctionFailure(error instanceof Error ? error.message : String(error));
+  const srag = SragError.isInstance(error) ? error : reported;
+  return {
+    id,
+    ok: false,
+    error: srag
+      ? (srag === error ? { message: srag.message, code: srag.code, hint: srag.hint } : { message: firstLine((error as Error).message), code: srag.code, fromFunction: true })
+      : { message: error instanceof Error ? error.message : String(error) },
+  };
+};
 
 /**
  * The apply of what the last statement journaled (see `SragDatabase.flush`). It starts once the

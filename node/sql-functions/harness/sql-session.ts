@@ -28,6 +28,7 @@ export interface SqlSession {
 
 /** The error of a statement, as DuckDB or srag reported it. */
 export class SqlSessionError extends Error {
+  /** `code`: srag's, when srag failed (directly, or inside an srag function DuckDB called); absent for DuckDB's own errors. */
   constructor(message: string, readonly code?: string) {
     super(message);
     this.name = 'SqlSessionError';

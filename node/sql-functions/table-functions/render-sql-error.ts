@@ -1,5 +1,6 @@
 import { redactSecrets, SragError, type ErrorFix, type SragErrorCode } from '../../../core/index.ts';
 import { sqlString } from '../../runtime/sql-string.ts';
+import { reportFunctionFailure } from './function-failures.ts';
 import { secretSettings } from '../../runtime/read-settings.ts';
 
 /** The SQL functions' one table from error code to what the message starts with. */
@@ -33,21 +34,12 @@ export function renderSqlError(functionName: string, error: unknown): string {
     // A message that already starts with the label says it once ("no LLM endpoint is configured").
     const text = startsWithWords(message, label) ? message : `${label}: ${message}`;
     const fix = error.fix ? renderFixForSql(error.fix) : error.hint;
-    return redactSecrets(`${functionName}: ${text}${fix ? ` — ${fix}` : ''}`, secretSettings());
+    const rendered = redactSecrets(`${functionName}: ${text}${fix ? ` — ${fix}` : ''}`, secretSettings());
+    reportFunctionFailure(rendered, error);
+    return rendered;
   }
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
   return redactSecrets(`${functionName}: unexpected error: ${message}`, secretSettings());
-}
-
-/**
- * The code of the srag failure a DuckDB error message carries, if it carries one (DuckDB passes a
- * function's error on as text): lets the CLI keep its exit statuses for errors raised inside SQL.
- */
-export function sragErrorCodeInMessage(message: string): SragErrorCode | undefined {
-  for (const [code, label] of Object.entries(labelForCode) as Array<[SragErrorCode, string]>) {
-    if (new RegExp(`\\b(?:srag_[a-z_]+|read_text): ${label}\\b`, 'i').test(message)) return code;
-  }
-  return undefined;
 }
 
 function startsWithWords(text: string, words: string): boolean {
@@ -63,5 +55,7 @@ function renderFixForSql(fix: ErrorFix): string {
       return `add them (extracting only them from every document) with: SELECT * FROM srag_ask(${[fix.question, ...(fix.table ? [fix.table] : [])].map(sqlString).join(', ')}, extend := true)`;
     case 'answer-from-sql':
       return 'srag_ask answers from SQL alone';
+    case 'price-model':
+      return `set SRAG_PRICES to a JSON file of prices holding {${JSON.stringify(fix.model)}: {"input": …, "cached_input": …, "output": …}} in USD per million tokens`;
   }
 }

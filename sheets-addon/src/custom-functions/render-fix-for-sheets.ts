@@ -16,5 +16,8 @@ export function renderFixForSheets(fix: ErrorFix): string {
       return `add a row for each to the ${sheetNames.schema} sheet (${schemaHeader.slice(0, 3).join(', ')}) and run Extensions › srag › Extract all rows, which extracts every document again for the new schema`;
     case 'answer-from-sql':
       return 'SRAG_ASK answers from the rows of the range alone';
+    case 'price-model':
+      // The add-on sets no spending limit; said should one come to need a price.
+      return `the add-on knows no price for ${fix.model}: run without a spending limit`;
   }
 }
