@@ -119,7 +119,7 @@ describe('ingest under faults and interruptions', () => {
     }
     expect(answered.length).toBeGreaterThanOrEqual(2);
     standIn.reset();
-    const resumed = await runSrag(ingestArgs(database), { environment: environment() });
+    const resumed = await runSragInProcess(ingestArgs(database), { environment: environment() });
     expect(resumed.status, resumed.stderr).toBe(0);
     const askedAgain = new Set(extractions().map((request) => JSON.stringify(request.body.messages)));
     expect(answered.filter((messages) => askedAgain.has(messages))).toEqual([]);
