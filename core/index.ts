@@ -3,7 +3,10 @@ export type { ParsedSelect, ResultCut, SqlEngine, SqlResult, SqlValue } from './
 export type { CancellationSignal } from './ports/cancellation-signal.ts';
 export type { CoverageSource } from './ports/coverage-source.ts';
 export type { CodeSandbox, SandboxCallResult, SandboxFailure, SandboxFunction } from './ports/code-sandbox.ts';
-export { isIncomplete, type ColumnCoverage } from './coverage/column-coverage.ts';
+export { isIncomplete, isWorthANote, type ColumnCoverage } from './coverage/column-coverage.ts';
+export type { ColumnExtremes, ValueOfDocument } from './coverage/column-extremes.ts';
+export type { ColumnOutlier } from './coverage/column-outlier.ts';
+export { findColumnOutliers } from './coverage/find-column-outliers.ts';
 export { describeCoverage, type DescribeCoverageOptions } from './coverage/describe-coverage.ts';
 export { renderCoverageForPrompt } from './coverage/render-coverage-for-prompt.ts';
 export { SragError, type SragErrorCode } from './errors/srag-error.ts';

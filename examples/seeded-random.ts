@@ -12,3 +12,39 @@ export function seededRandom(seed: number): () => number {
     return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
   };
 }
+
+/** `seededRandom` with the draws a generator needs: integers, chances, picks and shuffles. */
+export class SeededRandom {
+  private readonly nextFloat: () => number;
+
+  constructor(seed: number) {
+    this.nextFloat = seededRandom(seed);
+  }
+
+  next(): number {
+    return this.nextFloat();
+  }
+
+  /** An integer in [minimum, maximum], both included. */
+  integer(minimum: number, maximum: number): number {
+    return minimum + Math.floor(this.next() * (maximum - minimum + 1));
+  }
+
+  chance(probability: number): boolean {
+    return this.next() < probability;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+
+  /** A shuffled copy (Fisher–Yates). */
+  shuffle<T>(items: readonly T[]): T[] {
+    const copy = [...items];
+    for (let index = copy.length - 1; index > 0; index -= 1) {
+      const other = Math.floor(this.next() * (index + 1));
+      [copy[index], copy[other]] = [copy[other]!, copy[index]!];
+    }
+    return copy;
+  }
+}

@@ -1,3 +1,5 @@
+import type { ColumnOutlier } from './column-outlier.ts';
+
 /**
  * What one column read by an answer's SQL rests on, counted from the evidence kept per document and
  * attribute. `rows = present + missing + dropped + unknown`.
@@ -29,9 +31,19 @@ export interface ColumnCoverage {
   reason?: 'filtered' | 'underivable';
   /** One document whose value was dropped, for `srag why`; absent when none was. */
   droppedExample?: string;
+  /**
+   * Values the answer rests on that lie far from the rest of the column counted (see
+   * `findColumnOutliers`), each with its document; absent when there are none.
+   */
+  outliers?: ColumnOutlier[];
 }
 
 /** True when some value behind the column is missing, dropped or of unknown footing. */
 export function isIncomplete(coverage: ColumnCoverage): boolean {
   return coverage.missing + coverage.dropped + coverage.unknown + coverage.conflicting > 0;
+}
+
+/** True when the column should be spoken of: some value is incomplete, or one lies far from the rest. */
+export function isWorthANote(coverage: ColumnCoverage): boolean {
+  return isIncomplete(coverage) || (coverage.outliers?.length ?? 0) > 0;
 }

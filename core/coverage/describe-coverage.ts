@@ -1,6 +1,8 @@
 import { singularNoun } from '../schema/singular-noun.ts';
 import { countNoun } from '../text/count-noun.ts';
-import { isIncomplete, type ColumnCoverage } from './column-coverage.ts';
+import { isWorthANote, type ColumnCoverage } from './column-coverage.ts';
+import type { ColumnOutlier } from './column-outlier.ts';
+import { documentName } from './document-name.ts';
 
 export interface DescribeCoverageOptions {
   /** The schema's title ("Hotels"): what a row is called, "31 of 50 hotels". */
@@ -10,21 +12,61 @@ export interface DescribeCoverageOptions {
    * or "see the _error column"; left out when the surface has no such place.
    */
   whereToLook?: (column: string, document: string | undefined) => string;
+  /**
+   * Where a user checks a value that lies far from the rest (`ColumnCoverage.outliers`), e.g. its
+   * `srag why` command with `--db`; `whereToLook` when absent, and the outlier's `why` when that is too.
+   */
+  whereToCheck?: (column: string, document: string) => string;
 }
 
 /**
- * The coverage note every surface shows with an answer, one line per column that is not complete:
- * "price_per_night: computed over 31 of the 50 hotels the query selects; 15 do not state it,
- * 4 values were dropped (see `srag why amber-arch.md price_per_night`)." Undefined when every
- * value behind the answer is present: then nothing extra is said.
+ * The coverage note every surface shows with an answer, one line per column that is not complete
+ * or holds a value far from the rest: "price_per_night: computed over 31 of the 50 hotels the
+ * query selects; 15 do not state it, 4 values were dropped (see `srag why amber-arch.md
+ * price_per_night`)." or "price_per_night: the largest value, 6,700,000 (amber-arch.md), is 13,365
+ * times the next largest, 502 (see `srag why amber-arch.md price_per_night`)." Undefined when
+ * every value behind the answer is present and none stands apart: then nothing extra is said.
  */
 export function describeCoverage(coverage: readonly ColumnCoverage[] | undefined, options: DescribeCoverageOptions): string | undefined {
   if (!coverage) return undefined;
-  const lines = coverage.filter(isIncomplete).map((column) => describeColumn(column, options));
+  const lines = coverage.filter(isWorthANote).map((column) => describeColumn(column, options));
   return lines.length ? lines.join('\n') : undefined;
 }
 
 function describeColumn(column: ColumnCoverage, options: DescribeCoverageOptions): string {
+  const outliers = (column.outliers ?? []).map((outlier, index, all) => describeOutlier(column.column, outlier, all.slice(0, index).filter((other) => other.side === outlier.side).length, options));
+  const incomplete = describeIncomplete(column, options);
+  if (!incomplete) return `${column.column}: ${outliers.join('; ')}.`;
+  return outliers.length ? `${incomplete.slice(0, -1)}; ${outliers.join('; ')}.` : incomplete;
+}
+
+/**
+ * "the largest value, 6,700,000 (amber-arch.md), is 13,365 times the next largest, 502", "the
+ * smallest value, 120 (cv-0007.md), is 1/750 of the next smallest, 90,000", "the largest value,
+ * 2019 (cv-0001.md), lies far above the rest (1962 to 2001)", with where to check it.
+ */
+function describeOutlier(column: string, outlier: ColumnOutlier, rank: number, options: DescribeCoverageOptions): string {
+  const [extreme, next, direction] = outlier.side === 'highest' ? ['largest', 'next largest', 'above'] : ['smallest', 'next smallest', 'below'];
+  const which = `the ${rank === 0 ? '' : 'second '}${extreme} value, ${formatNumber(outlier.value)} (${documentName(outlier.document)}),`;
+  const how = outlier.times !== undefined
+    ? outlier.side === 'highest' ? `is ${formatNumber(outlier.times)} times the ${next}, ${formatNumber(outlier.next)}` : `is 1/${formatNumber(outlier.times)} of the ${next}, ${formatNumber(outlier.next)}`
+    : `lies far ${direction} the rest (${formatNumber(outlier.rest?.lowest ?? outlier.next)} to ${formatNumber(outlier.rest?.highest ?? outlier.next)})`;
+  const check = options.whereToCheck?.(column, outlier.document) ?? options.whereToLook?.(column, outlier.document) ?? `see ${outlier.why}`;
+  return `${which} ${how} (${check})`;
+}
+
+
+/** 6,700,000; 13,365; 2019; 0.25: thousands grouped from five digits on (a year stays a year), at most four decimals. */
+function formatNumber(value: number): string {
+  const [whole, fraction] = String(Math.round(value * 1e4) / 1e4).split('.');
+  const sign = whole!.startsWith('-') ? '-' : '';
+  const digits = whole!.replace('-', '');
+  return `${sign}${digits.length >= 5 ? digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : digits}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** The words for a column's missing, dropped and unknown values; undefined when it has none. */
+function describeIncomplete(column: ColumnCoverage, options: DescribeCoverageOptions): string | undefined {
+  if (column.missing + column.dropped + column.unknown + column.conflicting === 0) return undefined;
   const noun = rowNoun(options.title);
   const of = column.over === 'selected'
     ? `of the ${countNoun(column.rows, noun.singular, noun.plural)} the query selects`

@@ -20,16 +20,19 @@ const signBeforeCurrency = /-\s*(\p{Sc})\s*(?=\d)/gu;
  *   a minus sign before a digit, currency symbols and "%" (each as a word of its own, so "US$5" and
  *   "US$ 5" agree); an accounting negative "(1,234)" becomes "-1,234" and "-$45" becomes "$ -45".
  * - page markers (`--- page 2 ---`) are left out, so a quote may run across a page break.
- * Linear in the text; a document is folded once per record.
+ * Linear in the text; a document is folded once per record. When `breaks` is given, the offsets
+ * in the folded text where a line or a sentence ended, and where a clause did (a comma, an opening
+ * parenthesis or a dash between spaces), are pushed onto its lists in order (see `isSentenceEnd`):
+ * the folded text has no punctuation left to tell where a quote's sentence is.
  */
-export function foldQuoteText(text: string): string {
+export function foldQuoteText(text: string, breaks?: { sentenceEnds: number[]; clauseEnds: number[] }): string {
   text = withoutPageMarkers(text);
   const ascii = !/[^\x00-\x7f]/.test(text);
   const folded = (ascii ? text : text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[\u2010-\u2015\u2212]/g, '-'))
     .toLowerCase()
     .replace(accountingNegative, '$1-$2')
     .replace(signBeforeCurrency, '$1-');
-  return keepWordsAndNumbers(folded);
+  return keepWordsAndNumbers(folded, breaks);
 }
 
 /** Character kinds (plain constants: the hot loop compares small integers). */
@@ -65,7 +68,7 @@ function isDigitAt(text: string, index: number): boolean {
  * of their own. Everything else becomes one space. (A regular expression per rule, with
  * lookbehinds, was several times slower on a 1 MB document.)
  */
-function keepWordsAndNumbers(text: string): string {
+function keepWordsAndNumbers(text: string, breaks?: { sentenceEnds: number[]; clauseEnds: number[] }): string {
   let result = '';
   let runStart = 0;
   let pendingSpace = false;
@@ -83,6 +86,10 @@ function keepWordsAndNumbers(text: string): string {
     if (kind === Kind.Mark && isDigitAt(text, index - 1) && isDigitAt(text, index + 1)) continue;
     if (kind === Kind.Hyphen && isDigitAt(text, index + 1) && (isDigitAt(text, index - 1) || kindAt(text, index - 1) !== Kind.Word)) continue;
     flush(index);
+    if (breaks) {
+      const list = isSentenceEnd(text, index) ? breaks.sentenceEnds : isClauseEnd(text, index) ? breaks.clauseEnds : undefined;
+      if (list && list[list.length - 1] !== result.length) list.push(result.length);
+    }
     if (kind === Kind.Symbol) {
       if (result !== '') result += ' ';
       result += text[index];
@@ -92,4 +99,30 @@ function keepWordsAndNumbers(text: string): string {
   }
   flush(text.length);
   return result;
+}
+
+/**
+ * A line break, or ".", "!", "?" or ";" before a space or the end. Not the full stop of one letter
+ * ("b. 1978", "J. Smith"): an initial or an abbreviation, not the end of what was said.
+ */
+function isSentenceEnd(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (code === 10) return true;
+  if (code !== 46 && code !== 33 && code !== 63 && code !== 59) return false;
+  const next = text.charCodeAt(index + 1);
+  if (!(Number.isNaN(next) || next === 32 || next === 10 || next === 9 || next === 13)) return false;
+  return !(code === 46 && kindAt(text, index - 1) === Kind.Word && kindAt(text, index - 2) !== Kind.Word);
+}
+
+/**
+ * A comma, an opening parenthesis after a number ("73 (2.28 per match)", not "Venue(s)" nor "Net
+ * income (loss) | 30"), or a dash between spaces: what is said after it is said of something else
+ * than what came before.
+ */
+function isClauseEnd(text: string, index: number): boolean {
+  const character = text[index];
+  // Not the comma of a date ("December 31, 2020"), nor the parenthesis of an accounting negative ("(84)").
+  if (character === ',') return !(isDigitAt(text, index - 1) && text[index + 1] === ' ' && isDigitAt(text, index + 2));
+  if (character === '(') return text[index - 1] === ' ' && /[\d%]/.test(text[index - 2] ?? '') && !/^\(\s*\p{Sc}?\s*[\d.,]+\s*\)/u.test(text.slice(index, index + 24));
+  return (character === '-' || character === '\u2013' || character === '\u2014') && text[index - 1] === ' ' && text[index + 1] === ' ';
 }

@@ -1,4 +1,5 @@
 import { foldQuoteText } from './fold-quote-text.ts';
+import type { FoldedDocument, QuoteInDocument } from './quote-in-document.ts';
 import { quoteParts } from './quote-parts.ts';
 
 /** The most characters of folded document text an elision may stand for between two passages. */
@@ -25,46 +26,69 @@ export function quoteOccursIn(quote: string, documentText: string): boolean {
  * a passage's occurrences, however often it occurs.
  */
 export function quoteMatcher(documentText: string): (quote: string) => boolean {
-  let folded: string | undefined;
-  return (quote) => {
-    const passages = quoteParts(quote).map(foldQuoteText).filter(Boolean);
-    if (passages.length === 0 || passages.length > mostPassages) return false;
-    folded ??= foldQuoteText(documentText);
-    if (passages.length === 1) return firstOccurrence(folded, passages[0]!) >= 0;
-    return passagesOccurInOrder(folded, passages);
-  };
-}
-
-function firstOccurrence(haystack: string, needle: string): number {
-  for (let start = haystack.indexOf(needle); start >= 0; start = haystack.indexOf(needle, start + 1)) {
-    if (isWholeMatch(haystack, start, needle.length)) return start;
-  }
-  return -1;
+  const locate = quoteLocator(documentText, 1);
+  return (quote) => locate(quote) !== undefined;
 }
 
 /**
- * Whether every passage occurs after the previous one within `longestElision` characters. The ends
- * reachable after passage k are kept sorted; an occurrence of passage k + 1 is reachable when the
- * latest reachable end before it is close enough, so each passage costs one sweep.
+ * Where each quote of one document occurs (see `QuoteInDocument`), or undefined where
+ * `quoteOccursIn` would say it does not: the same matching, keeping up to `mostSpans` of the
+ * places a quote occurs, in the document's order, and the ends of the document's sentences.
  */
-function passagesOccurInOrder(haystack: string, passages: string[]): boolean {
+export function quoteLocator(documentText: string, mostSpans = 8): (quote: string) => QuoteInDocument | undefined {
+  let document: FoldedDocument | undefined;
+  return (quote) => {
+    const passages = quoteParts(quote).map((part) => foldQuoteText(part)).filter(Boolean);
+    if (passages.length === 0 || passages.length > mostPassages) return undefined;
+    if (!document) {
+      const breaks = { sentenceEnds: [] as number[], clauseEnds: [] as number[] };
+      document = { source: documentText, text: foldQuoteText(documentText, breaks), ...breaks };
+    }
+    const spans = passages.length === 1 ? occurrences(document.text, passages[0]!, mostSpans) : passagesOccurInOrder(document.text, passages, mostSpans);
+    return spans.length ? { document, spans, passages: passages.length } : undefined;
+  };
+}
+
+function occurrences(haystack: string, needle: string, most: number): Array<{ start: number; end: number }> {
+  const found: Array<{ start: number; end: number }> = [];
+  for (let start = haystack.indexOf(needle); start >= 0 && found.length < most; start = haystack.indexOf(needle, start + 1)) {
+    if (isWholeMatch(haystack, start, needle.length)) found.push({ start, end: start + needle.length });
+  }
+  return found;
+}
+
+/**
+ * The spans where every passage occurs after the previous one within `longestElision` characters.
+ * The ends reachable after passage k are kept sorted, each with the start of its first passage; an
+ * occurrence of passage k + 1 is reachable when the latest reachable end before it is close enough,
+ * so each passage costs one sweep.
+ */
+function passagesOccurInOrder(haystack: string, passages: string[], most: number): Array<{ start: number; end: number }> {
   let reachableEnds: number[] = [];
+  let firstStarts: number[] = [];
   for (const [index, passage] of passages.entries()) {
-    const next: number[] = [];
+    const ends: number[] = [];
+    const starts: number[] = [];
     let pointer = 0;
     let latestEnd = -Infinity;
+    let latestFirstStart = 0;
     for (let start = haystack.indexOf(passage); start >= 0; start = haystack.indexOf(passage, start + 1)) {
       if (!isWholeMatch(haystack, start, passage.length)) continue;
       if (index > 0) {
-        while (pointer < reachableEnds.length && reachableEnds[pointer]! <= start) latestEnd = reachableEnds[pointer++]!;
+        while (pointer < reachableEnds.length && reachableEnds[pointer]! <= start) {
+          latestEnd = reachableEnds[pointer]!;
+          latestFirstStart = firstStarts[pointer++]!;
+        }
         if (start - latestEnd > longestElision) continue;
       }
-      next.push(start + passage.length);
+      ends.push(start + passage.length);
+      starts.push(index > 0 ? latestFirstStart : start);
     }
-    if (next.length === 0) return false;
-    reachableEnds = next;
+    if (ends.length === 0) return [];
+    reachableEnds = ends;
+    firstStarts = starts;
   }
-  return true;
+  return reachableEnds.slice(0, most).map((end, index) => ({ start: firstStarts[index]!, end }));
 }
 
 /**

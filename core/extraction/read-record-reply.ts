@@ -2,7 +2,8 @@ import { normalizeValue, type NormalizedValue } from '../normalization/index.ts'
 import type { AttributeDefinition, ChildEntity, RecordSchema } from '../schema/attribute-definition.ts';
 import { boundedRaw } from './bounded-raw.ts';
 import { longestQuote, storedQuote } from './longest-quote.ts';
-import { quoteMatcher } from './quote-occurs-in.ts';
+import type { QuoteInDocument } from './quote-in-document.ts';
+import { quoteLocator } from './quote-occurs-in.ts';
 import { quoteStatesValue } from './quote-states-value.ts';
 import type { ChildRecord, ChildRecords } from './child-record.ts';
 import type { AttributeEvidence, RecordIssue } from './record-issue.ts';
@@ -36,7 +37,7 @@ export function readRecordReply(
     return { problems: ['the reply must be one JSON object with one key per schema property'] };
   }
   const object = reply as Record<string, unknown>;
-  const context: ReadContext = { quoteIsInDocument: quoteMatcher(documentText), withEvidence, strict, problems: [] };
+  const context: ReadContext = { locateQuote: quoteLocator(documentText), withEvidence, strict, problems: [] };
   const record = readValues(object, schema.attributes, context);
   if (schema.entities?.length) {
     record.children = Object.create(null) as ChildRecords;
@@ -48,7 +49,8 @@ export function readRecordReply(
 }
 
 interface ReadContext {
-  quoteIsInDocument: (quote: string) => boolean;
+  /** Where a quote is in the text the model was shown; undefined when it is not there. */
+  locateQuote: (quote: string) => QuoteInDocument | undefined;
   withEvidence: boolean;
   strict: boolean;
   /** Where type problems (worth a re-ask) are collected. */
@@ -56,7 +58,7 @@ interface ReadContext {
 }
 
 /** The values of `attributes` in `object`, normalized, each with its quote checked. */
-function readValues(object: Record<string, unknown>, attributes: AttributeDefinition[], { quoteIsInDocument, withEvidence, strict, problems }: ReadContext): PartRecord {
+function readValues(object: Record<string, unknown>, attributes: AttributeDefinition[], { locateQuote, withEvidence, strict, problems }: ReadContext): PartRecord {
   // A null prototype: property names such as "__proto__" or "constructor" are ordinary keys here.
   const record: PartRecord = { values: Object.create(null) as PartRecord['values'], evidence: [], issues: [] };
   const leftOut = attributes.filter((attribute) => !Object.hasOwn(object, attribute.name)).map((attribute) => attribute.name);
@@ -90,13 +92,14 @@ function readValues(object: Record<string, unknown>, attributes: AttributeDefini
       if (strict && quote !== null && quote.length > longestQuote) {
         problems.push(`${attribute.name}: the quote is ${quote.length.toLocaleString('en-US')} characters long; quote at most ${longestQuote} characters, the shortest passage that states the value`);
       }
+      const where = quote === null || quote.length > longestQuote ? undefined : locateQuote(quote);
       const refusal = quote === null
         ? { code: 'missing_quote' as const, reason: 'the model gave no quote for this value' }
         : quote.length > longestQuote
           ? { code: 'quote_too_long' as const, reason: `the quote is ${quote.length.toLocaleString('en-US')} characters long, more than the ${longestQuote} the prompt allows: it does not show where the value is stated` }
-          : !quoteIsInDocument(quote)
+          : !where
           ? { code: 'unsupported_quote' as const, reason: 'the quote does not occur in the document' }
-          : valueNotInQuote(normalized.value, quote, attribute);
+          : valueNotInQuote(normalized.value, quote, attribute, where);
       if (refusal) {
         record.issues.push({ attribute: attribute.name, code: refusal.code, message: `${attribute.name}: ${refusal.reason}; value ${JSON.stringify(raw)} dropped`, received: raw });
         Object.assign(evidence, { status: 'unsupported', reason: refusal.reason });
@@ -165,7 +168,7 @@ function kindOf(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-function valueNotInQuote(value: Exclude<NormalizedValue, null>, quote: string, attribute: AttributeDefinition) {
-  const reason = quoteStatesValue(value, quote, attribute);
+function valueNotInQuote(value: Exclude<NormalizedValue, null>, quote: string, attribute: AttributeDefinition, where: QuoteInDocument) {
+  const reason = quoteStatesValue(value, quote, attribute, where);
   return reason === null ? undefined : { code: 'value_not_in_quote' as const, reason };
 }

@@ -7,6 +7,9 @@ import { mayStartNumberWords, replaceNumberWords } from './replace-number-words.
 export interface NumberInText {
   written: string;
   value: number;
+  /** Where the number's digits (or number words) start and end in the text, without what was read around them. */
+  start: number;
+  end: number;
 }
 
 /** A number a text states that does not fit the column (another currency, another dimension). */
@@ -43,7 +46,7 @@ export function numbersInText(text: string, attribute: AttributeDefinition): { n
     if (literalLength === 0) continue;
     coveredUntil = start + literalLength;
     const reading = readNumberAt(written, lower, start, literalLength, attribute);
-    if ('value' in reading) numbers.push(reading);
+    if ('value' in reading) numbers.push({ ...reading, start, end: start + literalLength });
     else if (reading.reason) refused.push({ written: reading.written, reason: reading.reason });
   }
   return { numbers, refused };
@@ -74,9 +77,11 @@ function readNumberAt(
   start: number,
   literalLength: number,
   attribute: AttributeDefinition,
-): NumberInText | { written: string; reason?: string } {
+): { written: string; value: number } | { written: string; reason?: string } {
   const before = written.slice(Math.max(0, start - 12), start);
-  const prefix = prefixPattern.exec(before)?.[0] ?? '';
+  let prefix = prefixPattern.exec(before)?.[0] ?? '';
+  // A dash right after a digit joins a range or a score ("2010-2014", "2-1"): it is no minus sign.
+  if (/^[-−]/.test(prefix) && /\d/.test(written[start - prefix.length - 1] ?? '')) prefix = prefix.replace(/^[-−]\s*/, '');
   const literalEnd = start + literalLength;
   const afterText = written.slice(literalEnd);
   const clause = afterText.slice(0, afterText.search(clauseEnd) < 0 ? afterText.length : afterText.search(clauseEnd));

@@ -16,49 +16,10 @@ import {
   type GoldCell, type GoldRecord, type QuestionDefinition,
 } from './gold-format.ts';
 import { hotelQuestions } from './questions.ts';
-import { seededRandom } from '../seeded-random.ts';
+import { SeededRandom } from '../seeded-random.ts';
 
 export const corpusSeed = 20_251_108;
 const missingProbability = 0.12;
-
-// ---------------------------------------------------------------------------------------------
-// Seeded randomness
-
-
-class SeededRandom {
-  private readonly nextFloat: () => number;
-
-  constructor(seed: number) {
-    this.nextFloat = seededRandom(seed);
-  }
-
-  next(): number {
-    return this.nextFloat();
-  }
-
-  /** An integer in [minimum, maximum], both included. */
-  integer(minimum: number, maximum: number): number {
-    return minimum + Math.floor(this.next() * (maximum - minimum + 1));
-  }
-
-  chance(probability: number): boolean {
-    return this.next() < probability;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)]!;
-  }
-
-  /** A shuffled copy (Fisher–Yates). */
-  shuffle<T>(items: readonly T[]): T[] {
-    const copy = [...items];
-    for (let index = copy.length - 1; index > 0; index -= 1) {
-      const other = Math.floor(this.next() * (index + 1));
-      [copy[index], copy[other]] = [copy[other]!, copy[index]!];
-    }
-    return copy;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The gold schema

@@ -103,7 +103,8 @@ export class DuckDbSqlEngine implements AskEngine {
       const count = (derived: boolean): Promise<ColumnCoverage[]> => {
         const columns = countedColumns(attributes, plan.columns, derived ? plan.filterColumns : undefined);
         if (columns.length === 0) return Promise.resolve([]);
-        const wanted = new Set(['_source', ...(derived ? plan.filterColumns : [])]);
+        // The columns counted too: their ends tell the values far from the rest.
+        const wanted = new Set(['_source', ...(derived ? plan.filterColumns : []), ...columns.map((column) => column.column.toLowerCase())]);
         const work = { kind: 'coverage' as const, table, selection: derived ? selection : undefined, columns };
         return this.withExports([table], wanted, async (tables) => await this.runInProcess(tables, work, '') as ColumnCoverage[], async (directory) => {
           const file = join(directory, 'evidence.parquet');

@@ -1,6 +1,9 @@
 import { sqlFailure } from '../sql-failure.ts';
 import type { Expression, SqlType } from '../syntax/sql-syntax.ts';
-import { compareWithCoercion } from '../values/compare-sql-values.ts';
+import { inCommonNumericType } from '../values/common-numeric-type.ts';
+import { decimalParts } from '../values/decimal-type.ts';
+import { SqlDecimal } from '../values/sql-decimal.ts';
+import { compareSqlValues, compareWithCoercion } from '../values/compare-sql-values.ts';
 import { convertCase } from '../unicode/convert-case.ts';
 import { formatSqlValue } from '../values/format-sql-value.ts';
 import type { RuntimeValue } from '../values/sql-runtime-value.ts';
@@ -8,7 +11,7 @@ import type { EvaluationContext } from './evaluation-context.ts';
 import type { QueryRun } from './query-run.ts';
 import { and, not, toBoolean } from './three-valued-logic.ts';
 
-type Candidate = { value: RuntimeValue; type: SqlType };
+type Candidate = { value: RuntimeValue; type: SqlType; expression?: Expression };
 
 /** An IN list of literals is evaluated once, not once per row; each item is still a step per row. */
 const constantCandidates = new WeakMap<Expression[], Candidate[]>();
@@ -35,10 +38,8 @@ export function evaluatePredicate(run: QueryRun, expression: Predicate, context:
       return expression.negated ? !distinct : distinct;
     }
     case 'between': {
-      const operand = run.evaluate(expression.operand, context);
-      const operandType = run.typeOf(expression.operand, context);
-      const low = compareWithCoercion(operand, operandType, run.evaluate(expression.low, context), run.typeOf(expression.low, context));
-      const high = compareWithCoercion(operand, operandType, run.evaluate(expression.high, context), run.typeOf(expression.high, context));
+      const sides: Candidate[] = [expression.operand, expression.low, expression.high].map((side) => ({ value: run.evaluate(side, context), type: run.typeOf(side, context), expression: side }));
+      const [low, high] = [betweenOrder(sides, 1), betweenOrder(sides, 2)];
       const result = and(low === null ? null : low >= 0, high === null ? null : high <= 0);
       return expression.negated ? not(result) : result;
     }
@@ -46,9 +47,9 @@ export function evaluatePredicate(run: QueryRun, expression: Predicate, context:
       run.budget.work(expression.list.length);
       const operand = run.evaluate(expression.operand, context);
       const candidates = constantCandidates.get(expression.list)
-        ?? expression.list.map((item) => ({ value: run.evaluate(item, context), type: run.typeOf(item, context) }));
+        ?? expression.list.map((item) => ({ value: run.evaluate(item, context), type: run.typeOf(item, context), expression: item }));
       if (!constantCandidates.has(expression.list) && expression.list.every((item) => item.type === 'literal')) constantCandidates.set(expression.list, candidates);
-      const result = membership(operand, run.typeOf(expression.operand, context), candidates);
+      const result = membership({ value: operand, type: run.typeOf(expression.operand, context), expression: expression.operand }, candidates);
       return expression.negated ? not(result) : result;
     }
     case 'inSubquery': {
@@ -57,7 +58,7 @@ export function evaluatePredicate(run: QueryRun, expression: Predicate, context:
       if (relation.columns.length !== 1) sqlFailure(`Binder Error: Subquery returns ${relation.columns.length} columns - expected 1`);
       const type = relation.columns[0]!.type;
       run.budget.work(relation.rows.length);
-      const result = membership(operand, run.typeOf(expression.operand, context), relation.rows.map((row) => ({ value: row[0]!, type })));
+      const result = membership({ value: operand, type: run.typeOf(expression.operand, context), expression: expression.operand }, relation.rows.map((row) => ({ value: row[0]!, type })));
       return expression.negated ? not(result) : result;
     }
     case 'like': {
@@ -79,9 +80,41 @@ export function evaluatePredicate(run: QueryRun, expression: Predicate, context:
   }
 }
 
+/** The order of BETWEEN's operand (`sides[0]`) against a bound, in DuckDB's common type when a DECIMAL is among them. */
+function betweenOrder(sides: Candidate[], bound: 1 | 2): number | null {
+  const common = inCommonNumericType(sides);
+  if (!common) return compareWithCoercion(sides[0]!.value, sides[0]!.type, sides[bound]!.value, sides[bound]!.type);
+  const [operand, limit] = [common[0]!, common[bound]!];
+  return operand === null || limit === null ? null : compareSqlValues(operand, limit);
+}
+
+/** Whether a side is a DECIMAL (by its value or its type): only then is an IN list compared in one common type. */
+function hasDecimal(side: Candidate): boolean {
+  return side.value instanceof SqlDecimal || decimalParts(side.type) !== undefined;
+}
+
+/** A list of literals is asked once whether it holds a DECIMAL, not once per row (a 200,000-item list meets every row). */
+const decimalLists = new WeakMap<Candidate[], boolean>();
+function listHasDecimal(candidates: Candidate[]): boolean {
+  const known = decimalLists.get(candidates);
+  if (known !== undefined) return known;
+  const answer = candidates.some(hasDecimal);
+  decimalLists.set(candidates, answer);
+  return answer;
+}
+
 /** `x IN (…)`: true on a match, else NULL if a comparison was NULL, else false. */
-function membership(operand: RuntimeValue, operandType: SqlType, candidates: Candidate[]): boolean | null {
+function membership(operandSide: Candidate, candidates: Candidate[]): boolean | null {
+  const { value: operand, type: operandType } = operandSide;
+  // The list is cast to the common type first: DuckDB casts a text literal there as it binds, so
+  // one that does not fit fails the query even where the operand is NULL.
+  const common = hasDecimal(operandSide) || listHasDecimal(candidates) ? inCommonNumericType([operandSide, ...candidates]) : undefined;
   if (operand === null) return candidates.length === 0 ? false : null;
+  if (common) {
+    const [value, ...values] = common;
+    if (values.some((candidate) => candidate !== null && compareSqlValues(value!, candidate) === 0)) return true;
+    return values.includes(null) ? null : false;
+  }
   let sawNull = false;
   for (const candidate of candidates) {
     const order = compareWithCoercion(operand, operandType, candidate.value, candidate.type);

@@ -1,4 +1,5 @@
 import type { Expression, SqlType } from '../syntax/sql-syntax.ts';
+import { castSqlValue } from './cast-sql-value.ts';
 import { castToDecimal } from './cast-to-decimal.ts';
 import { integerDigits } from '../syntax/integer-digits.ts';
 import { decimalParts, decimalType, widestDecimal, type DecimalParts } from './decimal-type.ts';
@@ -64,4 +65,23 @@ export function toCommonNumericType(value: RuntimeValue, type: SqlType | undefin
   const parts = decimalParts(type);
   if (parts && (value instanceof SqlDecimal || (typeof value === 'number' && Number.isInteger(value)))) return castToDecimal(value, 'INTEGER', parts.width, parts.scale);
   return value;
+}
+
+/**
+ * The sides of a BETWEEN or an IN list made the one type DuckDB compares them in when a DECIMAL is
+ * among them: the common type of the numbers, and text cast to it. So `1.5 IN ('1.54', 2.25)` is
+ * false, as in DuckDB ('1.54' read as DECIMAL(3,2)), where comparing pair by pair would read
+ * '1.54' as the DECIMAL(2,1) 1.5. Undefined when no DECIMAL is involved (each pair is compared
+ * with its own implicit casts then).
+ */
+export function inCommonNumericType(sides: Array<{ value: RuntimeValue; type: SqlType; expression?: Expression }>): RuntimeValue[] | undefined {
+  // The types are the sides' own (a NULL side counts by its type too); text is not among them.
+  const typed = sides.map(({ value, type, expression }) => ({
+    type: value instanceof SqlDecimal ? value.sqlType : type === 'UNKNOWN' && typeof value === 'number' ? (Number.isInteger(value) ? 'INTEGER' : 'DOUBLE') : type,
+    expression,
+  })).filter(({ type }) => type !== 'VARCHAR' && type !== 'NULL' && type !== 'UNKNOWN');
+  if (!typed.some(({ type }) => decimalParts(type))) return undefined;
+  const common = commonNumericType(typed.map(({ type }) => type), typed.map(({ expression }) => expression) as Expression[]);
+  if (common === undefined || !sides.every(({ value }) => value === null || typeof value === 'string' || typeof value === 'number' || value instanceof SqlDecimal)) return undefined;
+  return sides.map(({ value, type }) => (typeof value === 'string' ? castSqlValue(value, type, common, false) : toCommonNumericType(value, common)));
 }

@@ -40,8 +40,10 @@ function compareNumbers(left: SqlDecimal | number, right: SqlDecimal | number): 
 
 /** DuckDB orders NaN after every other number and equal to itself, in comparisons as in sorting. */
 function compareDoubles(left: number, right: number): number {
-  if (Number.isNaN(left) || Number.isNaN(right)) return Number.isNaN(left) ? (Number.isNaN(right) ? 0 : 1) : -1;
-  return left < right ? -1 : left > right ? 1 : 0;
+  if (left < right) return -1;
+  if (left > right) return 1;
+  if (left === right) return 0;
+  return Number.isNaN(left) ? (Number.isNaN(right) ? 0 : 1) : -1;
 }
 
 function compareCodePoints(left: string, right: string): number {
@@ -68,7 +70,6 @@ export function compareWithCoercion(left: RuntimeValue, leftType: SqlType, right
 }
 
 function coercePair(left: RuntimeValue, leftType: SqlType, right: RuntimeValue, rightType: SqlType): [RuntimeValue, RuntimeValue] {
-  const kindOf = (value: RuntimeValue) => value instanceof SqlDate ? 'date' : value instanceof SqlInterval ? 'interval' : value instanceof SqlDecimal ? 'decimal' : typeof value;
   const leftKind = kindOf(left);
   const rightKind = kindOf(right);
   if (leftKind === rightKind) return [left, right];
@@ -83,6 +84,11 @@ function coercePair(left: RuntimeValue, leftType: SqlType, right: RuntimeValue, 
     code: 'SQL_FAILED',
     message: `Binder Error: Cannot compare values of type ${leftType === 'UNKNOWN' ? leftKind : leftType} and type ${rightType === 'UNKNOWN' ? rightKind : rightType} - an explicit cast is required`,
   });
+}
+
+/** Which kind of value this is, for the implicit casts of a comparison. A function, not a closure per call: comparisons run per row. */
+function kindOf(value: RuntimeValue): string {
+  return value instanceof SqlDate ? 'date' : value instanceof SqlInterval ? 'interval' : value instanceof SqlDecimal ? 'decimal' : typeof value;
 }
 
 function targetTypeOf(value: RuntimeValue, type: SqlType): SqlType {

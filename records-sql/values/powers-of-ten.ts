@@ -12,5 +12,12 @@ export function powerOfTen(exponent: number): bigint {
  * parsed, so correctly rounded, where JavaScript's `10 ** 23` is one unit off.
  */
 export function doublePowerOfTen(exponent: number): number {
-  return Number(`1e${exponent}`);
+  let power = doubles[exponent];
+  if (power === undefined) {
+    power = Number(`1e${exponent}`);
+    if (exponent >= 0 && exponent <= 400) doubles[exponent] = power;
+  }
+  return power;
 }
+
+const doubles: number[] = [];

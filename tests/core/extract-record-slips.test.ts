@@ -17,8 +17,9 @@ import { startLlmStandIn, type LlmStandIn, type ModelSlip } from '../helpers/llm
 
 /**
  * The stand-in makes a real model's slips on purpose (see `ModelSlip`); these tests read its
- * replies through srag's own extraction and check both directions: true values with re-typed
- * quotes are kept, misread values with true quotes and values with fabricated quotes are refused.
+ * replies through srag's own extraction and check both directions: true values with re-typed,
+ * elided or terse quotes are kept; misread values with true quotes, values with fabricated quotes
+ * and numbers taken from sentences about something else are refused.
  */
 
 interface GoldDocument {
@@ -116,6 +117,29 @@ describe('extraction under a real model\'s slips (the stand-in makes them on pur
   it('refuses every value whose quote the model made up', async () => {
     const outcomes = await extractAll(['fabricate-quotes']);
     expect(outcomes.filter((outcome) => outcome.evidence.status !== 'unsupported' || outcome.issue?.code !== 'unsupported_quote').map(describeOutcome)).toEqual([]);
+  });
+
+  it('keeps every true value whose quote elides part of the value, or is the value alone as the document writes it', async () => {
+    for (const slip of ['elide-over-value', 'terse-quotes'] as const) {
+      const outcomes = await extractAll([slip]);
+      expect(outcomes.filter((outcome) => outcome.evidence.status !== 'supported').map(describeOutcome), slip).toEqual([]);
+      const changed = outcomes.filter((outcome) => outcome.evidence.quote !== outcome.document.gold.get(outcome.evidence.attribute)!.quote);
+      expect(changed.length, slip).toBeGreaterThan(slip === 'terse-quotes' ? 150 : 40);
+    }
+  });
+
+  it('refuses the numbers a model takes from other sentences of the same document, saying what they are about', async () => {
+    const outcomes = (await extractAll(['decoy-values'])).filter((outcome) => outcome.evidence.quote !== outcome.document.gold.get(outcome.evidence.attribute)!.quote);
+    expect(outcomes.length).toBeGreaterThan(50);
+    // The World Cup's own year is named by its title alone; a year the page names elsewhere cannot be told from it.
+    const judgeable = outcomes.filter((outcome) => outcome.evidence.attribute !== 'year');
+    const kept = judgeable.filter((outcome) => outcome.evidence.status === 'supported');
+    expect(kept.length / judgeable.length, kept.map(describeOutcome).join('\n')).toBeLessThanOrEqual(0.1);
+    // A decoy its own quote does not state ("10" of "6.0/10") was refused before; the others now say what the quote is about.
+    const refusedAsAboutElse = outcomes.filter((outcome) => outcome.evidence.status === 'unsupported' && !/^the quote states/.test(outcome.evidence.reason!));
+    expect(refusedAsAboutElse.length).toBeGreaterThan(40);
+    // A decoy sentence longer than the prompt allows a quote is refused for its length first.
+    expect(refusedAsAboutElse.filter((outcome) => !/is not about|speaks of|elsewhere, more plainly|more than the \d+ the prompt allows/.test(outcome.evidence.reason!)).map(describeOutcome)).toEqual([]);
   });
 
   it('makes the same checks on batch replies: re-typed quotes kept, misread values refused', async () => {

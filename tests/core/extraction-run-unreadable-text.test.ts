@@ -1,12 +1,14 @@
-import { describe, expect, it, vi } from 'vitest';
-import { ModelClient, parseRecordSchema, runExtraction, type DocumentSource } from '../../core/index.ts';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { DocumentSource } from '../../core/index.ts';
 import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
 import { memoryExtractionStore } from '../helpers/memory-extraction-store.ts';
 import { createRecordingLanguageModel } from '../helpers/recording-language-model.ts';
 
 // A reader that throws what no reader should (the call stack exhausted by a document nested
 // 5,000 deep, as reduceHtml once did): the run must fail that document alone, never stop.
-vi.mock('../../core/documents/document-text.ts', async (importOriginal) => {
+// doMock and a fresh import, not vi.mock: test files share their worker (isolate: false), so core
+// may already be loaded with the real reader when this file starts.
+vi.doMock('../../core/documents/document-text.ts', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../core/documents/document-text.ts')>();
   return {
     ...original,
@@ -15,6 +17,13 @@ vi.mock('../../core/documents/document-text.ts', async (importOriginal) => {
       return original.documentText(path, content);
     },
   };
+});
+
+vi.resetModules();
+const { ModelClient, parseRecordSchema, runExtraction } = await import('../../core/index.ts');
+afterAll(() => {
+  vi.doUnmock('../../core/documents/document-text.ts');
+  vi.resetModules();
 });
 
 const schema = parseRecordSchema({ title: 'Hotel', properties: { stars: { type: 'integer', description: 'Official star rating.' } } });

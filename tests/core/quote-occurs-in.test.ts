@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { quoteOccursIn } from '../../core/index.ts';
-import { longestElision, quoteMatcher } from '../../core/extraction/quote-occurs-in.ts';
+import { foldQuoteText } from '../../core/extraction/fold-quote-text.ts';
+import { longestElision, quoteLocator, quoteMatcher } from '../../core/extraction/quote-occurs-in.ts';
+import { sentenceAround } from '../../core/extraction/sentence-around.ts';
+import { numbersInText } from '../../core/normalization/numbers-in-text.ts';
 
 const document = [
   '# The Grand Budapest Hotel',
@@ -97,3 +100,45 @@ describe('quoteOccursIn', () => {
     expect(matches('a … a … missing')).toBe(false);
   });
 });
+
+describe('quoteLocator', () => {
+  const locate = quoteLocator(document);
+
+  it('gives the span an elided quote covers, first passage to last, and the sentence it sits in', () => {
+    const where = locate('Rooms start … per night')!;
+    expect(where.passages).toBe(2);
+    expect(where.spans).toHaveLength(1);
+    const { start, end } = where.spans[0]!;
+    expect(where.document.text.slice(start, end)).toBe('rooms start at $ 1,234 per night');
+    expect(sentenceAround(where.document, where.spans[0]!).text).toBe('rooms start at $ 1,234 per night');
+  });
+
+  it('keeps every place a quote occurs, and nothing where it does not', () => {
+    expect(locate('Swimming pool')!.spans).toHaveLength(2);
+    expect(locate('Swimming pool: No')).toBeUndefined();
+  });
+
+  it('finds the sentence of a terse quote, from the end of the line or sentence before it', () => {
+    const where = locate('9.4/10')!;
+    expect(sentenceAround(where.document, where.spans[0]!).text).toBe('guest rating 9.4/10 from 1,000 reviews');
+  });
+});
+
+describe('foldQuoteText with sentence and clause ends', () => {
+  it('marks line breaks and full stops but not an initial, and commas and an opening parenthesis after a number', () => {
+    const breaks = { sentenceEnds: [] as number[], clauseEnds: [] as number[] };
+    const folded = foldQuoteText('b. 1978 in Porto. Goals: 73 (2.28 per match), Venue(s): 3\nDecember 31, 2020', breaks);
+    expect(folded).toBe('b 1978 in porto goals 73 2.28 per match venue s 3 december 31 2020');
+    expect(breaks.sentenceEnds.map((end) => folded.slice(0, end).split(' ').at(-1))).toEqual(['porto', '3']);
+    expect(breaks.clauseEnds.map((end) => folded.slice(0, end).split(' ').at(-1))).toEqual(['73', 'match']);
+  });
+});
+
+describe('numbersInText', () => {
+  it('reads a dash right after a digit as a range or a score, not as a minus sign', () => {
+    const count = { name: 'goals', kind: 'integer' as const, description: '', examples: [] };
+    expect(numbersInText('City beat United 2-1 in the final', count).numbers.map((number) => number.value)).not.toContain(-1);
+    expect(numbersInText('Net result -45 after tax, built 2010-2014', count).numbers.map((number) => number.value)).toEqual([-45, 2010, 2014]);
+  });
+});
+

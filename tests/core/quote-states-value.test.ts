@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { quoteStatesValue } from '../../core/extraction/quote-states-value.ts';
+import { readRecordReply } from '../../core/extraction/read-record-reply.ts';
+import { longestElision } from '../../core/extraction/quote-occurs-in.ts';
 import type { AttributeDefinition } from '../../core/schema/attribute-definition.ts';
 
 const column = (kind: AttributeDefinition['kind'], overrides: Partial<AttributeDefinition> = {}): AttributeDefinition => ({
@@ -13,6 +15,8 @@ const plain = column('number');
 const date = column('date');
 const text = column('string');
 const flag = column('boolean');
+const languages = column('integer', { name: 'num_languages', description: 'How many spoken languages the candidate lists.' });
+const amenities = column('integer', { name: 'amenity_count', description: 'How many amenities the page lists.' });
 
 type Row = [string, string | number | boolean, string, AttributeDefinition];
 
@@ -35,6 +39,11 @@ const stated: Row[] = [
   ['a compound duration', 150, 'Transfer: 2 hours 30 minutes', column('number', { unit: 'minutes' })],
   ['a count of listed items', 3, 'Languages spoken: English, French and German', count],
   ['a count of listed lines', 2, '- Outdoor pool\n- Indoor pool', count],
+  ['a count of one after a label that names the attribute', 1, 'Languages: English', languages],
+  ['a count of one on the line after its label', 1, 'Languages:\n- English', languages],
+  ['a count of one after a label of the description\'s words', 1, 'Amenities: pool', amenities],
+  ['a count of one with a limiting word before it', 1, 'Speaks only English.', languages],
+  ['a count of one with a limiting word after it', 1, 'English only', languages],
   ['a date with the year', '1952-09-09', 'Opened: 9 September 1952', date],
   ['a date whose year the page gives elsewhere', '1954-07-04', 'from 16 June to 4 July', date],
   ['a date out of a range', '1930-07-30', 'from 13 to 30 July 1930', date],
@@ -73,6 +82,10 @@ const refused: Array<[...Row, RegExp]> = [
   ['no number at all', 5, 'The hotel is lovely.', count, /no number/],
   ['a wrong count of listed items', 4, 'Languages spoken: English, French and German', count, /not 4/],
   ['a count of one from a non-list', 1, 'Acme Corp', count, /no number/],
+  ['a count of one after a label about something else', 1, 'CEO: Acme Corp', languages, /no number/],
+  ['a count of one after a label followed by a sentence', 1, 'Languages: she learned them all at school in Lisbon', languages, /no number/],
+  ['a count of two from a one-item list', 2, 'Languages: English', languages, /no number/],
+  ['a count of one from a two-item list with a limiting word', 1, 'Speaks only English and French.', languages, /no number/],
   ['a day misread', '1930-07-14', 'from 13 to 30 July 1930', date, /no day 14 of month 7/],
   ['a month misread', '1952-10-09', 'Opened: 9 September 1952', date, /no day 9 of month 10/],
   ['a year misread', '1953-09-09', 'Opened: 9 September 1952', date, /no year 1953/],
@@ -101,3 +114,35 @@ describe('quoteStatesValue', () => {
     expect(quoteStatesValue(2, '- English … - French', count)).toBeNull();
   });
 });
+
+/** The first record value read from a reply of one attribute, evidence on, as an extraction reads it. */
+function readOne(attribute: AttributeDefinition, documentText: string, value: unknown, quote: string) {
+  const read = readRecordReply({ [attribute.name]: { value, quote } }, { schema: { title: 'Test', attributes: [attribute] }, documentText, withEvidence: true, strict: false });
+  if (!('value' in read)) throw new Error(read.problems.join('; '));
+  return read.value.evidence[0]!;
+}
+
+describe('an elided quote is read over the text it covers (issue 37, item 2)', () => {
+  const title = column('string', { name: 'current_title', description: 'The job title of the current position.' });
+  const salary = column('number', { name: 'expected_salary', description: 'The yearly salary the candidate asks for.', unit: 'USD' });
+  const cv = 'Current role: Software Engineer at Northwind Traders.\nExpected compensation: 100.25 thousand dollars a year.\nLanguages: English, French and German';
+
+  it('keeps a value whose words the elision left out, the passages in the document in order', () => {
+    expect(readOne(title, cv, 'Software Engineer', 'Current role: Software … at Northwind Traders.').status).toBe('supported');
+    expect(readOne(salary, cv, '100.25 thousand dollars', 'Expected compensation: 100.25 … dollars a year.')).toMatchObject({ status: 'supported', value: 100250 });
+    expect(readOne(languages, cv, 3, 'Languages: English, … and German').status).toBe('supported');
+  });
+
+  it('still refuses a value the covered text does not state', () => {
+    expect(readOne(title, cv, 'Senior Software Engineer', 'Current role: Software … at Northwind Traders.').reason).toMatch(/"senior"/);
+    expect(readOne(salary, cv, '100.26 thousand dollars', 'Expected compensation: 100.25 … dollars a year.').status).toBe('unsupported');
+    expect(readOne(languages, cv, 4, 'Languages: English, … and German').status).toBe('unsupported');
+  });
+
+  it('reads no further than the quote when it is not elided, nor over an elision longer than the bound', () => {
+    expect(readOne(title, cv, 'Software Engineer', 'Current role: Software').status).toBe('unsupported');
+    const far = `Current role: Software Engineer ${'at a company with a long name '.repeat(Math.ceil(longestElision / 25))}at Northwind Traders.`;
+    expect(readOne(title, far, 'Software Engineer', 'Current role: Software … at Northwind Traders.').reason).toMatch(/does not occur|"engineer"/);
+  });
+});
+

@@ -61,3 +61,42 @@ describe('coverage counted by DuckDB from the evidence table', () => {
     expect(note).toContain('price: computed over 2 of the 2 hotels the query selects; 1 value has no checked quote (ingested with --no-evidence, or no evidence kept), so coverage is unknown for it.');
   });
 });
+
+describe('values an answer rests on that lie far from the rest of their column (issue 37, item 4)', () => {
+  /** Ten rentals: prices 80-170 and one read in cents (a value in the wrong unit, ×1,000 the rest); years built 1990-2005 and one 2099. */
+  beforeAll(async () => {
+    await connection.run(`CREATE TABLE rentals AS SELECT * FROM (VALUES
+      ('r1', 'Lisbon', 80.0, 1990), ('r2', 'Lisbon', 95.0, 1994), ('r3', 'Lisbon', 110.0, 1996), ('r4', 'Lisbon', 120.0, 1999), ('r5', 'Lisbon', 130.0, 2000),
+      ('r6', 'Porto', 140.0, 2001), ('r7', 'Porto', 150.0, 2002), ('r8', 'Porto', 160.0, 2003), ('r9', 'Porto', 170.0, 2005), ('r10', 'Porto', 145000.0, 2099)) t(_source, city, price, built)`);
+    await connection.run(`INSERT INTO srag_evidence (table_name, source, attribute, status)
+      SELECT 'rentals', _source, attribute, 'supported' FROM rentals, (VALUES ('city'), ('price'), ('built')) a(attribute)`);
+  });
+  const rentalAttributes = ['city', 'price', 'built'];
+
+  it('names the largest value with its document when it is many times the next, and says it on every surface\'s note', async () => {
+    const coverage = await engine.countCoverage('SELECT max(price) FROM rentals', 'rentals', rentalAttributes);
+    expect(coverage).toEqual([expect.objectContaining({
+      column: 'price', rows: 10, present: 10,
+      outliers: [{ value: 145000, document: 'r10', side: 'highest', next: 170, times: 853, why: 'srag why r10 price' }],
+    })]);
+    // The number is not changed: the answer still rests on it, and the note says which document to check.
+    expect(describeCoverage(coverage, { title: 'Rentals' })).toBe('price: the largest value, 145,000 (r10), is 853 times the next largest, 170 (see srag why r10 price).');
+    expect(describeCoverage(coverage, { title: 'Rentals', whereToLook: (column, document) => `see srag why ${document} ${column} --db rentals.duckdb` }))
+      .toContain('(see srag why r10 price --db rentals.duckdb)');
+  });
+
+  it('names a year far beyond the others, and only among the rows the query selects', async () => {
+    const all = await engine.countCoverage('SELECT avg(built) FROM rentals', 'rentals', rentalAttributes);
+    expect(all[0]!.outliers).toEqual([{ value: 2099, document: 'r10', side: 'highest', next: 2005, rest: { lowest: 1990, highest: 2005 }, why: 'srag why r10 built' }]);
+    expect(describeCoverage(all, { title: 'Rentals' })).toBe('built: the largest value, 2099 (r10), lies far above the rest (1990 to 2005) (see srag why r10 built).');
+    const lisbon = await engine.countCoverage(`SELECT max(price) FROM rentals WHERE city = 'Lisbon'`, 'rentals', rentalAttributes);
+    expect(lisbon.find((column) => column.column === 'price')).not.toHaveProperty('outliers');
+  });
+
+  it('names no value of a column the query only filters on, nor of a column of text', async () => {
+    const filtered = await engine.countCoverage('SELECT count(*) FROM rentals WHERE price > 100', 'rentals', rentalAttributes);
+    expect(filtered).toEqual([expect.not.objectContaining({ outliers: expect.anything() })]);
+    expect((await engine.countCoverage('SELECT city FROM rentals', 'rentals', rentalAttributes))[0]).not.toHaveProperty('outliers');
+  });
+});
+

@@ -23,7 +23,7 @@ const environment = () => ({ OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-t
 /** A scratch directory that sees the repository's files as its own, so examples write their files there. */
 function scratchDirectory(): string {
   const directory = mkdtempSync(join(tmpdir(), 'srag-doc-'));
-  for (const entry of ['examples', 'duckdb-udf', 'core', 'prompts', 'node_modules', 'package.json']) symlinkSync(join(repositoryRoot, entry), join(directory, entry));
+  for (const entry of ['examples', 'node', 'app', 'core', 'openai-wire', 'records-sql', 'prompts', 'node_modules', 'package.json']) symlinkSync(join(repositoryRoot, entry), join(directory, entry));
   return directory;
 }
 

@@ -1,5 +1,5 @@
 import { DuckDBInstance } from '@duckdb/node-api';
-import { readdirSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { averageParisPrice, hotelsWithGaps, pagesWithMisreadPrice, parisHotelCount } from '../helpers/hotels-with-gaps.ts';
@@ -10,6 +10,11 @@ interface Coverage { column: string; rows: number; present: number; missing: num
 
 let standIn: LlmStandIn;
 const corpus = hotelsWithGaps();
+/** Issue 37, item 4: a page ingested at the end, without evidence, its price misread ×1,000 (the stand-in's magnitude slip). */
+const highestPrice = 'What is the highest price per night of any hotel?';
+const listingInCents = 'golden-quarter-hotel-listing.txt';
+appendFileSync(join(corpus.directory, 'questions.jsonl'), `${JSON.stringify({ question: highestPrice, answer: '', sql: 'SELECT MAX(price_per_night) FROM hotels', gold: 0, kind: 'max' })}\n`);
+writeFileSync(join(corpus.docs, listingInCents), `${readFileSync(join(corpus.docs, 'golden-quarter-hotel.txt'), 'utf8')}\nListed again by a second agency.\n`);
 const database = join(corpus.directory, 'hotels.duckdb');
 const environment = () => ({ OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-0000', SRAG_CONCURRENCY: '8' });
 const ask = (args: string[]) => runSragInProcess(['ask', ...args, '--db', database], { environment: environment() });
@@ -31,7 +36,7 @@ async function parisPriceEvidence(): Promise<Record<string, number>> {
 
 beforeAll(async () => {
   standIn = await startLlmStandIn({ corpora: [corpus.directory] });
-  const careful = readdirSync(corpus.docs).filter((page) => !pagesWithMisreadPrice.includes(page)).map((page) => join(corpus.docs, page));
+  const careful = readdirSync(corpus.docs).filter((page) => !pagesWithMisreadPrice.includes(page) && page !== listingInCents).map((page) => join(corpus.docs, page));
   const first = await runSragInProcess(['ingest', ...careful, '--schema', 'examples/hotels/schema.json', '--db', database], { environment: environment() });
   expect(first.status, first.stderr).toBe(0);
   standIn.setOptions({ slips: ['misread-values'], slipProperties: ['price_per_night'] });
@@ -132,3 +137,34 @@ describe('every answer says what it rests on', () => {
     expect(typeof cell === 'string' ? JSON.parse(cell) : cell).toEqual(cli);
   });
 });
+
+describe('an answer that rests on a value far from the rest of its column names it, with the command that shows its quote', () => {
+  beforeAll(async () => {
+    // Without evidence nothing checks the misread price (143 read as 143,000): it reaches the table, as a unit slip would.
+    standIn.setOptions({ slips: ['misread-values'], slipProperties: ['price_per_night'] });
+    const slipped = await runSragInProcess(['ingest', join(corpus.docs, listingInCents), '--no-evidence', '--schema', 'examples/hotels/schema.json', '--db', database], { environment: environment() });
+    standIn.setOptions({ slips: [], slipProperties: [] });
+    expect(slipped.status, slipped.stderr).toBe(0);
+  });
+
+  it('in srag ask\'s note and --json, and in srag_ask\'s coverage column, the number itself unchanged', async () => {
+    standIn.reset();
+    // Named: the earlier test's `copied` holds the same hotels, and the question alone fits both tables.
+    const text = await ask([highestPrice, '--table', 'hotels']);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout.split('\n')[0]).toContain('143000');
+    const note = text.stdout.split('\n').find((line) => line.startsWith('Coverage: price_per_night'));
+    expect(note).toMatch(/the largest value, 143,000 \(golden-quarter-hotel-listing\.txt\), is 170 times the next largest, 843 \(see srag why golden-quarter-hotel-listing\.txt price_per_night --db .*\)\.$/);
+    const json = JSON.parse((await ask([highestPrice, '--table', 'hotels', '--json'])).stdout) as { rows: unknown[][]; coverage: Array<Coverage & { outliers?: unknown[] }> };
+    expect(json.rows).toEqual([[143000]]);
+    const price = json.coverage.find((column) => column.column === 'price_per_night')!;
+    expect(price.outliers).toEqual([expect.objectContaining({ value: 143000, side: 'highest', why: 'srag why golden-quarter-hotel-listing.txt price_per_night' })]);
+    // The answer prompt was told, so the worded answer can say what it rests on.
+    expect(JSON.stringify(standIn.requests.find((request) => request.kind === 'answer')?.body.messages ?? null)).toContain('the largest value, 143,000 (golden-quarter-hotel-listing.txt)');
+    const run = await runSragInProcess(['sql', '--db', database, '--json', '-c', `SELECT coverage FROM srag_ask('${highestPrice}', 'hotels')`], { environment: environment() });
+    expect(run.status, run.stderr).toBe(0);
+    const cell = (JSON.parse(run.stdout) as { rows: unknown[][] }).rows[0]![0];
+    expect(typeof cell === 'string' ? JSON.parse(cell) : cell).toEqual(json.coverage);
+  });
+});
+

@@ -61,8 +61,11 @@ describe('records-sql computes with DECIMAL values as DuckDB does', () => {
     await engines.expectAnswer('SELECT round(2.5), round(-2.5), round(1.25, 1), round(12.5, -1), round(-15.0, -1), round(5.5, -1)', [[3, -3, 1.3, 10, -20, 0]]);
   });
 
-  it('compares a decimal with a DOUBLE as DOUBLE values and with text as a decimal of its own type', async () => {
-    await engines.expectAnswer("SELECT 0.1 = CAST(0.1 AS DOUBLE), 1.5 = '1.54', 1.5 < '1.54', CAST(1.1 AS DOUBLE) * 3 = 3.3", [[true, true, false, false]]);
+  it('compares a decimal with a DOUBLE as DOUBLE values, with text as a decimal of its own type, and an IN list in its common type', async () => {
+    await engines.expectAnswer(
+      "SELECT 0.1 = CAST(0.1 AS DOUBLE), 1.5 = '1.54', 1.5 < '1.54', CAST(1.1 AS DOUBLE) * 3 = 3.3, 1.5 IN ('1.54', 2.25), 1.5 IN ('1.54')",
+      [[true, true, false, false, false, true]],
+    );
   });
 
   it('sums decimals exactly and averages them as DuckDB does', async () => {

@@ -118,7 +118,7 @@ describe('=SRAG_ASK coverage over the hotels Records', () => {
   it('notes, next to the query, the same counts of present, missing and dropped values as `srag ask --json` over DuckDB', async () => {
     const host = hosts.get('examples/hotels')!;
     const questions = questionsOf('examples/hotels');
-    const wording = (coverage: ColumnCoverage[] | null) => describeCoverage(coverage ?? undefined, { title: 'Hotels', whereToLook: () => 'see the _error column' }) ?? '';
+    const wording = (coverage: ColumnCoverage[] | null) => describeCoverage(coverage ?? undefined, { title: 'Hotels', whereToLook: () => 'see the _error column', whereToCheck: (_, document) => `see the row of ${document}` }) ?? '';
     let notes = 0;
     for (const [index, question] of questions.entries()) {
       const expected = cliAnswers.get('examples/hotels')![index]!;

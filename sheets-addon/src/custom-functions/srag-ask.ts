@@ -47,7 +47,7 @@ export function sragAsk(question: unknown, recordsRange: unknown, withQuery: unk
     const records = recordsRangeTable(recordsRange as unknown[][], knownAttributes(spreadsheet), title, spreadsheet.getSpreadsheetTimeZone());
     const table = tableNameForSchema({ title, attributes: [] });
     const engine = recordsRangeEngine(records, table);
-    const note = (coverage: ColumnCoverage[] | undefined) => (showQuery ? describeCoverage(coverage, { title, whereToLook: () => 'see the _error column' }) : undefined);
+    const note = (coverage: ColumnCoverage[] | undefined) => (showQuery ? describeCoverage(coverage, { title, whereToLook: () => 'see the _error column', whereToCheck: (_, document) => `see the row of ${document}` }) : undefined);
     const pinnedQueries = createPinnedQueries(PropertiesService.getDocumentProperties());
     const identity: PinnedQueryIdentity = { question: questionText, table, schema: records.schema, model: readSettings().model };
     const pinnedSql = pinnedQueries.get(identity);

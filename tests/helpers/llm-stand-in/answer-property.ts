@@ -1,3 +1,4 @@
+import { decoyValue } from './decoy-value.ts';
 import { findQuote } from './find-quote.ts';
 import type { GoldRecord, GoldValue } from './load-gold-corpus.ts';
 import type { ModelSlip } from './types.ts';
@@ -29,7 +30,32 @@ export function answerProperty(
   if (slips.includes('misread-values')) answer = { ...answer, value: misread(gold!.value, position) };
   if (slips.includes('retype-quotes')) answer = { ...answer, quote: retype(quote, gold!, position) };
   if (slips.includes('fabricate-quotes')) answer = { ...answer, quote: `The ${name.replace(/_/g, ' ')} is ${String(gold!.raw ?? gold!.value)}.` };
+  if (slips.includes('decoy-values') && typeof gold!.value === 'number') {
+    const decoy = decoyValue(documentText, quote, gold!.raw ?? String(gold!.value), position + documentText.length);
+    if (decoy) answer = decoy;
+  }
+  if (slips.includes('elide-over-value')) answer = { ...answer, quote: elideOverValue(answer.quote!, String(gold!.raw ?? '')) ?? answer.quote };
+  // A terse quote of a yes or a no would be no quote of anything: only values that are said, not derived.
+  if (slips.includes('terse-quotes') && typeof gold!.raw === 'string' && typeof gold!.value !== 'boolean') answer = { ...answer, quote: findQuote(documentText, gold!.raw) ?? answer.quote };
   return answer;
+}
+
+/**
+ * The quote with part of the value elided, words kept on both sides: a value of three words or more
+ * keeps its first and last ("100.25 … dollars a year"), one of two its first ("Software … at
+ * Northwind Traders."), one of one word goes whole ("Born in … in Porto."). Undefined when the
+ * value is not in the quote (a derived count) or nothing follows it: an elision needs an end.
+ */
+function elideOverValue(quote: string, raw: string): string | undefined {
+  const at = raw ? quote.indexOf(raw) : -1;
+  if (at < 0) return undefined;
+  const before = quote.slice(0, at);
+  const after = quote.slice(at + raw.length);
+  if (!/[\p{L}\p{N}]/u.test(after)) return undefined;
+  const words = raw.split(' ');
+  if (words.length >= 3) return `${before}${words[0]} … ${words.at(-1)}${after}`;
+  if (words.length === 2) return `${before}${words[0]} …${after}`;
+  return /[\p{L}\p{N}]/u.test(before) ? `${before.trimEnd()} …${after}` : undefined;
 }
 
 /** A value the quote does not say: a magnitude slip or an off-by-one, a shifted day, a wrong name, a flipped flag. */

@@ -18,9 +18,15 @@ export const allFaultKinds: readonly FaultKind[] = ['rate_limit', 'server_error'
  * `omit-property` leaves the property out of the reply (a real model's structured output without
  * strict mode, or a plain-text reply, does that; strict mode was asked for but not every endpoint
  * honours it), and gives it when re-asked; `omit-property-always` leaves it out of the re-ask too.
+ * `decoy-values` answers a number with another number of the same kind that the document states
+ * in another sentence, about something else ("a team of 7 engineers" for years of experience),
+ * quoting that sentence, so that value and quote agree; `elide-over-value` keeps the true value and
+ * elides part of it from its quote ("Current role: Software … at Northwind Traders."), the quote's
+ * passages still in the document in order; `terse-quotes` keeps the true value and quotes only the
+ * value as the document writes it ("USD 470.00", "11 yrs").
  */
 export type ModelSlip = 'retype-quotes' | 'misread-values' | 'fabricate-quotes'
-  | 'omit-property' | 'omit-property-always';
+  | 'omit-property' | 'omit-property-always' | 'decoy-values' | 'elide-over-value' | 'terse-quotes';
 
 /**
  * A synthesized function that misbehaves: `endless-loop` never returns, `memory-bomb` allocates

@@ -1,0 +1,214 @@
+import type { NumberInText } from '../normalization/numbers-in-text.ts';
+import { resolveColumnUnit } from '../normalization/resolve-column-unit.ts';
+import type { AttributeDefinition } from '../schema/attribute-definition.ts';
+import { isUnitWord, wordRole, type AttributeVocabulary } from './attribute-vocabulary.ts';
+import { isFunctionWord } from './function-words.ts';
+import type { FoldedSentence } from './sentence-around.ts';
+import { stemsMatch, wordStem } from './word-stem.ts';
+
+/**
+ * What a number's own words say of it, for one attribute: `against` when they say it is about
+ * something else (with the reason), `for` when its clause names the attribute, `open` when they
+ * say neither (`topic`: what the clause speaks of instead; `score`: how many of the description's
+ * words it uses). `year`: a year the number is tied to ("in fiscal 2022"), if any.
+ */
+export type NumberJudgement = ({ verdict: 'against'; reason: string } | { verdict: 'for'; score: number; named: boolean } | { verdict: 'open'; topic: string[]; score: number }) & { year?: number };
+
+interface Token {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** Words that introduce the figure a number is compared with ("compared with $4.1B", "versus 12"). */
+const comparisonWords = new Set(['compared', 'comparison', 'versus', 'vs', 'than']);
+/** Words after which "from" names where a change started ("up from", "rose from"): a figure of before. */
+const changeWords = new Set(['up', 'down', 'rose', 'risen', 'grew', 'increased', 'decreased', 'fell', 'declined', 'dropped', 'climbed', 'slipped']);
+/** Words after a number that place it before the period the document reports: "a year earlier", "two years ago". */
+const earlierWords = new Set(['earlier', 'ago']);
+/** Words that do so before a word of a period: "in the prior year", "last quarter". */
+const earlierPeriodWords = new Set(['prior', 'previous', 'preceding', 'last']);
+const periodWords = new Set(['year', 'years', 'quarter', 'quarters', 'period', 'season', 'month', 'fiscal']);
+/** Words that put a rate after a number: "$45 per night", "$100,000 a year", "$45 each way". */
+const rateWords = new Set(['per', 'a', 'an', 'each', 'every']);
+const monthWords = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$/;
+
+/**
+ * Judges what `number`, read from the folded `sentence` it sits in, is about, against the
+ * attribute's vocabulary. Only the number's clause is read (a comma or an opening parenthesis ends
+ * one; a label's colon does not): the words after the number as what it counts ("7 engineers") or
+ * the rate it is per ("$45 per day"), the words before it as its label ("project budget of $2.3M").
+ * - It is against the attribute when it counts something that is neither the attribute's nor its
+ *   description's ("a team of 7 engineers" as years of experience; a year does not count, "the
+ *   2007 edition"); when it counts anything but the attribute in a column of money or of a measure
+ *   and no currency or unit is written ("120 rooms" as a price); when it is per another thing than
+ *   the attribute's "per" ("$25 per day" for a price per night); when a word next to it is one the
+ *   description excludes ("12 host cities", "per match"); or when it is the figure another is
+ *   compared with ("compared with $4,650 million", "up from 80", "a year earlier", "in the prior year").
+ * - It is for the attribute when its clause names one of the attribute's own words, or the unit it
+ *   counts ("11 yrs" for years); `named` when that word is within four words of the number (units,
+ *   currencies and years aside), not only somewhere in the clause, and what the number counts, if
+ *   anything, is the attribute's own thing ("3 meeting rooms" does not name total rooms). A year is
+ *   not named by "year".
+ * - It is open otherwise.
+ * `year` is read from the whole sentence ("In fiscal 2022, revenue was …"), within four words.
+ */
+export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSentence, attribute: AttributeDefinition, vocabulary: AttributeVocabulary): NumberJudgement {
+  let clauseStart = 0;
+  let clauseEnd = sentence.text.length;
+  for (const end of sentence.clauseEnds) {
+    if (end <= number.start) clauseStart = end;
+    else if (end >= number.end) {
+      clauseEnd = end;
+      break;
+    }
+  }
+  const sentenceTokens = tokensOf(sentence.text);
+  let clauseFirst = 0;
+  while (clauseFirst < sentenceTokens.length && sentenceTokens[clauseFirst]!.start < clauseStart) clauseFirst += 1;
+  let clauseLast = clauseFirst;
+  while (clauseLast < sentenceTokens.length && sentenceTokens[clauseLast]!.end <= clauseEnd) clauseLast += 1;
+  const tokens = sentenceTokens.slice(clauseFirst, clauseLast);
+  let first = 0;
+  while (first < tokens.length && tokens[first]!.end <= number.start) first += 1;
+  if (first === tokens.length) return { verdict: 'open', topic: [], score: 0 };
+  let last = first;
+  while (last + 1 < tokens.length && tokens[last]!.end < number.end) last += 1;
+  const isYear = number.end - number.start === 4 && isYearToken(sentence.text.slice(number.start, number.end));
+
+  let after = last + 1;
+  let unitWritten = false;
+  for (; after < tokens.length && isUnitToken(tokens[after]!.text); after += 1) unitWritten = true;
+  let rate: string | undefined;
+  const counted: string[] = [];
+  const next = tokens[after + 1]?.text;
+  if (rateWords.has(tokens[after]?.text ?? '') && next && next.length >= 2 && isLetters(next) && !isFunctionWord(next)) rate = next;
+  else if (!isYear) for (let at = after; at < tokens.length && counted.length < 3 && isContentWord(tokens[at]!.text); at += 1) counted.push(tokens[at]!.text);
+  let earlier = false;
+  for (let at = after; at < tokens.length && at < after + 6 && !isNumberToken(tokens[at]!.text); at += 1) {
+    earlier ||= earlierWords.has(tokens[at]!.text) || (earlierPeriodWords.has(tokens[at]!.text) && periodWords.has(tokens[at + 1]?.text ?? ''));
+  }
+
+  let before = first - 1;
+  for (; before >= 0 && isUnitToken(tokens[before]!.text); before -= 1) unitWritten = true;
+  const label: string[] = [];
+  for (let at = before; at >= 0 && label.length < 5; at -= 1) {
+    if (isYearToken(tokens[at]!.text)) continue;
+    if (isNumberToken(tokens[at]!.text)) break;
+    label.unshift(tokens[at]!.text);
+  }
+  const year = yearNear(sentenceTokens, clauseFirst + first, clauseFirst + last, number.value);
+  const tied = year === undefined ? {} : { year };
+  const against = (reason: string): NumberJudgement => ({ verdict: 'against', reason, ...tied });
+
+  const near = label.slice(-3);
+  const excluded = [...counted, ...(rate ? [rate] : []), ...near].find((word) => wordRole(vocabulary, word) === 'excluded');
+  if (excluded) return against(`its number is about "${excluded}", which the description of ${attribute.name} excludes`);
+  if (rate && vocabulary.excludedRates.some((other) => stemsMatch(other, wordStem(rate)))) return against(`its number is per ${rate}, which the description of ${attribute.name} excludes`);
+  if (rate && vocabulary.rate && !stemsMatch(vocabulary.rate, wordStem(rate)) && wordRole(vocabulary, rate) !== 'strong') return against(`its number is per ${rate}, not per ${vocabulary.rate}`);
+  const countedRoles = counted.map((word) => wordRole(vocabulary, word));
+  const column = resolveColumnUnit(attribute.unit).kind;
+  if (counted.length && (column === 'currency' || column === 'measure') && !unitWritten && !countedRoles.includes('strong')) {
+    return against(`its number counts "${counted.join(' ')}", not an amount in ${attribute.unit}`);
+  }
+  if (counted.length && !countedRoles.includes('strong') && !countedRoles.includes('weak')) return against(`its number counts "${counted.join(' ')}", not ${words(attribute.name)}`);
+  const fromAfterChange = label.some((word, index) => word === 'from' && changeWords.has(label[index - 1] ?? ''));
+  if (earlier || fromAfterChange || near.some((word) => comparisonWords.has(word))) {
+    const context = tokens.slice(Math.max(0, first - 3), Math.min(tokens.length, last + 4)).map((token) => token.text).join(' ');
+    return against(`its number is the figure another is compared with ("${context}"), not ${words(attribute.name)}`);
+  }
+
+  const strong = new Set<string>();
+  const weak = new Set<string>();
+  const content: string[] = [];
+  for (const token of tokens) {
+    if (!isContentWord(token.text)) continue;
+    content.push(token.text);
+    const role = wordRole(vocabulary, token.text);
+    if (role === 'strong') strong.add(wordStem(token.text));
+    else if (role === 'weak') weak.add(wordStem(token.text));
+  }
+  const score = 3 * strong.size + weak.size;
+  if (strong.size > 0) {
+    // What it counts, if anything, must be the attribute's own thing: "3 meeting rooms" does not name total rooms, "21 guests" does not.
+    const head = countedRoles.indexOf('strong');
+    const countsIt = counted.length === 0 || (head >= 0 && countedRoles.slice(0, head).every((role) => role === 'weak'));
+    const names = (word: string) => wordRole(vocabulary, word) === 'strong' && !(isYear && wordStem(word) === 'year');
+    const named = countsIt && (wordsAround(tokens, first, -1).some(names) || wordsAround(tokens, last, 1).some(names));
+    return { verdict: 'for', score, named, ...tied };
+  }
+  const topic = [...label, ...counted].filter(isContentWord);
+  return { verdict: 'open', topic: topic.length ? topic : content.slice(0, 3), score, ...tied };
+}
+
+function isNumberToken(text: string): boolean {
+  const code = text.charCodeAt(text[0] === '-' || text[0] === '+' ? 1 : 0);
+  return code >= 48 && code <= 57;
+}
+
+/** The words of folded text (single spaces between them) with where each starts and ends. */
+function tokensOf(text: string): Token[] {
+  const tokens: Token[] = [];
+  let start = 0;
+  for (const word of text.split(' ')) {
+    if (word) tokens.push({ text: word, start, end: start + word.length });
+    start += word.length + 1;
+  }
+  return tokens;
+}
+
+/** "years of experience" for `years_of_experience`: how messages name an attribute. */
+export function words(name: string): string {
+  return name.replace(/[_\s]+/g, ' ').trim();
+}
+
+/** A year written within four words of the number in its clause, on either side, nearest first ("in fiscal 2022"). */
+function yearNear(tokens: Token[], first: number, last: number, value: number): number | undefined {
+  for (let distance = 1; distance <= 4; distance += 1) {
+    for (const at of [first - distance, last + distance]) {
+      const text = tokens[at]?.text ?? '';
+      const word = Number(text);
+      if (/^\d{4}$/.test(text) && word >= 1900 && word <= 2100 && word !== value) return word;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The four words before (`step` -1) or after (+1) the token at `from` in the clause, passing over
+ * units, currencies, years and the parts of a date ("the fiscal year ended December 31, 2020").
+ */
+function wordsAround(tokens: Token[], from: number, step: 1 | -1): string[] {
+  const found: string[] = [];
+  for (let at = from + step; at >= 0 && at < tokens.length && found.length < 4; at += step) {
+    const text = tokens[at]!.text;
+    const dayOfMonth = /^\d{1,2}$/.test(text) && (monthWords.test(tokens[at - 1]?.text ?? '') || monthWords.test(tokens[at + 1]?.text ?? ''));
+    if (!isUnitToken(text) && !isYearToken(text) && !monthWords.test(text) && !dayOfMonth) found.push(text);
+  }
+  return found;
+}
+
+function isYearToken(text: string): boolean {
+  return text.length === 4 && /^\d{4}$/.test(text) && Number(text) >= 1800 && Number(text) <= 2100;
+}
+
+/** A unit, currency or magnitude word, or a currency sign or "%", next to a number; not a function word ("in" is an inch only in a length). */
+function isUnitToken(word: string): boolean {
+  return (isUnitWord(word) && !isFunctionWord(word)) || /^[\p{Sc}%]$/u.test(word);
+}
+
+/** A word that can name what a number is about: letters, not a function, comparison, unit, currency or month word. */
+function isContentWord(word: string | undefined): boolean {
+  return word !== undefined && word.length >= 2 && isLetters(word) && !isFunctionWord(word) && !isUnitWord(word) && !monthWords.test(word)
+    && !comparisonWords.has(word) && !changeWords.has(word) && !earlierWords.has(word) && !earlierPeriodWords.has(word);
+}
+
+/** Whether a word is letters only (lower-case ASCII checked by code, anything else by Unicode property). */
+function isLetters(word: string): boolean {
+  for (let index = 0; index < word.length; index += 1) {
+    const code = word.charCodeAt(index);
+    if (code >= 97 && code <= 122) continue;
+    return /^\p{L}+$/u.test(word);
+  }
+  return true;
+}

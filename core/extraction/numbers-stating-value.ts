@@ -1,0 +1,27 @@
+import { numbersInText, type NumberInText } from '../normalization/numbers-in-text.ts';
+import type { AttributeDefinition } from '../schema/attribute-definition.ts';
+
+/** Words that make a number stated without a sign negative ("a loss of $45" is -45). */
+const negativeWords = /\b(?:loss|losses|lost|deficit|decrease[sd]?|decline[sd]?|fell|fall(?:en|ing)?|drop(?:ped|s)?|down|negative|minus|lower|outflows?|shortfall|reduction|reduced|below)\b/i;
+
+/**
+ * The numbers of `text` that state `value` for `attribute` (see `quoteStatesNumber`), read as the
+ * column reads values: equal, or rounding to it at the value's own precision; the magnitude of a
+ * negative value next to a word such as "loss"; a percentage in a column without unit, as a fraction.
+ * Also every number the text states, for the reason a refusal gives.
+ */
+export function numbersStatingValue(value: number, text: string, attribute: AttributeDefinition): { stating: NumberInText[]; read: ReturnType<typeof numbersInText> } {
+  const read = numbersInText(text, attribute);
+  const stating = read.numbers.filter((stated) => agrees(value, stated.value)
+    || (value < 0 && agrees(-value, stated.value) && negativeWords.test(text))
+    || (!attribute.unit && /%|percent|per cent/i.test(stated.written) && agrees(value, stated.value / 100)));
+  return { stating, read };
+}
+
+function agrees(value: number, stated: number): boolean {
+  if (Math.abs(value - stated) <= 1e-9 * Math.max(1, Math.abs(stated))) return true;
+  const decimals = /\.(\d+)$/.exec(String(value))?.[1]?.length ?? (Number.isInteger(value) && !String(value).includes('e') ? 0 : undefined);
+  if (decimals === undefined || stated === 0) return false;
+  const rounded = Number(stated.toFixed(Math.min(decimals, 20)));
+  return rounded === value && Math.abs(value - stated) <= 0.005 * Math.abs(stated);
+}
