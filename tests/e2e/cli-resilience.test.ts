@@ -100,7 +100,7 @@ describe('ingest under faults and interruptions', () => {
             // Two calls answered at once, then every later reply held back: once srag has a held call
             // in each of its slots, it has read every reply it was sent (a slot frees when its reply is
             // read). Killed 30 ms later: time to check a reply and append it to the journal, not for a
-            // group commit to write it (a reply kept only by the group commit was asked again).
+            // group commit to write it to srag_cache (a reply kept only by the group commit was asked again).
             if (!holding && extractions().filter((request) => request.status === 200).length >= 2) {
               holding = true;
               standIn.setOptions({ latencyMs: 600_000 });
@@ -118,9 +118,12 @@ describe('ingest under faults and interruptions', () => {
       standIn.setOptions({ latencyMs: 0 });
     }
     expect(answered.length).toBeGreaterThanOrEqual(2);
+    // The replies srag had read, in the file beside the database; the next open moves them to srag_cache.
+    expect(existsSync(`${database}.replies`)).toBe(true);
     standIn.reset();
     const resumed = await runSragInProcess(ingestArgs(database), { environment: environment() });
     expect(resumed.status, resumed.stderr).toBe(0);
+    expect(existsSync(`${database}.replies`)).toBe(false);
     const askedAgain = new Set(extractions().map((request) => JSON.stringify(request.body.messages)));
     expect(answered.filter((messages) => askedAgain.has(messages))).toEqual([]);
     expect(await tableDump(database)).toBe(referenceDump);

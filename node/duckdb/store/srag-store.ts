@@ -10,7 +10,7 @@ import { sragCommandLine } from '../../runtime/quote-shell-argument.ts';
 import { readSqlResult } from '../read-sql-result.ts';
 import { extractRecordTable } from './extract-record-table.ts';
 import type { JournalEntry } from './journal-entry.ts';
-import { StoreJournal } from './store-journal.ts';
+import { ReplyJournal } from './reply-journal.ts';
 import { openDuckDbFile, type OpenDuckDbFileOptions } from './open-duckdb-file.ts';
 import { declareChildLink } from '../catalog/declare-child-link.ts';
 import { refreshTableProfile } from '../catalog/refresh-table-profile.ts';
@@ -69,8 +69,8 @@ export class SragStore {
   private queue: Promise<unknown> = Promise.resolve();
   /** False for a read-only file an older srag wrote: no endpoint per reply, no kept adaptations. */
   private knowsEndpoints = true;
-  private journalOpening: Promise<StoreJournal> | undefined;
-  private openedJournal: StoreJournal | undefined;
+  /** Where an extraction run's replies go as they arrive (see `ReplyJournal`), opened on the first. */
+  private replyJournal: ReplyJournal | undefined;
   /**
    * Extraction replies journaled and not yet in srag_cache (see `extractionStore`), by key: a
    * lookup finds them here meanwhile.
@@ -89,7 +89,10 @@ export class SragStore {
     // A read-only file is queried as it is; one srag never wrote to has no srag tables to read.
     if (!readOnly) await createStoreTables(connection);
     const store = new SragStore(path, instance, connection, readOnly);
-    if (!readOnly) await store.applyJournal();
+    if (!readOnly) {
+      await store.applyJournal();
+      await store.applyReplyJournal();
+    }
     // A read-only file an older srag wrote was not brought up to date: its cache names no endpoint.
     else store.knowsEndpoints = (await connection.runAndReadAll("SELECT 1 FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = 'srag_cache' AND column_name = 'endpoint'")).getRowsJS().length > 0;
     return store;
@@ -104,21 +107,23 @@ export class SragStore {
 
   close(): void {
     try {
-      this.openedJournal?.close();
+      this.replyJournal?.close();
+      // Every reply in srag_cache: the file has nothing the next open would need.
+      if (this.replyJournal && this.arrivingReplies.size === 0) ReplyJournal.remove(this.path);
     } finally {
       this.connection.closeSync();
       this.instance.closeSync();
     }
   }
 
-  /**
-   * The file's write-ahead journal (see `StoreJournal`), opened on first use and closed with the
-   * store: the SQL functions journal every write through it, `srag ingest` every reply.
-   */
-  journal(): Promise<StoreJournal> {
-    this.refuseWrites('write to it');
-    this.journalOpening ??= StoreJournal.open(this.instance).then((journal) => (this.openedJournal = journal));
-    return this.journalOpening;
+  /** Moves the replies a killed run left in `<database>.replies` into srag_cache, then removes the file. */
+  private async applyReplyJournal(): Promise<void> {
+    if (this.path.startsWith(':memory:')) return;
+    const replies = ReplyJournal.read(this.path);
+    if (replies.length) {
+      await this.exclusive((connection) => transaction(connection, () => writeCacheEntries(connection, replies.map(({ key, response }) => ({ key, response, purpose: 'extraction' })))));
+    }
+    ReplyJournal.remove(this.path);
   }
 
   /**
@@ -248,7 +253,7 @@ export class SragStore {
    */
   extractionStore(table: string, schema: RecordSchema): IngestExtractionStore {
     const target = recordTarget(table, schema);
-    type Write = { record: StoredRecord } | { entry: LogWrite } | { cache: CacheWrite; sequence: number } | { move: { from: string; to: string } };
+    type Write = { record: StoredRecord } | { entry: LogWrite } | { cache: CacheWrite } | { move: { from: string; to: string } };
     let pending: Array<{ write: Write; resolve: () => void; reject: (error: unknown) => void }> = [];
     const flush = async (connection: DuckDBConnection) => {
       const batch = pending;
@@ -261,15 +266,13 @@ export class SragStore {
           const moves = batch.flatMap(({ write }) => ('move' in write ? [write.move] : []));
           // Moves first: a record saved for a moved document in the same transaction lands on the moved row.
           if (moves.length) await moveSources(connection, target, moves);
-          if (replies.length) {
-            await writeCacheEntries(connection, replies.map(({ cache }) => cache));
-            // The journal keeps a reply until it is in srag_cache: moved, it leaves the journal in the same transaction.
-            await connection.run('DELETE FROM srag_journal WHERE sequence IN (SELECT unnest(CAST($1 AS JSON)::BIGINT[]))', [JSON.stringify(replies.map(({ sequence }) => sequence))]);
-          }
+          if (replies.length) await writeCacheEntries(connection, replies.map(({ cache }) => cache));
           if (records.length) await writeRecords(connection, target, records);
           if (entries.length) await writeLogEntries(connection, table, entries);
         });
         for (const { cache } of replies) this.arrivingReplies.delete(cache.key);
+        // None waiting: every reply the file holds is in srag_cache.
+        if (replies.length && this.arrivingReplies.size === 0) this.replyJournal?.clear();
         for (const entry of batch) entry.resolve();
       } catch (error) {
         const failure = storeFailed(error, this.path);
@@ -305,20 +308,21 @@ export class SragStore {
       responseCache: {
         get: cache.get,
         findForAnyEndpoint: cache.findForAnyEndpoint,
-        // On disk the moment it is read: the journal's append commits before anything else happens,
-        // so a kill -9 re-pays only the calls still in flight (the next open moves it to srag_cache).
-        // The group commit then moves it; a failure there fails the records saved with it.
+        // On disk the moment it is read (see `ReplyJournal`), so a kill -9 re-pays only the calls
+        // still in flight. The group commit then moves it to srag_cache; a failure there fails the
+        // records saved with it. A database in memory outlives no kill: its replies wait for the commit.
         set: async (key, response) => {
           if (this.readOnly) return;
-          const entry = { kind: 'cache' as const, key, response, purpose: 'extraction' };
-          let sequence: number;
+          const cache = { key, response, purpose: 'extraction' };
+          if (this.path.startsWith(':memory:')) return save({ cache });
           try {
-            sequence = (await this.journal()).appendSync([entry]);
+            this.replyJournal ??= ReplyJournal.open(this.path);
+            this.replyJournal.append({ key, response });
           } catch (error) {
             throw storeFailed(error, this.path);
           }
           this.arrivingReplies.set(key, response);
-          save({ cache: entry, sequence }).catch(() => undefined);
+          save({ cache }).catch(() => undefined);
         },
       },
       refreshStatistics: async () => {

@@ -3,16 +3,14 @@ import { firstLine, SragError } from '../../../core/index.ts';
 import type { JournalEntry } from './journal-entry.ts';
 
 /**
- * The store's write-ahead journal. While a statement runs, the thread that owns DuckDB is blocked
- * in the statement's callback and cannot await a query — but a DuckDB appender writes and commits
- * synchronously. So each write the LLM bridge of the SQL functions hands over (a reply, a record, a
- * log entry) is appended here at once, as JSON, and is durable before the bridge hears back: a
- * process killed mid-scan loses nothing it paid for. `srag ingest` appends each model reply here
- * the moment it is read, for the same reason (see `SragStore.extractionStore`). `SragStore` moves
- * the entries into the ordinary tables through the same writes `srag ingest` uses, and deletes
- * them: slices while the statement runs (`applyJournalSliceEarly`), the rest after it or when the
- * database is next opened (`applyJournal`); an ingest's replies with its next group commit.
- * One per `SragStore` (`SragStore.journal`): it numbers the entries.
+ * The store's write-ahead journal for the SQL functions. While a statement runs, the thread that
+ * owns DuckDB is blocked in the statement's callback and cannot await a query — but a DuckDB
+ * appender writes and commits synchronously. So each write the LLM bridge hands over (a reply, a
+ * record, a log entry) is appended here at once, as JSON, and is durable before the bridge hears
+ * back: a process killed mid-scan loses nothing it paid for. `SragStore` moves the entries into
+ * the ordinary tables through the same writes `srag ingest` uses, and deletes them: slices while
+ * the statement runs (`applyJournalSliceEarly`), the rest after it or when the database is next
+ * opened (`applyJournal`).
  */
 export class StoreJournal {
   private constructor(private readonly connection: DuckDBConnection, private readonly appender: DuckDBAppender, private sequence: number) {}
@@ -24,12 +22,9 @@ export class StoreJournal {
     return new StoreJournal(connection, appender, Number(last));
   }
 
-  /**
-   * Appends and commits `entries` before returning, numbered in order; returns the number of the
-   * last (`srag_journal.sequence`). Throws a `STORE_FAILED` error when it cannot.
-   */
-  appendSync(entries: readonly JournalEntry[]): number {
-    if (entries.length === 0) return this.sequence;
+  /** Appends and commits `entries` before returning; throws a `STORE_FAILED` error when it cannot. */
+  appendSync(entries: readonly JournalEntry[]): void {
+    if (entries.length === 0) return;
     try {
       for (const entry of entries) {
         this.sequence += 1;
@@ -38,7 +33,6 @@ export class StoreJournal {
         this.appender.endRow();
       }
       this.appender.flushSync();
-      return this.sequence;
     } catch (error) {
       this.appender.clear();
       const message = firstLine((error as Error).message);

@@ -3,6 +3,7 @@ import { SragError, type ModelUsage } from '../../../core/index.ts';
 import { bridgeWorkerUrl, LlmBridge } from '../llm-bridge/llm-bridge.ts';
 import { prepareWorkerBundle } from '../../runtime/workers/worker-bundle.ts';
 import { SragStore } from '../../duckdb/store/srag-store.ts';
+import { StoreJournal } from '../../duckdb/store/store-journal.ts';
 import { sragAskMacroSql } from '../table-functions/srag-ask.ts';
 import { answerCallerRequests, createSynchronousTableExport } from '../table-functions/synchronous-table-export.ts';
 import { registerSragFunctions } from './register-srag-functions.ts';
@@ -58,7 +59,7 @@ export async function openSragDatabase(path: string, options: OpenSragDatabaseOp
   const store = await SragStore.open(path);
   await bundle;
   const { instance } = store;
-  const journal = store.readOnly ? undefined : await store.journal();
+  const journal = store.readOnly ? undefined : await StoreJournal.open(instance);
   const early = new EarlyJournalApply(store);
   const tableExport = await createSynchronousTableExport(instance);
   const bridge = new LlmBridge({
@@ -107,6 +108,7 @@ export async function openSragDatabase(path: string, options: OpenSragDatabaseOp
         await bridge.close();
         tableExport.close();
         for (const open of connections) open.closeSync();
+        journal?.close();
         store.close();
       }
     },
