@@ -1,8 +1,16 @@
 /**
- * Ingestion benchmark: `npm run bench [-- --small] [--documents N] [--latency-ms L] [--memory-documents M] [--output-dir DIR]`
+ * Ingestion benchmark: `npm run bench [-- --small] [--cli-only] [--documents N] [--latency-ms L]
+ *   [--cli-documents C] [--repeats R] [--memory-documents M] [--output-dir DIR]`
  *
  * Against the LLM stand-in (a loopback OpenAI-compatible server that answers from gold data after a
  * configurable latency), with generated hotel pages:
+ * - `srag ingest` itself (the CLI in a child process, the stand-in in this one, so that what is
+ *   measured is srag's alone) over C pages (default 3,000), 64 requests in flight: srag's CPU per
+ *   document (user + system, all its threads; R runs, default 3, given as a range) with the stand-in
+ *   answering at once, its peak RSS and the o200k prompt tokens it sent per document, with evidence
+ *   and with `--no-evidence`; the CPU of a one-page ingest (what starting and finishing cost); and
+ *   the wall time with the stand-in answering after 50 ms, against the ideal for such an endpoint
+ *   (⌈calls ÷ 64⌉ × 50 ms). `--cli-only` measures this alone;
  * - throughput at concurrency 1, 8 and 32, as documents/s and as a ratio to the ideal
  *   (⌈calls ÷ concurrency⌉ × latency: what the model's latency alone would cost for the calls made);
  * - srag's own cost per document when every model reply comes from the response cache;
@@ -13,7 +21,8 @@
  *   the stand-in reports for the repeated instructions, and the `--dry-run` estimate against what was sent;
  * - exactness: the table from the default batching, and from batching with a model that swaps two
  *   documents' records in every shared reply, row for row against the table from one document per call;
- * - peak memory (RSS and V8 heap) while ingesting 10,000 documents, the stand-in answering in-process.
+ * - peak RSS of `srag ingest` (the CLI, as above) over M pages (default 10,000; the goal is ≤ 400 MB at
+ *   100,000: `--memory-documents 100000`).
  * Prints one table and writes the figures as JSON to bench/results/ (the previous run with the same
  * sizes is shown alongside). `--small` is a quick run for the test suite. Timings are measurements
  * of this machine, not assertions.
@@ -35,13 +44,16 @@ import { OpenAiLanguageModel } from '../node/runtime/openai-language-model.ts';
 import { SragStore } from '../node/duckdb/store/srag-store.ts';
 import { startLlmStandIn } from '../tests/helpers/llm-stand-in/index.ts';
 import { generateHotelCorpus, type GeneratedDocument } from './generate-hotel-corpus.ts';
-import { createInProcessStandInModel } from './in-process-stand-in-model.ts';
+import { measureCliIngest, type CliIngestFigures } from './measure-cli-ingest.ts';
 
 const concurrencies = [1, 8, 32] as const;
 
 const { values: flags } = parseArgs({
   options: {
     small: { type: 'boolean', default: false },
+    'cli-only': { type: 'boolean', default: false },
+    'cli-documents': { type: 'string' },
+    repeats: { type: 'string' },
     documents: { type: 'string' },
     'latency-ms': { type: 'string' },
     'memory-documents': { type: 'string' },
@@ -63,7 +75,13 @@ const settings = {
   documents: count('documents', flags.documents, flags.small ? 16 : 128),
   latencyMs: count('latency-ms', flags['latency-ms'], flags.small ? 20 : 200, 0),
   memoryDocuments: count('memory-documents', flags['memory-documents'], flags.small ? 200 : 10_000),
+  cliDocuments: count('cli-documents', flags['cli-documents'], flags.small ? 100 : 3_000),
+  repeats: count('repeats', flags.repeats, flags.small ? 1 : 3),
+  cliOnly: flags['cli-only'] ?? false,
 };
+
+/** A fast endpoint (vLLM or llama.cpp on a local GPU): replies in 50 ms, 64 requests in flight. */
+const fastEndpoint = { latencyMs: 50, concurrency: 64 };
 
 const workDirectory = mkdtempSync(path.join(os.tmpdir(), 'srag-bench-'));
 const prompts = loadPromptLibrary();
@@ -105,7 +123,8 @@ async function timedIngest(options: { store: SragStore; table: string; schema: R
   return { seconds, summary, calls: client.usage.total().calls };
 }
 
-async function run() {
+/** The in-process measurements: throughput by concurrency, prompt tokens by batching, exactness, cached overhead. */
+async function measureInProcess() {
   log(`generating ${settings.documents} hotel pages in ${workDirectory}`);
   const corpusDirectory = path.join(workDirectory, 'corpus');
   const documents = generateHotelCorpus(corpusDirectory, settings.documents);
@@ -190,25 +209,6 @@ async function run() {
   const documentTokens = documents.map((document) => countTokens(`<document>\n${documentText(document.path, readFileSync(document.path, 'utf8'))}\n</document>`));
   const meanDocumentTokens = documentTokens.reduce((sum, tokens) => sum + tokens, 0) / documentTokens.length;
 
-  log(`generating ${settings.memoryDocuments} hotel pages for the memory measurement`);
-  const memoryDocuments = generateHotelCorpus(path.join(workDirectory, 'memory-corpus'), settings.memoryDocuments);
-  const memoryStore = await SragStore.open(path.join(workDirectory, 'memory.duckdb'));
-  const before = process.memoryUsage();
-  const peak = { rss: before.rss, heapUsed: before.heapUsed };
-  const sampler = setInterval(() => {
-    const usage = process.memoryUsage();
-    peak.rss = Math.max(peak.rss, usage.rss);
-    peak.heapUsed = Math.max(peak.heapUsed, usage.heapUsed);
-  }, 20);
-  log(`ingesting ${settings.memoryDocuments} documents, stand-in in-process, concurrency 32`);
-  let memoryRun;
-  try {
-    memoryRun = await timedIngest({ store: memoryStore, table: 'hotels', schema, languageModel: createInProcessStandInModel(memoryDocuments, schemaDocument), concurrency: 32, documents: sourcesOf(memoryDocuments) });
-  } finally {
-    clearInterval(sampler);
-    memoryStore.close();
-  }
-
   return {
     throughput,
     cached: { seconds: cached.seconds, millisecondsPerDocument: (cached.seconds * 1000) / settings.documents, documentsPerSecond: settings.documents / cached.seconds },
@@ -222,19 +222,65 @@ async function run() {
       sent: promptTokens,
     },
     exactness,
-    memory: {
-      documents: settings.memoryDocuments,
-      seconds: memoryRun.seconds,
-      documentsPerSecond: settings.memoryDocuments / memoryRun.seconds,
-      baselineRssBytes: before.rss,
-      baselineHeapBytes: before.heapUsed,
-      peakRssBytes: peak.rss,
-      peakHeapBytes: peak.heapUsed,
-    },
   };
 }
 
+/**
+ * `srag ingest` itself over `settings.cliDocuments` pages (see the file's comment): CPU, memory and
+ * prompt tokens with the stand-in answering at once, repeated; wall time against a fast endpoint's
+ * ideal; then peak RSS over `settings.memoryDocuments` pages.
+ */
+async function measureCli() {
+  log(`generating ${settings.cliDocuments} hotel pages for srag ingest`);
+  const corpus = path.join(workDirectory, 'cli-corpus');
+  generateHotelCorpus(corpus, settings.cliDocuments);
+  const directory = path.join(workDirectory, 'cli');
+  mkdirSync(directory, { recursive: true });
+  const standIn = await startLlmStandIn({ corpora: [corpus] });
+  const measure = (label: string, extra: Partial<Parameters<typeof measureCliIngest>[0]> = {}) => {
+    log(`srag ingest of ${extra.documents ?? settings.cliDocuments} pages: ${label}`);
+    return measureCliIngest({ standIn, directory, corpus, documents: settings.cliDocuments, concurrency: fastEndpoint.concurrency, ...extra });
+  };
+  let cli;
+  try {
+    // Warms the bundle the CLI runs from (built from the sources on a first start) and the file cache.
+    await measure('warming up', { corpus, documents: settings.cliDocuments });
+    const evidence: CliIngestFigures[] = [];
+    for (let repeat = 0; repeat < settings.repeats; repeat += 1) evidence.push(await measure(`evidence, run ${repeat + 1} of ${settings.repeats}`));
+    const noEvidence: CliIngestFigures[] = [];
+    for (let repeat = 0; repeat < settings.repeats; repeat += 1) noEvidence.push(await measure(`--no-evidence, run ${repeat + 1} of ${settings.repeats}`, { arguments: ['--no-evidence'] }));
+    const onePage = path.join(workDirectory, 'one-page');
+    generateHotelCorpus(onePage, 1);
+    const start = await measure('one page (what starting and finishing cost)', { corpus: onePage, documents: 1 });
+    standIn.setOptions({ latencyMs: fastEndpoint.latencyMs });
+    const fast = await measure(`replies after ${fastEndpoint.latencyMs} ms`);
+    cli = { evidence, noEvidence, start, fast: { ...fast, idealSeconds: (Math.ceil(fast.calls / fastEndpoint.concurrency) * fastEndpoint.latencyMs) / 1000 } };
+  } finally {
+    await standIn.close();
+  }
+
+  log(`generating ${settings.memoryDocuments} hotel pages for the memory measurement`);
+  const memoryCorpus = path.join(workDirectory, 'memory-corpus');
+  generateHotelCorpus(memoryCorpus, settings.memoryDocuments);
+  // A large corpus's prompts are more than this process should hold: the tokens are counted above.
+  const memoryStandIn = await startLlmStandIn({ corpora: [memoryCorpus], recordBodies: false });
+  let memory;
+  try {
+    log(`srag ingest of ${settings.memoryDocuments} pages for its peak RSS`);
+    memory = await measureCliIngest({ standIn: memoryStandIn, directory, corpus: memoryCorpus, documents: settings.memoryDocuments, concurrency: fastEndpoint.concurrency });
+  } finally {
+    await memoryStandIn.close();
+  }
+  return { ...cli, memory };
+}
+
+async function run() {
+  const cli = await measureCli();
+  return { cli, inProcess: settings.cliOnly ? undefined : await measureInProcess() };
+}
+
 type Results = Awaited<ReturnType<typeof run>>;
+type InProcessResults = Awaited<ReturnType<typeof measureInProcess>>;
 
 function previousResults(directory: string): { file: string; results: Results } | undefined {
   let files: string[];
@@ -258,10 +304,47 @@ const integer = (value: number) => Math.round(value).toLocaleString('en-US');
 const decimal = (value: number, digits = 1) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const megabytes = (bytes: number) => `${integer(bytes / 1024 / 1024)} MB`;
 
+type Row = [measure: string, result: string, ideal: string, ratio: string, before: string];
+
+/** The rows of `srag ingest` itself (see `measureCli`). */
+function cliRows(cli: Results['cli'], previous: Results['cli'] | undefined): Row[] {
+  const documents = integer(settings.cliDocuments);
+  const range = (values: number[], digits: number) => {
+    const low = Math.min(...values);
+    const high = Math.max(...values);
+    return low === high ? decimal(low, digits) : `${decimal(low, digits)}–${decimal(high, digits)}`;
+  };
+  const cpu = (runs: CliIngestFigures[]) => `${range(runs.map((run) => run.cpuMillisecondsPerDocument), 2)} ms/doc (${range(runs.map((run) => run.cpuSeconds), 1)} s, main thread ${range(runs.map((run) => run.mainThreadCpuSeconds), 1)} s; ${runs.length} runs)`;
+  const median = (runs: CliIngestFigures[]) => [...runs.map((run) => run.cpuMillisecondsPerDocument)].sort((left, right) => left - right)[Math.floor(runs.length / 2)]!;
+  const earlierCpu = (runs: CliIngestFigures[] | undefined) => (runs ? `${range(runs.map((run) => run.cpuMillisecondsPerDocument), 2)} ms/doc` : '–');
+  const tokens = (runs: CliIngestFigures[]) => `${integer(runs[0]!.promptTokensPerDocument ?? 0)} (${integer(runs[0]!.calls)} calls)`;
+  const { memory, fast, start } = cli;
+  return [
+    [`srag CPU per document, ${documents} pages, evidence`, cpu(cli.evidence), '≤ 1 ms (goal)', decimal(median(cli.evidence), 2), earlierCpu(previous?.evidence)],
+    [`srag CPU per document, ${documents} pages, --no-evidence`, cpu(cli.noEvidence), '≤ 1 ms (goal)', decimal(median(cli.noEvidence), 2), earlierCpu(previous?.noEvidence)],
+    ['srag CPU of a one-page ingest (start and finish)', `${decimal(start.cpuSeconds, 2)} s (main thread ${decimal(start.mainThreadCpuSeconds, 2)} s)`, '–', '–',
+      previous ? `${decimal(previous.start.cpuSeconds, 2)} s` : '–'],
+    [`peak RSS, ${documents} pages`, `${range(cli.evidence.map((run) => run.peakRssMegabytes), 0)} MB`, '–', '–',
+      previous ? `${range(previous.evidence.map((run) => run.peakRssMegabytes), 0)} MB` : '–'],
+    [`prompt tokens sent per document, ${documents} pages, evidence`, tokens(cli.evidence), '–', '–', previous ? tokens(previous.evidence) : '–'],
+    [`prompt tokens sent per document, ${documents} pages, --no-evidence`, tokens(cli.noEvidence), '–', '–', previous ? tokens(previous.noEvidence) : '–'],
+    [`wall time, ${documents} pages, replies after ${fastEndpoint.latencyMs} ms, ${fastEndpoint.concurrency} in flight`,
+      `${decimal(fast.wallSeconds, 1)} s (${integer(fast.calls)} calls; srag CPU ${decimal(fast.cpuSeconds, 1)} s)`, `${decimal(fast.idealSeconds, 1)} s`,
+      decimal(fast.idealSeconds / fast.wallSeconds, 2), previous ? `${decimal(previous.fast.wallSeconds, 1)} s, ratio ${decimal(previous.fast.idealSeconds / previous.fast.wallSeconds, 2)}` : '–'],
+    [`peak RSS, ${integer(memory.documents)} pages`, `${integer(memory.peakRssMegabytes)} MB (CPU ${decimal(memory.cpuMillisecondsPerDocument, 2)} ms/doc, ${decimal(memory.wallSeconds, 0)} s)`,
+      memory.documents >= 100_000 ? '≤ 400 MB (goal)' : '–', memory.documents >= 100_000 ? decimal(memory.peakRssMegabytes / 400, 2) : '–',
+      previous?.memory.documents === memory.documents ? `${integer(previous.memory.peakRssMegabytes)} MB` : '–'],
+  ];
+}
+
 function table(results: Results, previous: Results | undefined): string {
-  type Row = [measure: string, result: string, ideal: string, ratio: string, before: string];
+  return render([...cliRows(results.cli, previous?.cli), ...(results.inProcess ? inProcessRows(results.inProcess, previous?.inProcess) : [])]);
+}
+
+/** The rows of the in-process measurements (see `measureInProcess`). */
+function inProcessRows(results: InProcessResults, previousInProcess: InProcessResults | undefined): Row[] {
   const rows: Row[] = results.throughput.map((entry, index) => {
-    const earlier = previous?.throughput[index];
+    const earlier = previousInProcess?.throughput[index];
     return [
       `ingest throughput, concurrency ${entry.concurrency}`,
       `${decimal(entry.documentsPerSecond)} docs/s (${decimal(entry.seconds, 2)} s)`,
@@ -270,16 +353,15 @@ function table(results: Results, previous: Results | undefined): string {
       earlier ? `${decimal(earlier.documentsPerSecond)} docs/s, ratio ${decimal(earlier.ratioToIdeal, 2)}` : '–',
     ];
   });
-  const memory = results.memory;
   rows.push(
     ['per-document overhead, every reply cached', `${decimal(results.cached.millisecondsPerDocument, 2)} ms/doc (${integer(results.cached.documentsPerSecond)} docs/s)`, '–', '–',
-      previous ? `${decimal(previous.cached.millisecondsPerDocument, 2)} ms/doc` : '–'],
-    ['prompt tokens per document: fixed prefix', `${integer(results.promptTokens.prefix)} (instructions + schema; ${integer(results.promptTokens.batchPrefix ?? 0)} for a batch)`, '–', '–', previous ? integer(previous.promptTokens.prefix) : '–'],
+      previousInProcess ? `${decimal(previousInProcess.cached.millisecondsPerDocument, 2)} ms/doc` : '–'],
+    ['prompt tokens per document: fixed prefix', `${integer(results.promptTokens.prefix)} (instructions + schema; ${integer(results.promptTokens.batchPrefix ?? 0)} for a batch)`, '–', '–', previousInProcess ? integer(previousInProcess.promptTokens.prefix) : '–'],
     ['prompt tokens per document: the document', `${integer(results.promptTokens.documentMean)} mean (${integer(results.promptTokens.documentMin)}–${integer(results.promptTokens.documentMax)})`, '–', '–',
-      previous ? `${integer(previous.promptTokens.documentMean)} mean` : '–'],
-    ['prompt tokens per document: prefix share', `${decimal(results.promptTokens.prefixShare * 100)} %`, '–', '–', previous ? `${decimal(previous.promptTokens.prefixShare * 100)} %` : '–'],
+      previousInProcess ? `${integer(previousInProcess.promptTokens.documentMean)} mean` : '–'],
+    ['prompt tokens per document: prefix share', `${decimal(results.promptTokens.prefixShare * 100)} %`, '–', '–', previousInProcess ? `${decimal(previousInProcess.promptTokens.prefixShare * 100)} %` : '–'],
     ...results.promptTokens.sent.map((entry): Row => {
-      const earlier = previous?.promptTokens.sent?.find((candidate) => candidate.batchSize === entry.batchSize);
+      const earlier = previousInProcess?.promptTokens.sent?.find((candidate) => candidate.batchSize === entry.batchSize);
       const how = entry.batchSize === 1 ? 'one document per call' : 'default batching';
       return [`prompt tokens sent per document, ${how}`, `${integer(entry.perDocument)} (${integer(entry.calls)} calls, largest ${integer(entry.largestCall)})`,
         entry.batchSize === 1 ? '–' : '≤ 600 (goal)', entry.batchSize === 1 ? '–' : decimal(entry.perDocument / 600, 2), earlier ? integer(earlier.perDocument) : '–'];
@@ -293,13 +375,11 @@ function table(results: Results, previous: Results | undefined): string {
       .map(([how, { identical, different }, calls]): Row => [`table rows as one document per call, ${how}`,
         `${integer(identical)} of ${integer(results.exactness.rows)} identical, ${integer(different)} different${calls}`, `${integer(results.exactness.rows)} identical`,
         decimal((identical - different) / results.exactness.rows, 2), '–']),
-    [`peak RSS, ${integer(memory.documents)} documents`, `${megabytes(memory.peakRssBytes)} (+${megabytes(memory.peakRssBytes - memory.baselineRssBytes)} over ${megabytes(memory.baselineRssBytes)} before)`, '–', '–',
-      previous ? megabytes(previous.memory.peakRssBytes) : '–'],
-    [`peak V8 heap, ${integer(memory.documents)} documents`, `${megabytes(memory.peakHeapBytes)} (+${megabytes(memory.peakHeapBytes - memory.baselineHeapBytes)} over ${megabytes(memory.baselineHeapBytes)} before)`, '–', '–',
-      previous ? megabytes(previous.memory.peakHeapBytes) : '–'],
-    [`ingest rate, ${integer(memory.documents)} documents, no latency`, `${integer(memory.documentsPerSecond)} docs/s (${decimal(memory.seconds, 1)} s)`, '–', '–',
-      previous ? `${integer(previous.memory.documentsPerSecond)} docs/s` : '–'],
   );
+  return rows;
+}
+
+function render(rows: Row[]): string {
   const header: Row = ['measure', 'result', 'ideal', 'ratio to ideal', 'previous run'];
   const widths = header.map((title, index) => rows.reduce((widest, row) => Math.max(widest, row[index]!.length), title.length));
   const line = (cells: string[]) => cells.map((cell, index) => cell.padEnd(widths[index]!)).join('  ').trimEnd();
@@ -312,7 +392,9 @@ try {
   const previous = previousResults(outputDirectory);
   const date = new Date().toISOString();
   process.stdout.write(
-    `srag ingest benchmark: ${settings.documents} generated hotel pages, stand-in latency ${settings.latencyMs} ms; ` +
+    `srag ingest benchmark: srag ingest of ${settings.cliDocuments} and ${settings.memoryDocuments} generated hotel pages` +
+    `${settings.cliOnly ? '' : `, in process ${settings.documents} pages with the stand-in answering after ${settings.latencyMs} ms`}; ` +
+    `load average ${os.loadavg()[0]!.toFixed(1)}; ` +
     `node ${process.version}, ${os.cpus().length} CPUs (${os.platform()}/${os.arch()}); ${date}\n\n${table(results, previous?.results)}\n`,
   );
   mkdirSync(outputDirectory, { recursive: true });

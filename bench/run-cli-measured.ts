@@ -16,14 +16,17 @@ export interface CliRun {
   peakRssKilobytes: number;
   /** User and system CPU of all its threads; 0 as above. */
   cpuMicroseconds: number;
+  /** CPU per thread name at exit (Linux), `main` for the JavaScript thread; threads gone by then are not in it. */
+  threadCpuMicroseconds: Record<string, number>;
 }
 
 /**
  * The real `srag` CLI in a child process, so that what it costs is srag's alone: wall time, and its
  * peak RSS and CPU from its own exit hook (bench/report-peak-memory.mjs). The child sees the
- * endpoint and settings in `environment`, none of this machine's OPENAI_ and SRAG_ variables.
+ * endpoint and settings in `environment`, none of this machine's OPENAI_ and SRAG_ variables;
+ * `nodeArguments` go to node before the script (e.g. `--cpu-prof`, which NODE_OPTIONS refuses).
  */
-export function runCliMeasured(args: string[], cwd: string, environment: Record<string, string>): Promise<CliRun> {
+export function runCliMeasured(args: string[], cwd: string, environment: Record<string, string>, nodeArguments: string[] = []): Promise<CliRun> {
   const peakFile = path.join(cwd, `peak-${process.hrtime.bigint()}.json`);
   const env: Record<string, string> = { SRAG_BENCH_PEAK_FILE: peakFile, ...environment };
   for (const [name, value] of Object.entries(process.env)) {
@@ -31,7 +34,7 @@ export function runCliMeasured(args: string[], cwd: string, environment: Record<
   }
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', peakReporter, cliPath, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArguments, '--import', peakReporter, cliPath, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => { stdout += chunk; });
@@ -39,14 +42,14 @@ export function runCliMeasured(args: string[], cwd: string, environment: Record<
     child.on('error', reject);
     child.on('close', (status) => {
       const milliseconds = performance.now() - started;
-      let report = { maxRssKilobytes: 0, cpuMicroseconds: 0 };
+      let report: { maxRssKilobytes: number; cpuMicroseconds: number; threads?: Record<string, number> } = { maxRssKilobytes: 0, cpuMicroseconds: 0 };
       try {
         report = JSON.parse(readFileSync(peakFile, 'utf8')) as typeof report;
         rmSync(peakFile);
       } catch {
         // no report: the process died before its exit hook
       }
-      resolve({ status, stdout, stderr, milliseconds, peakRssKilobytes: report.maxRssKilobytes, cpuMicroseconds: report.cpuMicroseconds });
+      resolve({ status, stdout, stderr, milliseconds, peakRssKilobytes: report.maxRssKilobytes, cpuMicroseconds: report.cpuMicroseconds, threadCpuMicroseconds: report.threads ?? {} });
     });
   });
 }

@@ -6,3 +6,4 @@ export { expandTableSpans, type GridRow, type SpanningCell, type SpanningRow } f
 export { pageMarker, pageMarkerLine, withoutPageMarkers } from './page-marker.ts';
 export { pdfPagesText, type PdfTextRun } from './pdf-pages-text.ts';
 export { pageOfQuote, type QuotePages } from './page-of-quote.ts';
+export { tokenCeiling } from './token-ceiling.ts';

@@ -423,6 +423,7 @@ export class ExtractionRun {
       maxInputTokens: options.maxInputTokens,
       maxDocumentsPerCall: this.batchSize,
       countTokens,
+      hashText: this.hashText,
       model: options.model,
     });
     const documents = items.map(({ outcome, text }) => ({ text, documentName: outcome.label }));

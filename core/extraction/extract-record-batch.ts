@@ -1,5 +1,6 @@
 import { DeferralCollector } from '../batch-api/deferral-collector.ts';
 import { approximateTokenCount } from '../documents/approximate-token-count.ts';
+import { tokenCeiling } from '../documents/token-ceiling.ts';
 import { generateObject } from '../language-model/generate-object.ts';
 import type { ModelClient } from '../language-model/model-client.ts';
 import type { TokenUsage } from '../ports/language-model.ts';
@@ -31,6 +32,8 @@ export interface ExtractRecordBatchOptions {
   /** The most documents in one call (default: all of them, as far as the budget allows). */
   maxDocumentsPerCall?: number;
   countTokens?: (text: string) => number;
+  /** SHA-256 as hex, for the boundary between documents (see `renderBatchDocuments`); core's portable one by default. */
+  hashText?: (text: string) => string;
   model?: string;
   /** Called once per model call made for a batch of more than one document (for tests and reports). */
   onBatchCall?: (size: number, outcome: 'records' | 'mismatch' | 'failed') => void;
@@ -52,10 +55,11 @@ export type BatchOutcome = { record: ExtractedRecord } | { error: unknown };
 export async function extractRecordBatch(options: ExtractRecordBatchOptions): Promise<BatchOutcome[]> {
   const withEvidence = options.withEvidence ?? true;
   const countTokens = options.countTokens ?? approximateTokenCount;
-  const { system, systemTokens, budgetTokens: budget, calls } = planBatchCalls({
+  const plan = planBatchCalls({
     prompts: options.prompts, schema: options.schema, texts: options.documents.map((document) => document.text), withEvidence,
     maxInputTokens: options.maxInputTokens, maxDocumentsPerCall: options.maxDocumentsPerCall, countTokens,
   });
+  const { system, budgetTokens: budget, calls } = plan;
 
   const single = async (document: BatchDocument): Promise<BatchOutcome> => {
     try {
@@ -83,8 +87,9 @@ export async function extractRecordBatch(options: ExtractRecordBatchOptions): Pr
       return [...first!, ...second!];
     };
     const entries: BatchEntry[] = documents.map((document, index) => ({ id: String(index + 1), text: document.text }));
-    const user = renderBatchDocuments(entries);
-    if (systemTokens + countTokens(user) > budget) return split();
+    const user = renderBatchDocuments(entries, options.hashText);
+    // Counted only when the ceilings do not decide it (see `tokenCeiling`).
+    if (tokenCeiling(system) + tokenCeiling(user) > budget && plan.systemTokens + countTokens(user) > budget) return split();
     let result;
     try {
       result = await generateObject({

@@ -1,5 +1,6 @@
 import { approximateTokenCount } from '../documents/approximate-token-count.ts';
 import { splitDocument } from '../documents/split-document.ts';
+import { tokenCeiling } from '../documents/token-ceiling.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
 import { extractionPrefix } from './extraction-prefix.ts';
@@ -19,10 +20,10 @@ export interface ExtractionPartsOptions {
 export interface ExtractionParts {
   /** The system message every part is sent with: instructions and schema. */
   system: string;
-  /** Tokens of `system`. */
-  instructionTokens: number;
-  /** The most tokens a part may have: the input budget less the instructions and the message framing. */
-  partTokens: number;
+  /** Tokens of `system` (counted when first read). */
+  readonly instructionTokens: number;
+  /** The most tokens a part may have: the input budget less the instructions and the message framing (counted when first read). */
+  readonly partTokens: number;
   /** The document's parts, in order (one when it fits). */
   parts: string[];
   /** The user message of each part, exactly as sent: the part inside its `<document>` element. */
@@ -46,12 +47,13 @@ export function extractionParts(options: ExtractionPartsOptions): ExtractionPart
   const withEvidence = options.withEvidence ?? true;
   const countTokens = options.countTokens ?? approximateTokenCount;
   const prefix = extractionPrefix(schema, prompts, `single:${withEvidence}`, countTokens, () => renderExtractionInstructions(prompts, schema, withEvidence));
-  const partTokens = Math.max(minimumPartTokens, (options.maxInputTokens ?? defaultMaxInputTokens) - prefix.tokens - framingTokens);
-  // A token is at least one UTF-8 byte, so at most three per UTF-16 unit: a text that short fits
-  // without counting it (an o200k count was about a millisecond per document of a scan).
-  const parts = text.length * 3 <= partTokens ? [text] : splitDocument(text, partTokens, countTokens);
+  const maxInputTokens = options.maxInputTokens ?? defaultMaxInputTokens;
+  const partTokens = () => Math.max(minimumPartTokens, maxInputTokens - prefix.tokens - framingTokens);
+  // A text that fits beside the instructions by their ceilings fits as counted: neither is counted
+  // (an o200k count was about a millisecond per document of a scan).
+  const parts = tokenCeiling(text) <= maxInputTokens - tokenCeiling(prefix.system) - framingTokens ? [text] : splitDocument(text, partTokens(), countTokens);
   const messages = parts.map((part, index) => (parts.length === 1
     ? `<document>\n${part}\n</document>`
     : `<document part="${index + 1}" of="${parts.length}">\n${part}\n</document>`));
-  return { system: prefix.system, instructionTokens: prefix.tokens, partTokens, parts, messages };
+  return { system: prefix.system, get instructionTokens() { return prefix.tokens; }, get partTokens() { return partTokens(); }, parts, messages };
 }

@@ -3,7 +3,8 @@ import type { RecordSchema } from '../schema/attribute-definition.ts';
 
 export interface ExtractionPrefix {
   system: string;
-  tokens: number;
+  /** Counted on first read, then kept: a plan its ceiling decides never counts it (see `tokenCeiling`). */
+  readonly tokens: number;
 }
 
 interface Entry extends ExtractionPrefix {
@@ -30,7 +31,14 @@ export function extractionPrefix(
   let entry = entries.find((candidate) => candidate.prompts === prompts && candidate.variant === variant && candidate.countTokens === countTokens);
   if (!entry) {
     const system = render();
-    entry = { prompts, variant, countTokens, system, tokens: countTokens(system) };
+    let tokens: number | undefined;
+    entry = {
+      prompts, variant, countTokens, system,
+      get tokens() {
+        tokens ??= countTokens(system);
+        return tokens;
+      },
+    };
     entries.push(entry);
     bySchema.set(schema, entries);
   }

@@ -9,6 +9,11 @@ export interface PackBatchesOptions {
   maxDocuments: number;
 }
 
+/** Instructions shorter than this count as this long for the rule below: short ones do not make every page long. */
+const leastInstructionTokens = 500;
+/** A document of at most this many tokens (its delimiting lines included) is never sent alone for its length, whatever the instructions. */
+export const neverLongTokens = 2 * leastInstructionTokens;
+
 /**
  * Which documents share a call, in order: a call takes the next document while the instructions
  * plus its documents stay within the budget and it holds fewer than `maxDocuments`. A document
@@ -19,7 +24,7 @@ export interface PackBatchesOptions {
  * the call of the documents around it).
  */
 export function packBatches({ documentTokens, instructionTokens, budgetTokens, maxDocuments }: PackBatchesOptions): number[][] {
-  const longDocument = 2 * Math.max(instructionTokens, 500);
+  const longDocument = 2 * Math.max(instructionTokens, leastInstructionTokens);
   const calls: number[][] = [];
   let current: number[] = [];
   let currentTokens = instructionTokens;

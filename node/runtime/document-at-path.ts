@@ -4,6 +4,23 @@ import { readDocumentFile } from './read-document-file.ts';
 
 /** The document at `source` (a canonical absolute path, as `_source` holds it), shown from the working directory. */
 export function documentAtPath(source: string): DocumentSource {
-  const label = friendlyPath(source);
-  return { source, label, read: () => readDocumentFile(source, { shownAs: label }) };
+  return documentAtPathShownAs(source, friendlyPath(source));
+}
+
+/**
+ * The document at `source`, shown as `label`. Its read gives the event loop a turn, then reads the
+ * file in one blocking call: an asynchronous read is four trips through the thread pool (open,
+ * stat, read, close), ten times a small file's blocking one — and without the turn, a run reading
+ * its documents one after another would read hundreds before it read a model's reply or sent a
+ * request (a reply not yet read is one a kill would make srag pay for again).
+ */
+export function documentAtPathShownAs(source: string, label: string): DocumentSource {
+  return {
+    source,
+    label,
+    read: async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return readDocumentFile(source, { shownAs: label, blocking: true });
+    },
+  };
 }

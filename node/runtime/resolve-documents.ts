@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import { SragError, type DocumentSource } from '../../core/index.ts';
 import { readableDocumentExtensions } from './documents/read-document.ts';
 import { expandDocumentPaths } from './expand-document-paths.ts';
-import { readDocumentFile } from './read-document-file.ts';
+import { documentAtPathShownAs } from './document-at-path.ts';
 
 export interface ResolvedDocuments {
   /** Sorted by label; `source` is the canonical absolute path, `label` the path from the working directory. */
@@ -36,7 +36,7 @@ export async function resolveDocuments(patterns: string[], { followLinks = false
       skipped.push(label);
       continue;
     }
-    documents.push({ source: identity, label, read: () => readDocumentFile(identity, { shownAs: label }) });
+    documents.push(documentAtPathShownAs(identity, label));
   }
   if (documents.length === 0) {
     throw new SragError({

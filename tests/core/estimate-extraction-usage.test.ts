@@ -58,9 +58,28 @@ describe('planBatchCalls', () => {
     const plan = planBatchCalls({ prompts, schema, texts, withEvidence: true, maxDocumentsPerCall: 1, countTokens });
     expect(plan.calls).toEqual([[0], [1], [2]]);
     expect(counted.filter((text) => texts.some((document) => text.includes(document)))).toEqual([]);
-    // Sharing calls, each document is counted to pack them.
+    // Short documents sharing calls fit by their ceilings (their UTF-8 bytes): nothing is counted.
     expect(planBatchCalls({ prompts, schema, texts, withEvidence: true, maxDocumentsPerCall: 3, countTokens }).calls).toEqual([[0, 1, 2]]);
-    expect(counted.filter((text) => texts.includes(text))).toEqual(texts);
+    expect(counted).toEqual([]);
+  });
+
+  it('counts tokens where the ceilings do not decide, and packs as it would have by counts alone', () => {
+    const short = ['Alpha', 'Bravo', 'Charlie', 'Delta'].map((name, index) => `The ${name} Hotel has ${index + 1} stars.`);
+    // Over 1,000 bytes, so possibly a long document: counted, and with the others of the run.
+    const longer = `The Echo Hotel has 5 stars. ${'Its rooms look out over the old town. '.repeat(30)}`;
+    const texts = [short[0]!, short[1]!, longer, short[2]!, short[3]!];
+    const counted: string[] = [];
+    const countTokens = (text: string) => {
+      counted.push(text);
+      return approximateTokenCount(text);
+    };
+    const plan = planBatchCalls({ prompts, schema, texts, withEvidence: true, maxDocumentsPerCall: 2, countTokens });
+    expect(counted).toEqual(expect.arrayContaining(texts));
+    // By counts, the longer page is not long (a quarter of its bytes, under twice the instructions): two to a call.
+    expect(plan.calls).toEqual([[0, 1], [2, 3], [4]]);
+    // A budget the ceilings exceed and the counts do not: the counts decide.
+    const tight = planBatchCalls({ prompts, schema, texts: short, withEvidence: true, maxDocumentsPerCall: 4, countTokens, maxInputTokens: approximateTokenCount(plan.system) + 400 });
+    expect(tight.calls).toEqual([[0, 1, 2, 3]]);
   });
 });
 

@@ -9,6 +9,7 @@ import { quoteIdentifier } from '../quote-identifier.ts';
 import { readSqlResult } from '../read-sql-result.ts';
 import { extractRecordTable } from './extract-record-table.ts';
 import type { JournalEntry } from './journal-entry.ts';
+import { ReplyJournal } from './reply-journal.ts';
 import { openDuckDbFile, type OpenDuckDbFileOptions } from './open-duckdb-file.ts';
 import { declareChildLink } from '../catalog/declare-child-link.ts';
 import { refreshTableProfile } from '../catalog/refresh-table-profile.ts';
@@ -67,6 +68,16 @@ export class SragStore {
   private queue: Promise<unknown> = Promise.resolve();
   /** False for a read-only file an older srag wrote: no endpoint per reply, no kept adaptations. */
   private knowsEndpoints = true;
+  /** Where an extraction run's replies go as they arrive (see `ReplyJournal`), opened on the first. */
+  private replyJournal: ReplyJournal | undefined;
+  /**
+   * Extraction replies journaled and not yet in srag_cache (see `extractionStore`), by key: a
+   * lookup finds them here meanwhile.
+   */
+  private readonly arrivingReplies = new Map<string, CachedResponse>();
+  /** Cache lookups waiting for the next grouped query, by key (see `lookUpReplies`). */
+  private waitingLookups = new Map<string, Array<{ resolve: (response: CachedResponse | undefined) => void; reject: (error: unknown) => void }>>();
+  private lookupQueued = false;
 
   private constructor(readonly path: string, readonly instance: DuckDBInstance, readonly connection: DuckDBConnection, readonly readOnly: boolean) {}
 
@@ -77,7 +88,10 @@ export class SragStore {
     // A read-only file is queried as it is; one srag never wrote to has no srag tables to read.
     if (!readOnly) await createStoreTables(connection);
     const store = new SragStore(path, instance, connection, readOnly);
-    if (!readOnly) await store.applyJournal();
+    if (!readOnly) {
+      await store.applyJournal();
+      await store.applyReplyJournal();
+    }
     // A read-only file an older srag wrote was not brought up to date: its cache names no endpoint.
     else store.knowsEndpoints = (await connection.runAndReadAll("SELECT 1 FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = 'srag_cache' AND column_name = 'endpoint'")).getRowsJS().length > 0;
     return store;
@@ -91,8 +105,24 @@ export class SragStore {
   }
 
   close(): void {
-    this.connection.closeSync();
-    this.instance.closeSync();
+    try {
+      this.replyJournal?.close();
+      // Every reply in srag_cache: the file has nothing the next open would need.
+      if (this.replyJournal && this.arrivingReplies.size === 0) ReplyJournal.remove(this.path);
+    } finally {
+      this.connection.closeSync();
+      this.instance.closeSync();
+    }
+  }
+
+  /** Moves the replies a killed run left in `<database>.replies` into srag_cache, then removes the file. */
+  private async applyReplyJournal(): Promise<void> {
+    if (this.path.startsWith(':memory:')) return;
+    const replies = ReplyJournal.read(this.path);
+    if (replies.length) {
+      await this.exclusive((connection) => transaction(connection, () => writeCacheEntries(connection, replies.map(({ key, response }) => ({ key, response, purpose: 'extraction' })))));
+    }
+    ReplyJournal.remove(this.path);
   }
 
   /**
@@ -228,26 +258,28 @@ export class SragStore {
     const flush = async (connection: DuckDBConnection) => {
       const batch = pending;
       pending = [];
+      const replies = batch.flatMap(({ write }) => ('cache' in write ? [write] : []));
       try {
         await transaction(connection, async () => {
-          const cache = batch.flatMap(({ write }) => ('cache' in write ? [write.cache] : []));
           const records = batch.flatMap(({ write }) => ('record' in write ? [write.record] : []));
           const entries = batch.flatMap(({ write }) => ('entry' in write ? [write.entry] : []));
           const moves = batch.flatMap(({ write }) => ('move' in write ? [write.move] : []));
           // Moves first: a record saved for a moved document in the same transaction lands on the moved row.
           if (moves.length) await moveSources(connection, target, moves);
-          if (cache.length) await writeCacheEntries(connection, cache);
+          if (replies.length) await writeCacheEntries(connection, replies.map(({ cache }) => cache));
           if (records.length) await writeRecords(connection, target, records);
           if (entries.length) await writeLogEntries(connection, table, entries);
         });
+        for (const { cache } of replies) this.arrivingReplies.delete(cache.key);
+        // None waiting: every reply the file holds is in srag_cache.
+        if (replies.length && this.arrivingReplies.size === 0) this.replyJournal?.clear();
         for (const entry of batch) entry.resolve();
       } catch (error) {
         const failure = storeFailed(error, this.path);
         for (const entry of batch) entry.reject(failure);
       }
     };
-    // Group commit: writes that arrive while one runs share the next transaction — replies too, so
-    // that a reply is durable one commit after it arrives however many records wait to be written.
+    // Group commit: writes that arrive while one runs share the next transaction.
     const save = (write: Write) => new Promise<void>((resolve, reject) => {
       pending.push({ write, resolve, reject });
       if (pending.length === 1) void this.exclusive(flush);
@@ -276,8 +308,21 @@ export class SragStore {
       responseCache: {
         get: cache.get,
         findForAnyEndpoint: cache.findForAnyEndpoint,
+        // On disk the moment it is read (see `ReplyJournal`), so a kill -9 re-pays only the calls
+        // still in flight. The group commit then moves it to srag_cache; a failure there fails the
+        // records saved with it. A database in memory outlives no kill: its replies wait for the commit.
         set: async (key, response) => {
-          if (!this.readOnly) await save({ cache: { key, response, purpose: 'extraction' } });
+          if (this.readOnly) return;
+          const cache = { key, response, purpose: 'extraction' };
+          if (this.path.startsWith(':memory:')) return save({ cache });
+          try {
+            this.replyJournal ??= ReplyJournal.open(this.path);
+            this.replyJournal.append({ key, response });
+          } catch (error) {
+            throw storeFailed(error, this.path);
+          }
+          this.arrivingReplies.set(key, response);
+          save({ cache }).catch(() => undefined);
         },
       },
       refreshStatistics: async () => {
@@ -341,7 +386,7 @@ export class SragStore {
       return cached;
     });
     return {
-      get: (key) => read('SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key = $1', key),
+      get: (key) => this.lookUpReply(key),
       // A session with no endpoint configured: any endpoint's reply, or one an older srag kept under the request key.
       findForAnyEndpoint: (requestKey) => read(this.knowsEndpoints
         ? 'SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE request_key = $1 OR (endpoint IS NULL AND key = $1) LIMIT 1'
@@ -357,6 +402,42 @@ export class SragStore {
         });
       },
     };
+  }
+
+  /**
+   * The reply kept under `key`: one arriving (journaled, not yet in srag_cache), or one of
+   * srag_cache, looked up with the others asked for meanwhile in one query (`lookUpReplies`): a
+   * query per lookup was a statement per model call, and the lookups queued before every write.
+   */
+  private lookUpReply(key: string): Promise<CachedResponse | undefined> {
+    const arriving = this.arrivingReplies.get(key);
+    if (arriving) return Promise.resolve(arriving);
+    return new Promise((resolve, reject) => {
+      const waiting = this.waitingLookups.get(key);
+      if (waiting) waiting.push({ resolve, reject });
+      else this.waitingLookups.set(key, [{ resolve, reject }]);
+      if (this.lookupQueued) return;
+      this.lookupQueued = true;
+      void this.exclusive((connection) => this.lookUpReplies(connection));
+    });
+  }
+
+  /** Answers every waiting lookup with one query. */
+  private async lookUpReplies(connection: DuckDBConnection): Promise<void> {
+    this.lookupQueued = false;
+    const waiting = this.waitingLookups;
+    this.waitingLookups = new Map();
+    try {
+      const rows = (await connection.runAndReadAll(
+        `SELECT key, response, model, prompt_tokens, completion_tokens FROM srag_cache
+         SEMI JOIN (SELECT unnest(CAST($1 AS JSON)::VARCHAR[]) AS wanted) ON key = wanted`, [JSON.stringify([...waiting.keys()])])).getRowsJS();
+      const found = new Map(rows.map((row): [string, CachedResponse] => [String(row[0]), {
+        text: String(row[1]), model: String(row[2]), usage: { promptTokens: Number(row[3]), completionTokens: Number(row[4]) },
+      }]));
+      for (const [key, callers] of waiting) for (const { resolve } of callers) resolve(this.arrivingReplies.get(key) ?? found.get(key));
+    } catch (error) {
+      for (const callers of waiting.values()) for (const { reject } of callers) reject(error);
+    }
   }
 
   /**
