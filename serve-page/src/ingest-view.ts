@@ -11,14 +11,52 @@ interface JobBody {
   error?: { message: string };
 }
 
+/** What a dry run answers (as `srag ingest --dry-run --json`). */
+interface IngestEstimate {
+  documents: number;
+  calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost_usd: number | null;
+  model: string;
+  table: string;
+  left_alone: number;
+}
+
+/** The request the form says: the documents, the schema, and the options a user set (a blank one is left out). */
+function ingestRequest(): Record<string, unknown> {
+  const paths = byId<HTMLTextAreaElement>('ingest-paths').value.split('\n').map((line) => line.trim()).filter(Boolean);
+  const table = byId<HTMLInputElement>('ingest-table').value.trim();
+  const maxCost = byId<HTMLInputElement>('ingest-max-cost').valueAsNumber;
+  return {
+    paths,
+    schema: byId<HTMLInputElement>('ingest-schema').value.trim(),
+    ...(table ? { table } : {}),
+    ...(Number.isFinite(maxCost) && maxCost > 0 ? { maxCost } : {}),
+    ...(byId<HTMLInputElement>('ingest-batch-api').checked ? { batchApi: true } : {}),
+  };
+}
+
+function describeEstimate(estimate: IngestEstimate): string {
+  const cost = estimate.cost_usd === null ? `no price known for ${estimate.model}` : `about $${estimate.cost_usd.toFixed(4)} with ${estimate.model}`;
+  const leftAlone = estimate.left_alone ? ` (${estimate.left_alone} unchanged, left alone)` : '';
+  return `${estimate.table}: ${estimate.documents} documents to extract${leftAlone} in ${estimate.calls} calls, ${estimate.prompt_tokens.toLocaleString('en-US')} prompt and ${estimate.completion_tokens.toLocaleString('en-US')} completion tokens, ${cost}. Nothing was sent.`;
+}
+
 /** The ingest form: paths and a schema file on the server, a job whose progress is followed until it ends. */
 export function setUpIngest(onDone: () => void): void {
   byId('ingest').addEventListener('submit', (event) => {
     event.preventDefault();
-    const paths = byId<HTMLTextAreaElement>('ingest-paths').value.split('\n').map((line) => line.trim()).filter(Boolean);
     void run(async () => {
-      const job = await postJson<JobBody>('/ingest', { paths, schema: byId<HTMLInputElement>('ingest-schema').value.trim() });
+      const job = await postJson<JobBody>('/ingest', ingestRequest());
       if ((await followJob(job)).status === 'done') onDone();
+    });
+  });
+  // What the job would send and cost, before it spends anything (POST /ingest with dryRun).
+  byId('ingest-estimate').addEventListener('click', () => {
+    void run(async () => {
+      const estimate = await postJson<IngestEstimate>('/ingest', { ...ingestRequest(), dryRun: true });
+      byId('ingest-estimate-result').textContent = describeEstimate(estimate);
     });
   });
   // Jobs started before the page was opened (or by another client) are followed too.

@@ -119,7 +119,22 @@ describe.skipIf(skip)('the srag serve page in headless Chromium', () => {
     expect(await page.locator(':focus').getAttribute('id')).toBe('ingest-paths');
     await page.getByLabel('Documents (paths or globs on the server, one per line)').fill('examples/guesthouses/docs');
     await page.getByLabel('Schema file on the server').fill('examples/guesthouses/schema.json');
+    const ingestBodies: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/ingest')) ingestBodies.push(request.postDataJSON());
+    });
+    // The estimate first: what the job would send and cost, and nothing sent or started.
+    await page.getByRole('button', { name: 'Estimate the cost' }).click();
+    await expect.poll(() => page.textContent('#ingest-estimate-result'))
+      .toMatch(/^guesthouses: 8 documents to extract in \d+ calls?, [\d,]+ prompt and [\d,]+ completion tokens, (about \$\d+\.\d{4} with \S+|no price known for \S+)\. Nothing was sent\.$/);
+    expect(await page.locator('#jobs > *').count()).toBe(0);
+    await page.getByLabel('Spend at most (USD, optional)').fill('5');
     await page.click('#ingest button[type=submit]');
+    await expect.poll(() => ingestBodies.length).toBe(2);
+    expect(ingestBodies).toEqual([
+      { paths: ['examples/guesthouses/docs'], schema: 'examples/guesthouses/schema.json', dryRun: true },
+      { paths: ['examples/guesthouses/docs'], schema: 'examples/guesthouses/schema.json', maxCost: 5 },
+    ]);
     await expect.poll(() => page.textContent('#jobs'), { timeout: 60_000 }).toContain('guesthouses: done, 8/8 documents');
     await expect.poll(() => page.textContent('#records-count')).toBe('1–8 of 8');
     expect(await page.isVisible('#empty-database')).toBe(false);
