@@ -3,7 +3,7 @@ import { openSqlSession } from '../sql-functions/harness/sql-session.ts';
 import { splitSqlScript } from '../sql-functions/harness/split-sql-script.ts';
 import { readTextFile } from '../runtime/read-text-file.ts';
 import { formatTable } from './format-table.ts';
-import { runStatement } from './sql-command.ts';
+import { runStatement } from './run-statement.ts';
 
 export interface RunCommandOptions {
   db: string;
