@@ -28,24 +28,31 @@ describe('the ingest benchmark', () => {
       /^dry-run estimate vs sent, default batching +[\d,]+ vs [\d,]+ prompt tokens, \d+ vs \d+ calls +within 25 % +[\d.]+/m,
       /^table rows as one document per call, default batching +16 of 16 identical, 0 different +16 identical +1\.00/m,
       /^table rows as one document per call, batching, every shared reply swapping two ids +16 of 16 identical, 0 different, \d+ calls +16 identical +1\.00/m,
-      /^peak RSS, 200 documents +[\d,]+ MB/m,
-      /^peak V8 heap, 200 documents +[\d,]+ MB/m,
-      /^ingest rate, 200 documents, no latency +[\d,]+ docs\/s/m,
+      // srag ingest itself, in a child process: its CPU per document, start cost, memory, tokens sent and wall time.
+      /^srag CPU per document, 100 pages, evidence +[\d.]+ ms\/doc \([\d.]+ s, main thread [\d.]+ s; 1 runs\) +≤ 1 ms \(goal\)/m,
+      /^srag CPU per document, 100 pages, --no-evidence +[\d.]+ ms\/doc/m,
+      /^srag CPU of a one-page ingest \(start and finish\) +[\d.]+ s/m,
+      /^peak RSS, 100 pages +[\d,]+ MB/m,
+      /^prompt tokens sent per document, 100 pages, evidence +[\d,]+ \(\d+ calls\)/m,
+      /^prompt tokens sent per document, 100 pages, --no-evidence +[\d,]+ \(100 calls\)/m,
+      /^wall time, 100 pages, replies after 50 ms, 64 in flight +[\d.]+ s \(\d+ calls; srag CPU [\d.]+ s\) +[\d.]+ s/m,
+      /^peak RSS, 200 pages +[\d,]+ MB/m,
     ]) expect(run.stdout).toMatch(row);
 
     const files = readdirSync(outputDirectory);
     expect(files).toHaveLength(1);
     const saved = JSON.parse(readFileSync(join(outputDirectory, files[0]!), 'utf8'));
-    expect(saved.settings).toEqual({ documents: 16, latencyMs: 20, memoryDocuments: 200 });
-    expect(saved.results.throughput.map((entry: { concurrency: number }) => entry.concurrency)).toEqual([1, 8, 32]);
-    expect(saved.results.memory.peakRssBytes).toBeGreaterThan(0);
+    expect(saved.settings).toEqual({ documents: 16, latencyMs: 20, memoryDocuments: 200, cliDocuments: 100, repeats: 1, cliOnly: false });
+    expect(saved.results.inProcess.throughput.map((entry: { concurrency: number }) => entry.concurrency)).toEqual([1, 8, 32]);
+    expect(saved.results.cli.memory.peakRssMegabytes).toBeGreaterThan(0);
+    expect(saved.results.cli.evidence[0].calls).toBeLessThan(saved.results.cli.noEvidence[0].calls);
     // Short pages share calls: fewer prompt tokens per document than one document per call.
-    const [single, batched] = saved.results.promptTokens.sent as Array<{ perDocument: number; calls: number }>;
+    const [single, batched] = saved.results.inProcess.promptTokens.sent as Array<{ perDocument: number; calls: number }>;
     expect(batched!.calls).toBeLessThan(single!.calls);
     expect(batched!.perDocument).toBeLessThan(single!.perDocument);
     // A model swapping ids costs more calls (the shared calls are split), never a moved value.
-    expect(saved.results.exactness.swapIdsCalls).toBeGreaterThan(batched!.calls);
-    for (const entry of saved.results.promptTokens.sent as Array<{ sent: number; estimatedPromptTokens: number }>) {
+    expect(saved.results.inProcess.exactness.swapIdsCalls).toBeGreaterThan(batched!.calls);
+    for (const entry of saved.results.inProcess.promptTokens.sent as Array<{ sent: number; estimatedPromptTokens: number }>) {
       expect(Math.abs(entry.estimatedPromptTokens - entry.sent) / entry.sent).toBeLessThanOrEqual(0.25);
     }
   });
