@@ -72,6 +72,17 @@ describe('the packed tarball installed into a project outside the repository', (
     expect(result.rows).toEqual(question!.gold);
   });
 
+  it('counts tokens with its own o200k tokenizer where byte counts do not decide (loaded by require from the built code)', async () => {
+    // A budget below the prompt's bytes: the plan counts tokens instead of trusting the ceilings.
+    const run = await runProcess(installed.command, ['ingest', 'docs', '--schema', 'schema.json', '--db', 'estimate.duckdb', '--dry-run', '--json'], {
+      cwd: installed.project, env: { ...environment(), SRAG_MAX_INPUT_TOKENS: '2000' },
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const estimate = JSON.parse(run.stdout) as { documents: number; prompt_tokens: number };
+    expect(estimate.documents).toBe(4);
+    expect(estimate.prompt_tokens).toBeGreaterThan(0);
+  });
+
   it('runs srag_ask through SQL, which starts the built session and bridge workers', async () => {
     const [, question] = readGoldQuestions(corpus);
     const run = await srag(['sql', '--json', '-c', `SELECT sql FROM srag_ask('${question!.question}')`]);
