@@ -14,7 +14,7 @@ import { and, not, toBoolean } from './three-valued-logic.ts';
 type Candidate = { value: RuntimeValue; type: SqlType; expression?: Expression };
 
 /** An IN list of literals is evaluated once, not once per row; each item is still a step per row. */
-const constantCandidates = new WeakMap<Expression[], Candidate[]>();
+const constantCandidates = new WeakMap<Expression[], { candidates: Candidate[]; decimal: boolean }>();
 
 export type Predicate = Extract<Expression, { type: 'isNull' | 'isBoolean' | 'isDistinctFrom' | 'between' | 'inList' | 'inSubquery' | 'like' | 'exists' }>;
 
@@ -46,10 +46,13 @@ export function evaluatePredicate(run: QueryRun, expression: Predicate, context:
     case 'inList': {
       run.budget.work(expression.list.length);
       const operand = run.evaluate(expression.operand, context);
-      const candidates = constantCandidates.get(expression.list)
+      const constant = constantCandidates.get(expression.list);
+      const candidates = constant?.candidates
         ?? expression.list.map((item) => ({ value: run.evaluate(item, context), type: run.typeOf(item, context), expression: item }));
-      if (!constantCandidates.has(expression.list) && expression.list.every((item) => item.type === 'literal')) constantCandidates.set(expression.list, candidates);
-      const result = membership({ value: operand, type: run.typeOf(expression.operand, context), expression: expression.operand }, candidates);
+      // Whether a DECIMAL is among the items: asked once for a list of literals, not once per row.
+      const decimal = constant?.decimal ?? candidates.some(hasDecimal);
+      if (!constant && expression.list.every((item) => item.type === 'literal')) constantCandidates.set(expression.list, { candidates, decimal });
+      const result = membership({ value: operand, type: run.typeOf(expression.operand, context), expression: expression.operand }, candidates, decimal);
       return expression.negated ? not(result) : result;
     }
     case 'inSubquery': {
@@ -58,7 +61,7 @@ export function evaluatePredicate(run: QueryRun, expression: Predicate, context:
       if (relation.columns.length !== 1) sqlFailure(`Binder Error: Subquery returns ${relation.columns.length} columns - expected 1`);
       const type = relation.columns[0]!.type;
       run.budget.work(relation.rows.length);
-      const result = membership({ value: operand, type: run.typeOf(expression.operand, context), expression: expression.operand }, relation.rows.map((row) => ({ value: row[0]!, type })));
+      const result = membership({ value: operand, type: run.typeOf(expression.operand, context), expression: expression.operand }, relation.rows.map((row) => ({ value: row[0]!, type })), decimalParts(type) !== undefined);
       return expression.negated ? not(result) : result;
     }
     case 'like': {
@@ -93,22 +96,12 @@ function hasDecimal(side: Candidate): boolean {
   return side.value instanceof SqlDecimal || decimalParts(side.type) !== undefined;
 }
 
-/** A list of literals is asked once whether it holds a DECIMAL, not once per row (a 200,000-item list meets every row). */
-const decimalLists = new WeakMap<Candidate[], boolean>();
-function listHasDecimal(candidates: Candidate[]): boolean {
-  const known = decimalLists.get(candidates);
-  if (known !== undefined) return known;
-  const answer = candidates.some(hasDecimal);
-  decimalLists.set(candidates, answer);
-  return answer;
-}
-
 /** `x IN (…)`: true on a match, else NULL if a comparison was NULL, else false. */
-function membership(operandSide: Candidate, candidates: Candidate[]): boolean | null {
+function membership(operandSide: Candidate, candidates: Candidate[], listHasDecimal: boolean): boolean | null {
   const { value: operand, type: operandType } = operandSide;
   // The list is cast to the common type first: DuckDB casts a text literal there as it binds, so
   // one that does not fit fails the query even where the operand is NULL.
-  const common = hasDecimal(operandSide) || listHasDecimal(candidates) ? inCommonNumericType([operandSide, ...candidates]) : undefined;
+  const common = hasDecimal(operandSide) || listHasDecimal ? inCommonNumericType([operandSide, ...candidates]) : undefined;
   if (operand === null) return candidates.length === 0 ? false : null;
   if (common) {
     const [value, ...values] = common;
