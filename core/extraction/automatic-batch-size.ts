@@ -11,13 +11,13 @@ const plannedItemsPerList = { items: 10, tokensPerList: 4 };
 /**
  * How many documents share a model call by default: as many as keep the planned reply (one
  * record per document) within `plannedReplyTokens`, at most 16 — the input budget then decides
- * per call (see `packBatches`). Without evidence it is 1: a batch reply whose ids are mixed up is
- * caught by the quotes (each must occur in its own document), and without quotes nothing would
- * catch it.
+ * per call (see `packBatches`). With or without evidence: a reply whose ids are mixed up is caught
+ * by the quotes (each must occur in its own document), and without quotes by the values (a record
+ * whose values another document of the call states more of than its own, see
+ * `recordFromAnotherDocument`); the call is then split down to documents sent alone.
  */
 export function automaticBatchSize(schema: RecordSchema, withEvidence: boolean): number {
-  if (!withEvidence) return 1;
-  return Math.max(1, Math.min(mostDocumentsPerCall, Math.floor(plannedReplyTokens / plannedRecordTokens(schema, true))));
+  return Math.max(1, Math.min(mostDocumentsPerCall, Math.floor(plannedReplyTokens / plannedRecordTokens(schema, withEvidence))));
 }
 
 /**

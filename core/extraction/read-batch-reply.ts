@@ -3,6 +3,7 @@ import type { BatchEntry } from './render-batch-documents.ts';
 import { batchIdKey } from './batch-id-key.ts';
 import { quoteMatcher } from './quote-occurs-in.ts';
 import { readRecordReply, type PartRecord } from './read-record-reply.ts';
+import { recordFromAnotherDocument } from './record-from-another-document.ts';
 
 /**
  * What a batch reply said: either records for exactly the ids sent (each readable, or with the
@@ -17,7 +18,8 @@ export type BatchReading =
  * Read a parsed batch reply. A reply that is not `{"records": [...]}` at all is a problem (the
  * model is asked again); a reply whose ids are not exactly the ids sent is a valid answer of kind
  * `mismatch`: re-asking would invite made-up padding, so the caller splits the batch instead. So
- * is a record quoting another document of the call.
+ * is a record quoting another document of the call, or without evidence a record whose values
+ * another document of the call states more of than its own (see `recordFromAnotherDocument`).
  */
 export function readBatchReply(
   reply: unknown,
@@ -39,11 +41,14 @@ export function readBatchReply(
   const missing = entries.filter((entry) => !seen.has(entry.id)).map((entry) => entry.id);
   if (missing.length) return { value: { kind: 'mismatch', reason: `the reply has no record for id${missing.length > 1 ? 's' : ''} ${missing.map((id) => `"${id}"`).join(', ')}` } };
   const records = new Map<string, { value: PartRecord } | { problems: string[] }>();
+  const fromAnotherDocument = withEvidence ? undefined : recordFromAnotherDocument(entries);
   for (const entry of entries) {
     const record = Object.fromEntries(Object.entries(seen.get(entry.id)!).filter(([key]) => key !== idKey));
     const read = readRecordReply(record, { schema, documentText: entry.text, withEvidence, strict: true });
     const quoted = 'value' in read ? quotedElsewhere(read.value, entry, entries) : undefined;
     if (quoted) return { value: { kind: 'mismatch', reason: `the record for id "${entry.id}" quotes document "${quoted}": ids mixed up` } };
+    const stated = 'value' in read && fromAnotherDocument ? fromAnotherDocument(read.value, entry) : undefined;
+    if (stated) return { value: { kind: 'mismatch', reason: `the record for id "${entry.id}" holds values document "${stated}" states and its own does not: ids mixed up` } };
     records.set(entry.id, read);
   }
   return { value: { kind: 'records', records } };

@@ -26,8 +26,8 @@ afterAll(async () => {
   await standIn?.close();
 });
 
-function ingest(batchSlips: BatchSlip[]) {
-  return runWithBatchSlips({ standIn, schema, documents, batchSlips });
+function ingest(batchSlips: BatchSlip[], withEvidence = true) {
+  return runWithBatchSlips({ standIn, schema, documents, batchSlips, withEvidence });
 }
 
 describe('batching by default, against a model that slips on ids', () => {
@@ -39,7 +39,7 @@ describe('batching by default, against a model that slips on ids', () => {
     for (const [source, values] of gold) expect({ source, values: { ...records.get(source)!.values } }).toEqual({ source, values });
   });
 
-  for (const [slip, what] of [['drop-id', 'leaves a document out'], ['extra-id', 'adds a record for an id never sent'], ['swap-ids', 'gives two documents each other\'s record']] as const) {
+  for (const [slip, what] of [['drop-id', 'leaves a document out'], ['extra-id', 'adds a record for an id never sent'], ['swap-ids', 'gives two documents each other\'s record'], ['shift-ids', 'gives each document the next one\'s record']] as const) {
     it(`keeps every true value and stores nothing wrong when each batch reply ${what}`, async () => {
       const { summary, records, documentsPerCall } = await ingest([slip]);
       expect(summary).toMatchObject({ done: 12, failed: 0 });
@@ -51,6 +51,25 @@ describe('batching by default, against a model that slips on ids', () => {
         expect({ source, values: { ...stored.values } }).toEqual({ source, values });
         expect({ source, issues: stored.issues }).toEqual({ source, issues: [] });
       }
+    });
+  }
+});
+
+describe('batching without evidence (--no-evidence), against a model that mixes up ids', () => {
+  it('sends the twelve short pages in a few shared calls and stores exactly the gold values, with no call split', async () => {
+    const { summary, records, documentsPerCall } = await ingest([], false);
+    expect(summary).toMatchObject({ done: 12, failed: 0 });
+    expect(documentsPerCall).toEqual([12]);
+    for (const [source, values] of gold) expect({ source, values: { ...records.get(source)!.values } }).toEqual({ source, values });
+  });
+
+  for (const [slip, what] of [['swap-ids', 'gives two documents each other\'s record'], ['shift-ids', 'gives each document the next one\'s record']] as const) {
+    it(`catches every record of another document by its values when each reply ${what}, though it has no quotes, and stores each document's own values`, async () => {
+      const { summary, records, documentsPerCall } = await ingest([slip], false);
+      expect(summary).toMatchObject({ done: 12, failed: 0 });
+      expect(documentsPerCall[0]).toBe(12);
+      expect(documentsPerCall.filter((count) => count === 1).length).toBeGreaterThan(0);
+      for (const [source, values] of gold) expect({ source, values: { ...records.get(source)!.values } }).toEqual({ source, values });
     });
   }
 });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { approximateTokenCount, estimateExtractionUsage, extractRecordBatch, findModelPrice, defaultModelPrices, ModelClient, parseRecordSchema, readModelPrices, SragError, usageCost, type LanguageModelRequest } from '../../core/index.ts';
+import { approximateTokenCount, estimateExtractionRun, estimateExtractionUsage, extractRecordBatch, findModelPrice, defaultModelPrices, ModelClient, parseRecordSchema, readModelPrices, runExtraction, SragError, usageCost, type LanguageModelRequest } from '../../core/index.ts';
 import { planBatchCalls } from '../../core/extraction/plan-batch-calls.ts';
 import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
 import { caught } from '../helpers/caught.ts';
 import { createRecordingLanguageModel } from '../helpers/recording-language-model.ts';
+import { memoryExtractionStore } from '../helpers/memory-extraction-store.ts';
 
 const schema = parseRecordSchema({
   title: 'Hotels',
@@ -42,6 +43,21 @@ describe('estimateExtractionUsage', () => {
     expect(documentsPerCall.slice(0, -2).every((count) => count === 1)).toBe(true);
     expect(estimate.calls).toBe(requests.length);
     expect(estimate.calls).toBeGreaterThan(3);
+    const sent = requests.reduce((sum, request) => sum + request.messages.reduce((tokens, message) => tokens + approximateTokenCount(message.content), 0), 0);
+    expect(estimate.promptTokens).toBe(sent);
+  });
+  it('counts the shared calls of a run without evidence (--no-evidence), as the run then sends them', async () => {
+    const names = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot', 'Golf', 'Hotel', 'India', 'Juliet'];
+    const documents = names.map((name, index) => ({ source: `${name.toLowerCase()}.txt`, read: async () => `The ${name} Hotel has ${(index % 5) + 1} stars.` }));
+    const estimate = await estimateExtractionRun({ prompts, schema, documents, store: memoryExtractionStore().store, withEvidence: false });
+
+    const unquoted = (request: LanguageModelRequest) => JSON.stringify(JSON.parse(answer(request), (key, value: unknown) =>
+      (value !== null && typeof value === 'object' && 'quote' in value ? (value as { value?: unknown }).value : value)));
+    const { languageModel, requests } = createRecordingLanguageModel(unquoted);
+    const summary = await runExtraction({ client: new ModelClient({ languageModel, sleep: async () => {}, retry: { maxRetries: 0 } }), prompts, schema, documents, store: memoryExtractionStore().store, withEvidence: false });
+    expect(summary).toMatchObject({ done: 10, failed: 0 });
+    expect(requests.map((request) => request.messages[1]!.content.match(/^<document id="/gm)?.length ?? 1)).toEqual([10]);
+    expect(estimate).toMatchObject({ toExtract: 10, calls: 1 });
     const sent = requests.reduce((sum, request) => sum + request.messages.reduce((tokens, message) => tokens + approximateTokenCount(message.content), 0), 0);
     expect(estimate.promptTokens).toBe(sent);
   });

@@ -208,3 +208,46 @@ describe('extractRecordBatch', () => {
     ]);
   });
 });
+
+describe('extractRecordBatch without evidence', () => {
+  /** The careful model of `answer`, without quotes: `{"hotel_name": "Alpha Hotel", "stars": 2}` per record. */
+  const valuesOnly = (request: LanguageModelRequest, swap = false) => {
+    const reply = JSON.parse(answer(request)) as { records?: Array<Record<string, { value: unknown }> & { id: string }> } & Record<string, { value: unknown }>;
+    const unquoted = (record: Record<string, unknown>) => Object.fromEntries(Object.entries(record).map(([key, entry]) => [key, key === 'id' ? entry : (entry as { value: unknown }).value]));
+    if (!reply.records) return JSON.stringify(unquoted(reply));
+    const records = reply.records.map(unquoted);
+    if (swap && records.length > 1) [records[0]!.id, records[1]!.id] = [records[1]!.id, records[0]!.id];
+    return JSON.stringify({ records });
+  };
+  const extract = (reply: (request: LanguageModelRequest) => string, maxDocumentsPerCall?: number) => {
+    const { languageModel, requests } = createRecordingLanguageModel(reply);
+    const calls: string[] = [];
+    const outcome = extractRecordBatch({
+      client: new ModelClient({ languageModel, sleep: noWait, retry: { maxRetries: 0 } }), prompts, schema, documents, withEvidence: false, maxDocumentsPerCall,
+      onBatchCall: (size, result) => calls.push(`${size}: ${result}`),
+    });
+    return { outcome, requests, calls };
+  };
+  const values = (results: Awaited<ReturnType<typeof extractRecordBatch>>) => results.map((result) => ('record' in result ? result.record.values : result.error));
+
+  it('packs short documents into one call and stores the same values as one-document calls do', async () => {
+    const packed = extract((request) => valuesOnly(request));
+    const alone = extract((request) => valuesOnly(request), 1);
+    const [packedResults, aloneResults] = [await packed.outcome, await alone.outcome];
+    expect(kinds(packed.requests)).toEqual(['batch 4']);
+    expect(packed.requests[0]!.messages[0]!.content).not.toContain('"quote"');
+    expect(kinds(alone.requests)).toEqual(['single', 'single', 'single', 'single']);
+    expect(values(packedResults)).toEqual(values(aloneResults));
+    expect(values(packedResults)[2]).toEqual({ hotel_name: 'Charlie Hotel', stars: 4 });
+  });
+
+  it('catches a shared reply that gives two documents each other\'s record by their values, and splits it so that each keeps its own', async () => {
+    const { outcome, requests, calls } = extract((request) => valuesOnly(request, true));
+    const results = await outcome;
+    expect(calls).toEqual(['4: mismatch', '2: mismatch', '2: mismatch']);
+    expect(kinds(requests)).toEqual(['batch 4', 'batch 2', 'single', 'single', 'batch 2', 'single', 'single']);
+    expect(values(results)).toEqual([
+      { hotel_name: 'Alpha Hotel', stars: 2 }, { hotel_name: 'Bravo Hotel', stars: 3 }, { hotel_name: 'Charlie Hotel', stars: 4 }, { hotel_name: 'Delta Hotel', stars: 5 },
+    ]);
+  });
+});

@@ -10,18 +10,20 @@ import { memoryExtractionStore } from './memory-extraction-store.ts';
  * every reply that answers several documents; returns the run's summary, the records saved, and
  * how many documents each model call carried (1 for a call with one document).
  */
-export async function runWithBatchSlips({ standIn, schema, documents, batchSlips }: {
+export async function runWithBatchSlips({ standIn, schema, documents, batchSlips, withEvidence = true }: {
   standIn: LlmStandIn;
   schema: RecordSchema;
   documents: DocumentSource[];
   batchSlips: BatchSlip[];
+  /** false: ask for values without quotes (`--no-evidence`). */
+  withEvidence?: boolean;
 }) {
   standIn.reset();
   standIn.setOptions({ batchSlips });
   const languageModel = new OpenAiLanguageModel({ baseURL: standIn.url, model: 'stand-in', timeoutMilliseconds: 30_000 });
   const client = new ModelClient({ languageModel, sleep: async () => {}, retry: { maxRetries: 0 } });
   const { store, records } = memoryExtractionStore();
-  const summary = await runExtraction({ client, prompts: loadPromptLibrary(), schema, documents, store, concurrency: 2 });
+  const summary = await runExtraction({ client, prompts: loadPromptLibrary(), schema, documents, store, concurrency: 2, withEvidence });
   const documentsPerCall = standIn.requests.map((request) =>
     (request.kind === 'extract-record-batch' ? (request.body as { messages: Array<{ content: string }> }).messages[1]!.content.match(/^<document id="/gm)!.length : 1));
   return { summary, records, documentsPerCall };

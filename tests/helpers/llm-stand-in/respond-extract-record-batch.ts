@@ -85,6 +85,10 @@ function slipBatch(records: Array<Record<string, unknown>>, batchSlips: readonly
     slipped[0]![idKey] = second;
     slipped[1]![idKey] = first;
   }
+  if (batchSlips.includes('shift-ids')) {
+    const ids = slipped.map((record) => record[idKey]);
+    slipped.forEach((record, index) => { record[idKey] = ids[(index + ids.length - 1) % ids.length]; });
+  }
   if (batchSlips.includes('drop-id')) slipped = slipped.slice(0, -1);
   if (batchSlips.includes('extra-id')) {
     const highest = records.reduce((most, record) => Math.max(most, Number(record[idKey]) || 0), 0);

@@ -43,11 +43,13 @@ export type ExtractorFault = 'endless-loop' | 'memory-bomb' | 'reach-host' | 'lo
 
 /**
  * Slips a real model makes in a batch reply (several documents in one call), made on purpose in
- * every batch reply of two or more records when asked: `drop-id` leaves out the last document's
- * record, `extra-id` adds a record for an id that was not sent (a copy of the first, renumbered),
- * `swap-ids` gives the first two documents each other's record.
+ * every batch reply of two or more records when asked, with quotes or without (`--no-evidence`):
+ * `drop-id` leaves out the last document's record, `extra-id` adds a record for an id that was not
+ * sent (a copy of the first, renumbered), `swap-ids` gives the first two documents each other's
+ * record, `shift-ids` gives each document the next one's record (the last gets the first's: an
+ * off-by-one over the whole reply, every id still there once).
  */
-export type BatchSlip = 'drop-id' | 'extra-id' | 'swap-ids';
+export type BatchSlip = 'drop-id' | 'extra-id' | 'swap-ids' | 'shift-ids';
 
 /** Which prompt template a chat request was rendered from; `unknown` gets a 400. */
 export type RequestKind =
