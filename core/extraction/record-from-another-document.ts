@@ -4,12 +4,16 @@ import type { BatchEntry } from './render-batch-documents.ts';
 
 /** What the swap check looks for in one document of a call, each index built on first need. */
 interface DocumentValues {
-  /** Whether a value's words occur in the document, whole words, case and punctuation aside. */
-  statesText(text: string): boolean;
+  /** Whether the text occurs in the document as it is written, case aside, not inside a longer word or number. */
+  statesVerbatim(text: string): boolean;
+  /** Whether a folded phrase (`foldWords`, a space each side) occurs in the document, whole words, case and punctuation aside. */
+  statesText(phrase: string): boolean;
   /** Whether the document writes this number in digits ("1,200", "€120.00", "4"). */
   statesNumber(value: number): boolean;
 }
 
+/** Values another document states by chance, among many neither document states (misread, converted), short of which no swap is read. */
+const chanceHits = 3;
 /** Child items a record's values are gathered from, per entity: enough to tell two records apart. */
 const mostItemsPerEntity = 8;
 /** A string value longer than this is a model's wording, not a copy: it is no sign either way. */
@@ -23,10 +27,12 @@ const longestComparedText = 200;
  * it), its number in digits, or its date in a common writing occur there.
  *
  * A value no document of the call states (a model's normal form, "4" for "four-star"; a sum; a
- * paraphrase) is no sign either way; nor is a value every document states. So a record needs one
- * value that only another document states, and no more stated only by its own, to be refused: an
- * honest record rarely has a value its document does not state that another of the same call does,
- * and then the name or a figure of its own outweighs it. Booleans are never a sign.
+ * paraphrase) is no sign either way; nor is a value both documents state. So another document must
+ * state more of the record's values than its own does, and either at least as many as neither of
+ * them states or `chanceHits` of them: a model that misread or converted most values of a record
+ * hits a number of another document now and then (1 or 2 of 11 values on the generated hotel
+ * pages), while a record given to the wrong document had 5 to 11 of its values there. Booleans are
+ * never a sign.
  */
 export function recordFromAnotherDocument(entries: readonly BatchEntry[]): (record: PartRecord, entry: BatchEntry) => string | undefined {
   // Each document is read once per call, and only when a record's values send the check to it.
@@ -54,24 +60,30 @@ function anotherDocument(
     const onlyThere = unstated.filter((value) => states(elsewhere, value)).length;
     if (onlyThere === 0) continue;
     const onlyHere = values.filter((value, index) => stated[index] && !states(elsewhere, value)).length;
-    if (onlyThere > onlyHere) return other.id;
+    const neither = unstated.length - onlyThere;
+    if (onlyThere > onlyHere && (onlyThere >= neither || onlyThere >= chanceHits)) return other.id;
   }
   return undefined;
 }
 
-/** One value as the check compares it: a number, a date's parts, and words (the model's own text for it among them). */
+/**
+ * One value as the check compares it: the value and the model's own text for it (`raw`), and,
+ * folded on first need, the phrases that state it, each padded with a space either side: the
+ * value's words, the model's text ("four-star" states what 4 does not), a date's common writings.
+ * Most values are found in their own document by the first phrase, so the rest are rarely built.
+ */
 interface ComparedValue {
-  number?: number;
-  date?: [year: string, month: string, day: string];
-  words: string[];
+  value: string | number;
+  raw: unknown;
+  first?: string;
+  others?: string[];
 }
 
 function comparedValues(record: PartRecord): ComparedValue[] {
   const values: ComparedValue[] = [];
   const add = (evidence: readonly AttributeEvidence[]) => {
-    for (const entry of evidence) {
-      const compared = comparedValue(entry.value, entry.raw);
-      if (compared) values.push(compared);
+    for (const { value, raw } of evidence) {
+      if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) values.push({ value, raw });
     }
   };
   add(record.evidence);
@@ -82,55 +94,92 @@ function comparedValues(record: PartRecord): ComparedValue[] {
 }
 
 const isoDate = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-function comparedValue(value: AttributeEvidence['value'], raw: unknown): ComparedValue | undefined {
-  if (value === null || typeof value === 'boolean') return undefined;
-  // The model's own text beside the normal form: "four-star" states what 4 does not.
-  const texts = [typeof value === 'string' ? value : undefined, typeof raw === 'string' && raw !== value ? raw : undefined];
-  const words = [...new Set(texts.filter((text): text is string => text !== undefined && text.length <= longestComparedText).map(foldWords).filter(Boolean))];
-  if (typeof value === 'number') return Number.isFinite(value) ? { number: Math.abs(value), words } : undefined;
-  const date = isoDate.exec(value);
-  if (date) return { date: [date[1]!, date[2]!, date[3]!], words };
-  return words.length ? { words } : undefined;
-}
-
-function states(document: DocumentValues, value: ComparedValue): boolean {
-  if (value.number !== undefined && document.statesNumber(value.number)) return true;
-  if (value.words.some((words) => document.statesText(words))) return true;
-  if (!value.date) return false;
-  const [year, month, day] = value.date;
-  const monthName = monthNames[Number(month) - 1];
-  const dayNumber = String(Number(day));
-  return [`${dayNumber} ${monthName} ${year}`, `${monthName} ${dayNumber} ${year}`,
-    `${month} ${day} ${year}`, `${day} ${month} ${year}`, `${Number(month)} ${dayNumber} ${year}`, `${dayNumber} ${Number(month)} ${year}`]
-    .some((writing) => document.statesText(writing));
-}
-
 const monthNames = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
-/** Lower case, diacritics dropped, every run of what is not a letter or a digit one space: "Hôtel-Zürich, 4*" → "hotel zurich 4". */
+function states(document: DocumentValues, compared: ComparedValue): boolean {
+  const { value, raw } = compared;
+  // As the model copied it, most often: no folding of the document needed.
+  if (document.statesVerbatim(typeof raw === 'string' ? raw : String(value))) return true;
+  compared.first ??= phrase(typeof value === 'number' ? String(Math.abs(value)) : value);
+  if (compared.first !== '' && document.statesText(compared.first)) return true;
+  if (!compared.others) {
+    const others: string[] = [];
+    const add = (text: string) => {
+      const folded = phrase(text);
+      if (folded !== '' && folded !== compared.first && !others.includes(folded)) others.push(folded);
+    };
+    if (typeof raw === 'string') add(raw);
+    const date = typeof value === 'string' ? isoDate.exec(value) : null;
+    if (date) {
+      const [year, month, day] = [date[1]!, date[2]!, date[3]!];
+      const [monthName, monthNumber, dayNumber] = [monthNames[Number(month) - 1], String(Number(month)), String(Number(day))];
+      for (const writing of [`${dayNumber} ${monthName} ${year}`, `${monthName} ${dayNumber} ${year}`, `${month} ${day} ${year}`,
+        `${day} ${month} ${year}`, `${monthNumber} ${dayNumber} ${year}`, `${dayNumber} ${monthNumber} ${year}`]) add(writing);
+    }
+    compared.others = others;
+  }
+  return compared.others.some((other) => document.statesText(other)) || (typeof value === 'number' && document.statesNumber(Math.abs(value)));
+}
+
+/** A text as the documents are searched for it: folded (`foldWords`) with a space either side; '' for none or one too long to be a copy. */
+function phrase(text: string): string {
+  const folded = text.length <= longestComparedText ? foldWords(text) : '';
+  return folded === '' ? '' : ` ${folded} `;
+}
+
+/**
+ * Lower case, diacritics dropped, every run of what is not a letter or a digit one space, except a
+ * mark between two digits: "Hôtel-Zürich, 4*" → "hotel zurich 4", "Rated 8.7, from 1,250" → "rated 8.7 from 1,250".
+ */
 function foldWords(text: string): string {
-  const plain = /[^\x00-\x7f]/.test(text) ? text.normalize('NFKD').replace(/\p{M}/gu, '') : text;
-  return plain.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const folded = /[^\x00-\x7f]/.test(text)
+    ? text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[.,](?!\d)|(?<!\d)[.,]|[^\p{L}\p{N}.,]+/gu, ' ')
+    : text.toLowerCase().replace(/[.,](?!\d)|(?<!\d)[.,]|[^a-z0-9.,]+/g, ' ');
+  return folded.replace(/ {2,}/g, ' ').trim();
 }
 
 /** Digit runs with thousands groups or a decimal part ("1,234.50", "1.234,5"), each read both ways where it could be either. */
 const writtenNumber = /\d+(?:[.,]\d+)*/g;
 
-/** A document's `DocumentValues`: its folded words and the numbers it writes in digits, each read when first asked for. */
+/** A document's `DocumentValues`: its text in lower case, folded, and the numbers it writes in digits, each read when first asked for. */
 function documentValues(text: string): DocumentValues {
+  let lower: string | undefined;
   let words: string | undefined;
   let numbers: Set<number> | undefined;
   return {
-    statesText(folded) {
+    statesVerbatim(candidate) {
+      if (candidate === '' || candidate.length > longestComparedText) return false;
+      lower ??= text.toLowerCase();
+      return occursAsWhole(lower, candidate.toLowerCase());
+    },
+    statesText(phrase) {
       words ??= ` ${foldWords(text)} `;
-      return folded !== '' && words.includes(` ${folded} `);
+      return words.includes(phrase);
     },
     statesNumber(value) {
       numbers ??= numbersWritten(text);
       return numbers.has(value);
     },
   };
+}
+
+const wordCharacter = /[\p{L}\p{N}]/u;
+const digit = /\d/;
+
+/**
+ * Whether `needle` occurs in `haystack` with nothing joined to it on either side: no letter or
+ * digit, nor a mark between digits ("2" is not in "25", nor "8" in "8.7", nor "Inn" in "Innsbruck").
+ */
+function occursAsWhole(haystack: string, needle: string): boolean {
+  const joined = (at: number, outward: -1 | 1) => {
+    const next = haystack[at] ?? ' ';
+    return wordCharacter.test(next) || ((next === '.' || next === ',') && digit.test(haystack[at + outward] ?? ' '));
+  };
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) {
+    const end = at + needle.length;
+    if ((!wordCharacter.test(needle[0]!) || !joined(at - 1, -1)) && (!wordCharacter.test(needle[needle.length - 1]!) || !joined(end, 1))) return true;
+  }
+  return false;
 }
 
 function numbersWritten(text: string): Set<number> {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecordSchema, type DocumentSource } from '../../core/index.ts';
-import { startLlmStandIn, type BatchSlip, type LlmStandIn } from '../helpers/llm-stand-in/index.ts';
+import { startLlmStandIn, type BatchSlip, type LlmStandIn, type ModelSlip } from '../helpers/llm-stand-in/index.ts';
 import { runWithBatchSlips } from '../helpers/run-with-batch-slips.ts';
 
 /**
@@ -26,8 +26,8 @@ afterAll(async () => {
   await standIn?.close();
 });
 
-function ingest(batchSlips: BatchSlip[], withEvidence = true) {
-  return runWithBatchSlips({ standIn, schema, documents, batchSlips, withEvidence });
+function ingest(batchSlips: BatchSlip[], withEvidence = true, slips: ModelSlip[] = []) {
+  return runWithBatchSlips({ standIn, schema, documents, batchSlips, withEvidence, slips });
 }
 
 describe('batching by default, against a model that slips on ids', () => {
@@ -72,4 +72,13 @@ describe('batching without evidence (--no-evidence), against a model that mixes 
       for (const [source, values] of gold) expect({ source, values: { ...records.get(source)!.values } }).toEqual({ source, values });
     });
   }
+
+  it('does not take a model that misreads every value for one that mixes up ids: a value of another page found by chance splits no call', async () => {
+    const { summary, records, documentsPerCall } = await ingest([], false, ['misread-values']);
+    expect(summary).toMatchObject({ done: 12, failed: 0 });
+    expect(documentsPerCall).toEqual([12]);
+    // The misread values are stored as read (nothing checks them without quotes): the call was kept, not split.
+    const [source, values] = [...gold][0]!;
+    expect(records.get(source)!.values).not.toEqual(values);
+  });
 });

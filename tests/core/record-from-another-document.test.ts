@@ -49,6 +49,23 @@ describe('recordFromAnotherDocument', () => {
     expect(check(record({ city: 'Porto' }, {}, rooms([120, 4])), harbour)).toBe('3');
   });
 
+  it('finds a number only where it is written whole, not inside a longer one', () => {
+    const ratings = [{ id: '1', text: 'Guest rating 8.7 of 10, from 125 reviews.' }, { id: '2', text: 'Guest rating 8 of 10, from 12 reviews.' }];
+    const check = recordFromAnotherDocument(ratings);
+    expect(check(record({ rating: 8 }), ratings[0]!)).toBe('2');
+    expect(check(record({ reviews: 12 }, { reviews: '12 reviews' }), ratings[0]!)).toBe('2');
+    expect(check(record({ rating: 8.7, reviews: 125 }), ratings[0]!)).toBeUndefined();
+    expect(check(record({ rating: 8, reviews: 12 }), ratings[1]!)).toBeUndefined();
+  });
+
+  it('takes a chance hit or two in another document, among values no document states (misread or converted), as no swap', () => {
+    const check = recordFromAnotherDocument(entries);
+    const misread = { hotel_name: 'Hotel Aurelia', city: 'Lisboa', price: 1350, opened: '2012-12-19', rooms: 41 };
+    expect(check(record({ ...misread, stars: 3 }), aurora)).toBeUndefined();
+    expect(check(record({ ...misread, stars: 3, nightly: 95 }), aurora)).toBeUndefined();
+    expect(check(record({ ...misread, stars: 3, nightly: 95, opened: '2015-06-01' }), aurora)).toBe('2');
+  });
+
   it('never reads a boolean as a sign, nor a record without values', () => {
     const check = recordFromAnotherDocument(entries);
     expect(check(record({ parking: true, pool: false }), cedar)).toBeUndefined();

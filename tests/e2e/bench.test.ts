@@ -34,7 +34,7 @@ describe('the ingest benchmark', () => {
       /^srag CPU of a one-page ingest \(start and finish\) +[\d.]+ s/m,
       /^peak RSS, 100 pages +[\d,]+ MB/m,
       /^prompt tokens sent per document, 100 pages, evidence +[\d,]+ \(\d+ calls\)/m,
-      /^prompt tokens sent per document, 100 pages, --no-evidence +[\d,]+ \(100 calls\)/m,
+      /^prompt tokens sent per document, 100 pages, --no-evidence +[\d,]+ \(\d+ calls\)/m,
       /^wall time, 100 pages, replies after 50 ms, 64 in flight +[\d.]+ s \(\d+ calls; srag CPU [\d.]+ s\) +[\d.]+ s/m,
       /^peak RSS, 200 pages +[\d,]+ MB/m,
     ]) expect(run.stdout).toMatch(row);
@@ -45,7 +45,9 @@ describe('the ingest benchmark', () => {
     expect(saved.settings).toEqual({ documents: 16, latencyMs: 20, memoryDocuments: 200, cliDocuments: 100, repeats: 1, cliOnly: false });
     expect(saved.results.inProcess.throughput.map((entry: { concurrency: number }) => entry.concurrency)).toEqual([1, 8, 32]);
     expect(saved.results.cli.memory.peakRssMegabytes).toBeGreaterThan(0);
-    expect(saved.results.cli.evidence[0].calls).toBeLessThan(saved.results.cli.noEvidence[0].calls);
+    // Short pages share calls with or without evidence; without quotes a record is shorter, so more share one.
+    expect(saved.results.cli.noEvidence[0].calls).toBeLessThan(saved.settings.cliDocuments);
+    expect(saved.results.cli.noEvidence[0].calls).toBeLessThanOrEqual(saved.results.cli.evidence[0].calls);
     // Short pages share calls: fewer prompt tokens per document than one document per call.
     const [single, batched] = saved.results.inProcess.promptTokens.sent as Array<{ perDocument: number; calls: number }>;
     expect(batched!.calls).toBeLessThan(single!.calls);
