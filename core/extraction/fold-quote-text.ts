@@ -28,10 +28,10 @@ const signBeforeCurrency = /-\s*(\p{Sc})\s*(?=\d)/gu;
 export function foldQuoteText(text: string, breaks?: { sentenceEnds: number[]; clauseEnds: number[] }): string {
   text = withoutPageMarkers(text);
   const ascii = !/[^\x00-\x7f]/.test(text);
-  const folded = (ascii ? text : text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[\u2010-\u2015\u2212]/g, '-'))
-    .toLowerCase()
-    .replace(accountingNegative, '$1-$2')
-    .replace(signBeforeCurrency, '$1-');
+  let folded = (ascii ? text : text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[\u2010-\u2015\u2212]/g, '-')).toLowerCase();
+  // Each rewrite needs its first character: most quotes have neither.
+  if (folded.includes('(')) folded = folded.replace(accountingNegative, '$1-$2');
+  if (folded.includes('-')) folded = folded.replace(signBeforeCurrency, '$1-');
   return keepWordsAndNumbers(folded, breaks);
 }
 

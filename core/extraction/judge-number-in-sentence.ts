@@ -167,8 +167,9 @@ function yearNear(tokens: Token[], first: number, last: number, value: number): 
   for (let distance = 1; distance <= 4; distance += 1) {
     for (const at of [first - distance, last + distance]) {
       const text = tokens[at]?.text ?? '';
+      if (text.length !== 4 || !/^\d{4}$/.test(text)) continue;
       const word = Number(text);
-      if (/^\d{4}$/.test(text) && word >= 1900 && word <= 2100 && word !== value) return word;
+      if (word >= 1900 && word <= 2100 && word !== value) return word;
     }
   }
   return undefined;

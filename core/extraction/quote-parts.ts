@@ -11,8 +11,8 @@ const listMarker = /^[ \t]*(?:[-*+•‣◦▪]|\d{1,3}[.)]|[a-z][.)])[ \t]+/gm;
  * (case, punctuation, spacing, quotation marks) is folded by `foldQuoteText`.
  */
 export function quoteParts(quote: string): string[] {
-  return quote
-    .replace(listMarker, '')
-    .split(elision)
-    .filter((part) => /[\p{L}\p{N}]/u.test(part));
+  const unmarked = quote.replace(listMarker, '');
+  // Every elision mark has "..." or "…": a quote with neither is one passage.
+  const parts = unmarked.includes('...') || unmarked.includes('…') ? unmarked.split(elision) : [unmarked];
+  return parts.filter((part) => /[\p{L}\p{N}]/u.test(part));
 }

@@ -1,8 +1,12 @@
+import { isAscii } from '../text/is-ascii.ts';
+
 /** Words a name may gain or lose between the document and the value ("The Ritz" / "Ritz"). */
 const stopWords = new Set(['the', 'a', 'an', 'of', 'and', 'in', 'at', 'on', 'for', 'to', 'de', 'la', 'le', 'el']);
 
 /** Lower-case words (letters and digits) without diacritics. */
 function wordsOf(text: string): string[] {
+  // The same words of an ASCII text, without normalizing it.
+  if (isAscii(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 

@@ -1,3 +1,5 @@
+import { isAscii } from '../text/is-ascii.ts';
+
 /**
  * What documents and models write for "no value": compared after trimming, lower-casing, collapsing
  * whitespace and dropping a trailing full stop.
@@ -19,8 +21,7 @@ const missingMarkers = new Set([
 export function isMissingValue(raw: unknown): boolean {
   if (raw === null || raw === undefined) return true;
   if (typeof raw !== 'string') return false;
-  const folded = raw
-    .normalize('NFKC')
+  const folded = (isAscii(raw) ? raw : raw.normalize('NFKC'))
     .trim()
     .toLowerCase()
     .replace(/\s+/g, ' ')

@@ -140,5 +140,15 @@ describe('numbersInText', () => {
     expect(numbersInText('City beat United 2-1 in the final', count).numbers.map((number) => number.value)).not.toContain(-1);
     expect(numbersInText('Net result -45 after tax, built 2010-2014', count).numbers.map((number) => number.value)).toEqual([-45, 2010, 2014]);
   });
+
+  it('finds numbers where the word boundaries of a regular expression would: after a letter, never inside a number or a word', () => {
+    const count = { name: 'rooms', kind: 'integer' as const, description: '', examples: [] };
+    const read = (text: string) => numbersInText(text, count).numbers.map((number) => [number.value, text.slice(number.start, number.end)]);
+    expect(read('Room_5 has twelve_beds, suite B12 has a dozen beds')).toEqual([[5, '5'], [12, 'twelve'], [12, '12'], [12, 'a dozen']]);
+    expect(read('Rooms: twenty-one, 1,234 reviews, 3/5 or 2.5')).toEqual([[21, 'twenty-one'], [1234, '1,234'], [3, '3']]);
+    expect(read('fivé ways, Twelve Rooms, someone')).toEqual([[12, 'Twelve']]);
+    expect(read('Suite 4a dozen steps away')).toEqual([[4, '4']]);
+    expect(read("1'000 guests and 1’000 more")).toEqual([[1000, "1'000"], [1000, '1’000']]);
+  });
 });
 
