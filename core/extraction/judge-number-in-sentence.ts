@@ -195,7 +195,8 @@ function isYearToken(text: string): boolean {
 
 /** A unit, currency or magnitude word, or a currency sign or "%", next to a number; not a function word ("in" is an inch only in a length). */
 function isUnitToken(word: string): boolean {
-  return (isUnitWord(word) && !isFunctionWord(word)) || /^[\p{Sc}%]$/u.test(word);
+  // A sign is one code point, at most two code units: a longer word is never one.
+  return (isUnitWord(word) && !isFunctionWord(word)) || (word.length <= 2 && /^[\p{Sc}%]$/u.test(word));
 }
 
 /** A word that can name what a number is about: letters, not a function, comparison, unit, currency or month word. */

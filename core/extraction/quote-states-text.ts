@@ -24,6 +24,8 @@ export function quoteStatesText(value: string, quote: string): string | null {
   const content = valueWords.filter((word) => !stopWords.has(word));
   if (content.length === 0) return null;
   const present = new Set(quoteWords);
+  // Every word of the value is a word of the quote, the usual case: stated, whatever the rules below add.
+  if (content.every((word) => present.has(word))) return null;
   for (let start = 0; start < quoteWords.length; start += 1) {
     let joined = quoteWords[start]!;
     for (let end = start + 1; end < Math.min(quoteWords.length, start + 4); end += 1) present.add((joined += quoteWords[end]!));

@@ -21,6 +21,8 @@ const missingMarkers = new Set([
 export function isMissingValue(raw: unknown): boolean {
   if (raw === null || raw === undefined) return true;
   if (typeof raw !== 'string') return false;
+  // No marker has a digit, and folding keeps every ASCII digit: "$108" is read, not looked up.
+  if (/\d/.test(raw)) return false;
   const folded = (isAscii(raw) ? raw : raw.normalize('NFKC'))
     .trim()
     .toLowerCase()
