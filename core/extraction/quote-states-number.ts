@@ -1,6 +1,7 @@
 import type { AttributeDefinition } from '../schema/attribute-definition.ts';
 import { countListedItems } from './count-listed-items.ts';
 import { numbersStatingValue } from './numbers-stating-value.ts';
+import { isAscii } from '../text/is-ascii.ts';
 
 /**
  * Whether `quote` states the number `value` for `attribute`; null when it does, else the reason.
@@ -18,7 +19,7 @@ export function quoteStatesNumber(value: number, quote: string, attribute: Attri
   const { stating, read: { numbers, refused } } = numbersStatingValue(value, quote, attribute);
   if (stating.length > 0) {
     if (literals) {
-      const written = quote.normalize('NFKC');
+      const written = isAscii(quote) ? quote : quote.normalize('NFKC');
       for (const number of stating) literals.push(written.slice(number.start, number.end).toLowerCase());
     }
     return null;
