@@ -124,6 +124,13 @@ describe('quoteLocator', () => {
   });
 });
 
+describe('foldQuoteText of a text with a few non-ASCII characters', () => {
+  it('folds each accented name, compatibility form and dash as the whole text\'s NFKD would, marks in any order', () => {
+    const text = 'Zu\u0308rich: Café “Crème” — ﬁve Ａ１ rooms, q\u0307\u0323 and ℌ²; Ǆemal −45 € (1,234) São Paulo';
+    expect(foldQuoteText(text)).toBe('zurich cafe creme five a1 rooms q and h2 dzemal -45 € -1,234 sao paulo');
+  });
+});
+
 describe('foldQuoteText with sentence and clause ends', () => {
   it('marks line breaks and full stops but not an initial, and commas and an opening parenthesis after a number', () => {
     const breaks = { sentenceEnds: [] as number[], clauseEnds: [] as number[] };
