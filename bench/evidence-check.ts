@@ -46,11 +46,17 @@ function millisecondsPerCase(cases: readonly Case[], run: (item: Case) => void):
   return interleavedMilliseconds(cases, [run])[0]!;
 }
 
-/** `millisecondsPerCase` for several runs at once, one round of each in turn. */
+/**
+ * `millisecondsPerCase` for several runs at once, one round of each in turn, the order reversed
+ * every other round: a run pays for the garbage the run before it left (a megabyte document's
+ * folds leave tens of megabytes), so a fixed order would weigh on the later run.
+ */
 function interleavedMilliseconds(cases: readonly Case[], runs: ReadonlyArray<(item: Case) => void>): number[] {
   const times = runs.map((): number[] => []);
   for (let round = 0; round < rounds; round += 1) {
-    runs.forEach((run, index) => {
+    const order = runs.map((run, index) => [run, index] as const);
+    if (round % 2 === 1) order.reverse();
+    order.forEach(([run, index]) => {
       const started = process.cpuUsage();
       for (const item of cases) run(item);
       const used = process.cpuUsage(started);
