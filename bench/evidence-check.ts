@@ -1,5 +1,5 @@
 /**
- * Evidence-check benchmark: `npx tsx bench/evidence-check.ts [--rounds N]`
+ * Evidence-check benchmark: `npx tsx bench/evidence-check.ts [--rounds N] [--reference DIR]`
  *
  * What checking each value against its document costs, per record, over the gold records of the
  * sample corpora (a model reply made of the gold values and quotes): reading the reply with
@@ -7,6 +7,10 @@
  * without (normalization only), as CPU milliseconds per record and as a ratio; the same on one record
  * of a 1 MB document with elided quotes; and the fold's throughput in MB/s. Timings are
  * measurements of this machine, not assertions; compare the ratios between runs.
+ *
+ * `--reference DIR` also times the evidence check of another checkout (DIR holds its `core/`, e.g.
+ * `git archive main core | tar -x -C DIR`) on the same records, rounds interleaved with this one's,
+ * and prints before/after per corpus: the machine's load then weighs on both alike.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +19,7 @@ import { documentText, parseRecordSchema, type RecordSchema } from '../core/inde
 import { foldQuoteText } from '../core/extraction/fold-quote-text.ts';
 import { readRecordReply } from '../core/extraction/read-record-reply.ts';
 
-const { values: flags } = parseArgs({ options: { rounds: { type: 'string', default: '20' } } });
+const { values: flags } = parseArgs({ options: { rounds: { type: 'string', default: '20' }, reference: { type: 'string' } } });
 const rounds = Math.max(1, Number(flags.rounds));
 
 interface Case {
@@ -39,14 +43,27 @@ function goldCases(directory: string): Case[] {
  * time: on a shared machine the wall clock mostly measures the other processes.
  */
 function millisecondsPerCase(cases: readonly Case[], run: (item: Case) => void): number {
-  const times: number[] = [];
+  return interleavedMilliseconds(cases, [run])[0]!;
+}
+
+/**
+ * `millisecondsPerCase` for several runs at once, one round of each in turn, the order reversed
+ * every other round: a run pays for the garbage the run before it left (a megabyte document's
+ * folds leave tens of megabytes), so a fixed order would weigh on the later run.
+ */
+function interleavedMilliseconds(cases: readonly Case[], runs: ReadonlyArray<(item: Case) => void>): number[] {
+  const times = runs.map((): number[] => []);
   for (let round = 0; round < rounds; round += 1) {
-    const started = process.cpuUsage();
-    for (const item of cases) run(item);
-    const used = process.cpuUsage(started);
-    times.push((used.user + used.system) / 1000 / cases.length);
+    const order = runs.map((run, index) => [run, index] as const);
+    if (round % 2 === 1) order.reverse();
+    order.forEach(([run, index]) => {
+      const started = process.cpuUsage();
+      for (const item of cases) run(item);
+      const used = process.cpuUsage(started);
+      times[index]!.push((used.user + used.system) / 1000 / cases.length);
+    });
   }
-  return times.sort((left, right) => left - right)[Math.floor(times.length / 2)]!;
+  return times.map((list) => list.sort((left, right) => left - right)[Math.floor(list.length / 2)]!);
 }
 
 const withEvidence = (item: Case) => readRecordReply(item.reply, { schema: item.schema, documentText: item.text, withEvidence: true, strict: false });
@@ -83,3 +100,13 @@ if (!('value' in supported) || supported.value.evidence.some((entry) => entry.va
 const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
 for (const row of rows) console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  '));
 console.log(`fold: ${(large.text.length / 1024 / 1024 / (foldMilliseconds / 1000)).toFixed(0)} MB/s (${foldMilliseconds.toFixed(1)} ms for ${(large.text.length / 1024 / 1024).toFixed(1)} MB)`);
+
+if (flags.reference) {
+  const { readRecordReply: referenceRead } = (await import(join(flags.reference, 'core/extraction/read-record-reply.ts'))) as { readRecordReply: typeof readRecordReply };
+  const before = (item: Case) => referenceRead(item.reply, { schema: item.schema, documentText: item.text, withEvidence: true, strict: false });
+  console.log(`\nwith evidence, CPU ms/record: ${flags.reference} (before) against this checkout (after), rounds interleaved`);
+  for (const [name, cases] of [...corpora, ['1 MB document, elided quotes', [large]] as [string, Case[]]]) {
+    const [old, now] = interleavedMilliseconds(cases, [before, withEvidence]);
+    console.log(`  ${name}: ${old!.toFixed(3)} → ${now!.toFixed(3)} (${(old! / now!).toFixed(1)}× less)`);
+  }
+}

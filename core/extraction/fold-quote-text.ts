@@ -28,11 +28,24 @@ const signBeforeCurrency = /-\s*(\p{Sc})\s*(?=\d)/gu;
 export function foldQuoteText(text: string, breaks?: { sentenceEnds: number[]; clauseEnds: number[] }): string {
   text = withoutPageMarkers(text);
   const ascii = !/[^\x00-\x7f]/.test(text);
-  const folded = (ascii ? text : text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[\u2010-\u2015\u2212]/g, '-'))
-    .toLowerCase()
-    .replace(accountingNegative, '$1-$2')
-    .replace(signBeforeCurrency, '$1-');
+  let folded = (ascii ? text : text.replace(nonAsciiRun, foldNonAscii)).toLowerCase();
+  // Each rewrite needs its first character: most quotes have neither.
+  if (folded.includes('(')) folded = folded.replace(accountingNegative, '$1-$2');
+  if (folded.includes('-')) folded = folded.replace(signBeforeCurrency, '$1-');
   return keepWordsAndNumbers(folded, breaks);
+}
+
+/** A run of non-ASCII characters: what NFKD, marks and dashes can change. */
+const nonAsciiRun = /[^\x00-\x7f]+/g;
+
+/**
+ * A non-ASCII run decomposed (NFKD), without its combining marks, its dashes made hyphens. Run by
+ * run, this is the whole text's NFKD: every ASCII character is a starter, so neither decomposition
+ * nor the canonical order of marks reaches across one; and a page with a few accented names costs
+ * what its names do, not what its whole text did.
+ */
+function foldNonAscii(run: string): string {
+  return run.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[\u2010-\u2015\u2212]/g, '-');
 }
 
 /** Character kinds (plain constants: the hot loop compares small integers). */
@@ -40,7 +53,7 @@ const Kind = { Word: 0, Symbol: 1, Mark: 2, Hyphen: 3, Other: 4 } as const;
 type Kind = (typeof Kind)[keyof typeof Kind];
 
 /** The kind of each ASCII character; non-ASCII ones are classified by Unicode property. */
-const asciiKinds = Array.from({ length: 128 }, (_, code): Kind => {
+const asciiKinds = Uint8Array.from({ length: 128 }, (_, code): Kind => {
   const character = String.fromCharCode(code);
   if (/[a-z0-9A-Z]/.test(character)) return Kind.Word;
   if (character === '$' || character === '%') return Kind.Symbol;
@@ -50,8 +63,8 @@ const asciiKinds = Array.from({ length: 128 }, (_, code): Kind => {
 
 function kindAt(text: string, index: number): Kind {
   const code = text.charCodeAt(index);
+  if (code < 128) return asciiKinds[code] as Kind;
   if (Number.isNaN(code)) return Kind.Other;
-  if (code < 128) return asciiKinds[code]!;
   const character = text[index]!;
   if (/[\p{L}\p{N}]/u.test(character)) return Kind.Word;
   return /\p{Sc}/u.test(character) ? Kind.Symbol : Kind.Other;
@@ -72,20 +85,21 @@ function keepWordsAndNumbers(text: string, breaks?: { sentenceEnds: number[]; cl
   let result = '';
   let runStart = 0;
   let pendingSpace = false;
-  const flush = (end: number) => {
-    if (end <= runStart) return;
-    if (pendingSpace && result !== '') result += ' ';
-    pendingSpace = false;
-    result += text.slice(runStart, end);
-  };
+  // The run is copied where it ends, written out twice rather than in a closure, and an ASCII
+  // character's kind is read from the table in the loop: about a third less per character.
   for (let index = 0; index < text.length; index += 1) {
-    const kind = kindAt(text, index);
+    const code = text.charCodeAt(index);
+    const kind = code < 128 ? (asciiKinds[code] as Kind) : kindAt(text, index);
     if (kind === Kind.Word) continue;
     // A single space between two kept words stays inside the run: prose is copied in long slices.
-    if (text.charCodeAt(index) === 32 && index > runStart && kindAt(text, index + 1) === Kind.Word) continue;
+    if (code === 32 && index > runStart && kindAt(text, index + 1) === Kind.Word) continue;
     if (kind === Kind.Mark && isDigitAt(text, index - 1) && isDigitAt(text, index + 1)) continue;
     if (kind === Kind.Hyphen && isDigitAt(text, index + 1) && (isDigitAt(text, index - 1) || kindAt(text, index - 1) !== Kind.Word)) continue;
-    flush(index);
+    if (index > runStart) {
+      if (pendingSpace && result !== '') result += ' ';
+      pendingSpace = false;
+      result += text.slice(runStart, index);
+    }
     if (breaks) {
       const list = isSentenceEnd(text, index) ? breaks.sentenceEnds : isClauseEnd(text, index) ? breaks.clauseEnds : undefined;
       if (list && list[list.length - 1] !== result.length) list.push(result.length);
@@ -97,7 +111,10 @@ function keepWordsAndNumbers(text: string, breaks?: { sentenceEnds: number[]; cl
     pendingSpace = true;
     runStart = index + 1;
   }
-  flush(text.length);
+  if (text.length > runStart) {
+    if (pendingSpace && result !== '') result += ' ';
+    result += text.slice(runStart);
+  }
   return result;
 }
 

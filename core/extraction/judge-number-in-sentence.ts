@@ -167,8 +167,9 @@ function yearNear(tokens: Token[], first: number, last: number, value: number): 
   for (let distance = 1; distance <= 4; distance += 1) {
     for (const at of [first - distance, last + distance]) {
       const text = tokens[at]?.text ?? '';
+      if (text.length !== 4 || !/^\d{4}$/.test(text)) continue;
       const word = Number(text);
-      if (/^\d{4}$/.test(text) && word >= 1900 && word <= 2100 && word !== value) return word;
+      if (word >= 1900 && word <= 2100 && word !== value) return word;
     }
   }
   return undefined;
@@ -194,7 +195,8 @@ function isYearToken(text: string): boolean {
 
 /** A unit, currency or magnitude word, or a currency sign or "%", next to a number; not a function word ("in" is an inch only in a length). */
 function isUnitToken(word: string): boolean {
-  return (isUnitWord(word) && !isFunctionWord(word)) || /^[\p{Sc}%]$/u.test(word);
+  // A sign is one code point, at most two code units: a longer word is never one.
+  return (isUnitWord(word) && !isFunctionWord(word)) || (word.length <= 2 && /^[\p{Sc}%]$/u.test(word));
 }
 
 /** A word that can name what a number is about: letters, not a function, comparison, unit, currency or month word. */

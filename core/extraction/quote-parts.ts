@@ -3,6 +3,10 @@ const elision = /\s*(?:\[\s*(?:\.{3,}|…)\s*\]|\(\s*(?:\.{3,}|…)\s*\)|\.{3,}|
 
 /** A list marker at the start of a line: "- ", "* ", "• ", "1. ", "2) ", "a) ". */
 const listMarker = /^[ \t]*(?:[-*+•‣◦▪]|\d{1,3}[.)]|[a-z][.)])[ \t]+/gm;
+/** The same marker at the start of a quote of one line, where no other line can start (tried at one place, not searched for). */
+const listMarkerAtStart = /^[ \t]*(?:[-*+•‣◦▪]|\d{1,3}[.)]|[a-z][.)])[ \t]+/;
+/** What ends a line for `^` in a multiline pattern. */
+const lineTerminator = /[\n\r\u2028\u2029]/;
 
 /**
  * The passages a model's quote is made of: the quote split at its elisions ("Revenue … 100" is two
@@ -11,8 +15,17 @@ const listMarker = /^[ \t]*(?:[-*+•‣◦▪]|\d{1,3}[.)]|[a-z][.)])[ \t]+/gm;
  * (case, punctuation, spacing, quotation marks) is folded by `foldQuoteText`.
  */
 export function quoteParts(quote: string): string[] {
-  return quote
-    .replace(listMarker, '')
-    .split(elision)
-    .filter((part) => /[\p{L}\p{N}]/u.test(part));
+  const unmarked = quote.replace(lineTerminator.test(quote) ? listMarker : listMarkerAtStart, '');
+  // Every elision mark has "..." or "…": a quote with neither is one passage.
+  const parts = unmarked.includes('...') || unmarked.includes('…') ? unmarked.split(elision) : [unmarked];
+  return parts.filter(hasLetterOrDigit);
+}
+
+/** Whether a text has a letter or a digit (an ASCII one found without a Unicode property). */
+function hasLetterOrDigit(text: string): boolean {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if ((code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122)) return true;
+  }
+  return /[\p{L}\p{N}]/u.test(text);
 }

@@ -1,4 +1,5 @@
 import { monthNumbers } from '../normalization/month-numbers.ts';
+import { isAscii } from '../text/is-ascii.ts';
 
 /** Words that may stand between a day and its month: "13 to 30 July", "5th of March". */
 const betweenDayAndMonth = new Set(['to', 'and', 'until', 'till', 'through', 'of', 'the']);
@@ -14,7 +15,7 @@ const betweenDayAndMonth = new Set(['to', 'and', 'until', 'till', 'through', 'of
  */
 export function quoteStatesDate(value: string, quote: string): string | null {
   const [year, month, day] = value.split('-').map(Number) as [number, number, number];
-  const text = quote.normalize('NFKC').toLowerCase();
+  const text = (isAscii(quote) ? quote : quote.normalize('NFKC')).toLowerCase();
   for (const match of text.matchAll(/(?<!\d)(\d{1,4})([./-])(\d{1,2})\2(\d{1,4})(?!\d)/g)) {
     const [first, second, third] = [Number(match[1]), Number(match[3]), Number(match[4])];
     const readings = match[1]!.length === 4 ? [[first, second, third]] : [[third, second, first], [third, first, second]];

@@ -1,6 +1,7 @@
 import type { AttributeDefinition } from '../schema/attribute-definition.ts';
 import { countListedItems } from './count-listed-items.ts';
 import { numbersStatingValue } from './numbers-stating-value.ts';
+import { isAscii } from '../text/is-ascii.ts';
 
 /**
  * Whether `quote` states the number `value` for `attribute`; null when it does, else the reason.
@@ -17,7 +18,10 @@ import { numbersStatingValue } from './numbers-stating-value.ts';
 export function quoteStatesNumber(value: number, quote: string, attribute: AttributeDefinition, literals?: string[]): string | null {
   const { stating, read: { numbers, refused } } = numbersStatingValue(value, quote, attribute);
   if (stating.length > 0) {
-    literals?.push(...stating.map((number) => quote.normalize('NFKC').slice(number.start, number.end).toLowerCase()));
+    if (literals) {
+      const written = isAscii(quote) ? quote : quote.normalize('NFKC');
+      for (const number of stating) literals.push(written.slice(number.start, number.end).toLowerCase());
+    }
     return null;
   }
   // A count is derived from a list only where the quote states no number: "A 3-star hotel", its lines broken by a re-typing, is no list of four.

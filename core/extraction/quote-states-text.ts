@@ -1,8 +1,12 @@
+import { isAscii } from '../text/is-ascii.ts';
+
 /** Words a name may gain or lose between the document and the value ("The Ritz" / "Ritz"). */
 const stopWords = new Set(['the', 'a', 'an', 'of', 'and', 'in', 'at', 'on', 'for', 'to', 'de', 'la', 'le', 'el']);
 
 /** Lower-case words (letters and digits) without diacritics. */
 function wordsOf(text: string): string[] {
+  // The same words of an ASCII text, without normalizing it.
+  if (isAscii(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
@@ -20,6 +24,8 @@ export function quoteStatesText(value: string, quote: string): string | null {
   const content = valueWords.filter((word) => !stopWords.has(word));
   if (content.length === 0) return null;
   const present = new Set(quoteWords);
+  // Every word of the value is a word of the quote, the usual case: stated, whatever the rules below add.
+  if (content.every((word) => present.has(word))) return null;
   for (let start = 0; start < quoteWords.length; start += 1) {
     let joined = quoteWords[start]!;
     for (let end = start + 1; end < Math.min(quoteWords.length, start + 4); end += 1) present.add((joined += quoteWords[end]!));

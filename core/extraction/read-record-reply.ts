@@ -102,12 +102,14 @@ function readValues(object: Record<string, unknown>, attributes: AttributeDefini
           : valueNotInQuote(normalized.value, quote, attribute, where);
       if (refusal) {
         record.issues.push({ attribute: attribute.name, code: refusal.code, message: `${attribute.name}: ${refusal.reason}; value ${JSON.stringify(raw)} dropped`, received: raw });
-        Object.assign(evidence, { status: 'unsupported', reason: refusal.reason });
+        evidence.status = 'unsupported';
+        evidence.reason = refusal.reason;
         record.values[attribute.name] = null;
         continue;
       }
     }
-    Object.assign(evidence, { value: normalized.value, status: withEvidence ? 'supported' : 'unchecked' });
+    evidence.value = normalized.value;
+    evidence.status = withEvidence ? 'supported' : 'unchecked';
     record.values[attribute.name] = normalized.value;
   }
   return record;

@@ -1,3 +1,5 @@
+import { isAscii } from '../text/is-ascii.ts';
+
 /**
  * What documents and models write for "no value": compared after trimming, lower-casing, collapsing
  * whitespace and dropping a trailing full stop.
@@ -19,8 +21,9 @@ const missingMarkers = new Set([
 export function isMissingValue(raw: unknown): boolean {
   if (raw === null || raw === undefined) return true;
   if (typeof raw !== 'string') return false;
-  const folded = raw
-    .normalize('NFKC')
+  // No marker has a digit, and folding keeps every ASCII digit: "$108" is read, not looked up.
+  if (/\d/.test(raw)) return false;
+  const folded = (isAscii(raw) ? raw : raw.normalize('NFKC'))
     .trim()
     .toLowerCase()
     .replace(/\s+/g, ' ')

@@ -2,6 +2,7 @@ import type { AttributeDefinition } from '../schema/attribute-definition.ts';
 import type { NormalizationResult } from './normalization-result.ts';
 import { isMissingValue } from './is-missing-value.ts';
 import { rejectValue } from './reject-value.ts';
+import { isAscii } from '../text/is-ascii.ts';
 
 const trueWords = new Set([
   'true', 'yes', 'y', '1', 'on', 'available', 'included', 'free', 'present', 'provided', 'offered',
@@ -23,7 +24,7 @@ export function normalizeBoolean(raw: unknown, attribute: AttributeDefinition): 
   if (typeof raw === 'boolean') return { value: raw };
   if (typeof raw === 'number') return raw === 1 ? { value: true } : raw === 0 ? { value: false } : reject();
   if (typeof raw !== 'string') return raw === null || raw === undefined ? { value: null } : reject();
-  const folded = raw.normalize('NFKC').trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
+  const folded = (isAscii(raw) ? raw : raw.normalize('NFKC')).trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
   if (trueWords.has(folded)) return { value: true };
   if (falseWords.has(folded)) return { value: false };
   const leading = /^(yes|no)\s*[,;:(–—-]/.exec(folded)?.[1];

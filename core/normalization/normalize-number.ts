@@ -19,10 +19,33 @@ import { roundSignificant } from './round-significant.ts';
  * - An `integer` column rejects a non-whole result ("4.5") instead of rounding it.
  */
 export function normalizeNumber(raw: unknown, attribute: AttributeDefinition): NormalizationResult {
+  if (typeof raw !== 'string') return readNumber(raw, attribute);
+  let known = readTexts.get(attribute);
+  if (!known) readTexts.set(attribute, (known = new Map()));
+  let result = known.get(raw);
+  if (result === undefined) {
+    if (known.size >= mostTextsKept) known.clear();
+    known.set(raw, (result = readNumber(raw, attribute)));
+  }
+  return result;
+}
+
+/**
+ * Texts already read, per attribute: a reply's value ("$108") is read again as a number of its
+ * quote ("Price per night: $108"), and a column's values and labels recur from one document to the
+ * next. The results are shared: callers read them and never change them.
+ */
+const readTexts = new WeakMap<AttributeDefinition, Map<string, NormalizationResult>>();
+const mostTextsKept = 500;
+
+function readNumber(raw: unknown, attribute: AttributeDefinition): NormalizationResult {
   const wantsInteger = attribute.kind === 'integer';
   const scale = attribute.scale !== undefined && attribute.scale > 0 && Number.isFinite(attribute.scale) ? attribute.scale : 1;
-  const expected = `${wantsInteger ? 'a whole number' : 'a number'}${attribute.unit ? ` in ${attribute.unit}` : ''}${scale === 1 ? '' : ` at scale ${scale}`}`;
-  const reject = (code: Parameters<typeof rejectValue>[1], reason: string) => rejectValue(attribute, code, raw, expected, reason);
+  // What the column takes is spelled out only for a refusal: most values are read.
+  const reject = (code: Parameters<typeof rejectValue>[1], reason: string) => {
+    const expected = `${wantsInteger ? 'a whole number' : 'a number'}${attribute.unit ? ` in ${attribute.unit}` : ''}${scale === 1 ? '' : ` at scale ${scale}`}`;
+    return rejectValue(attribute, code, raw, expected, reason);
+  };
   // An integer column is BIGINT; past 2^53 a JavaScript number no longer holds every integer, so a
   // larger one (a model's "99999999999999999999") is refused rather than stored rounded or overflowing.
   const finish = (value: number): NormalizationResult => {

@@ -2,6 +2,7 @@ import type { AttributeDefinition } from '../schema/attribute-definition.ts';
 import { normalizeNumber } from './normalize-number.ts';
 import { decimalLiteralPattern } from './read-decimal-literal.ts';
 import { mayStartNumberWords, replaceNumberWords } from './replace-number-words.ts';
+import { isAscii } from '../text/is-ascii.ts';
 
 /** A number a text states, normalized for a column, and the words it was read from. */
 export interface NumberInText {
@@ -37,7 +38,7 @@ export function numbersInText(text: string, attribute: AttributeDefinition): { n
   const numbers: NumberInText[] = [];
   const refused: RefusedNumberInText[] = [];
   // Quotation marks and markdown around a number are not part of it ("“2 km”", "**$45**").
-  const written = text.normalize('NFKC').replace(/[“”„‟"«»*_`~]|['‘’](?!(?<=\d['‘’])\d)/g, ' ');
+  const written = (isAscii(text) ? text : text.normalize('NFKC')).replace(/[“”„‟"«»*_`~]|['‘’](?!(?<=\d['‘’])\d)/g, ' ');
   const lower = written.toLowerCase();
   let coveredUntil = 0;
   for (const start of numberStarts(lower)) {
@@ -46,19 +47,46 @@ export function numbersInText(text: string, attribute: AttributeDefinition): { n
     if (literalLength === 0) continue;
     coveredUntil = start + literalLength;
     const reading = readNumberAt(written, lower, start, literalLength, attribute);
-    if ('value' in reading) numbers.push({ ...reading, start, end: start + literalLength });
+    // Written out, not spread: a spread copy costs more than the rest of the loop.
+    if ('value' in reading) numbers.push({ written: reading.written, value: reading.value, start, end: start + literalLength });
     else if (reading.reason) refused.push({ written: reading.written, reason: reading.reason });
   }
   return { numbers, refused };
 }
 
-/** Positions where a digit run or an English number word starts. */
-function* numberStarts(lower: string): Generator<number> {
-  for (const match of lower.matchAll(/(?<![\d.,'’/])\d|\b[a-z]+\b/g)) {
-    const index = match.index;
-    if (/\d/.test(match[0])) yield index;
-    else if (mayStartNumberWords(match[0]) && replaceNumberWords(lower.slice(index, index + 60)) !== lower.slice(index, index + 60)) yield index;
+/**
+ * Positions where a digit run or an English number word starts: a digit not after a digit or a
+ * mark of a number (`.`, `,`, `'`, `’`, `/`), and a whole word of ASCII letters (between word
+ * boundaries, as `\b` sees them) that starts a number phrase. One pass over the characters (a
+ * regular expression over every word cost more than reading the numbers it found).
+ */
+function numberStarts(lower: string): number[] {
+  const starts: number[] = [];
+  for (let index = 0; index < lower.length; index += 1) {
+    const code = lower.charCodeAt(index);
+    if (code >= 48 && code <= 57) {
+      if (index === 0 || !isNumberMarkOrDigit(lower.charCodeAt(index - 1))) starts.push(index);
+      continue;
+    }
+    if (!(code >= 97 && code <= 122) || (index > 0 && isWordCode(lower.charCodeAt(index - 1)))) continue;
+    let end = index + 1;
+    while (end < lower.length && lower.charCodeAt(end) >= 97 && lower.charCodeAt(end) <= 122) end += 1;
+    if (end < lower.length && isWordCode(lower.charCodeAt(end))) continue;
+    const word = lower.slice(index, end);
+    if (mayStartNumberWords(word) && replaceNumberWords(lower.slice(index, index + 60)) !== lower.slice(index, index + 60)) starts.push(index);
+    index = end - 1;
   }
+  return starts;
+}
+
+/** A character of `\w`: an ASCII letter, digit or underscore. */
+function isWordCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95;
+}
+
+/** A digit, or a mark inside a number: `.`, `,`, `'`, `’`, `/`. */
+function isNumberMarkOrDigit(code: number): boolean {
+  return (code >= 48 && code <= 57) || code === 46 || code === 44 || code === 39 || code === 0x2019 || code === 47;
 }
 
 /** The length of the number at `start`: a decimal literal, or the number words `replaceNumberWords` reads. */
@@ -71,6 +99,18 @@ function literalAt(lower: string, start: number): number {
   return digits ? rest.length - (replaced.length - digits.length) : 0;
 }
 
+/** Prefixes already found, by the text before a number: documents repeat their labels ("per night: $"), and the pattern is slow to fail. */
+const prefixes = new Map<string, string>();
+
+function prefixOf(before: string): string {
+  let prefix = prefixes.get(before);
+  if (prefix === undefined) {
+    if (prefixes.size >= 2000) prefixes.clear();
+    prefixes.set(before, (prefix = prefixPattern.exec(before)?.[0] ?? ''));
+  }
+  return prefix;
+}
+
 function readNumberAt(
   written: string,
   lower: string,
@@ -79,14 +119,15 @@ function readNumberAt(
   attribute: AttributeDefinition,
 ): { written: string; value: number } | { written: string; reason?: string } {
   const before = written.slice(Math.max(0, start - 12), start);
-  let prefix = prefixPattern.exec(before)?.[0] ?? '';
+  let prefix = prefixOf(before);
   // A dash right after a digit joins a range or a score ("2010-2014", "2-1"): it is no minus sign.
   if (/^[-−]/.test(prefix) && /\d/.test(written[start - prefix.length - 1] ?? '')) prefix = prefix.replace(/^[-−]\s*/, '');
   const literalEnd = start + literalLength;
   const afterText = written.slice(literalEnd);
   const clause = afterText.slice(0, afterText.search(clauseEnd) < 0 ? afterText.length : afterText.search(clauseEnd));
-  const tokenEnds = [...clause.matchAll(/\S+/g)].slice(0, mostWordsAfter).map((match) => match.index + match[0].length);
-  const windows = [...tokenEnds.reverse(), 0];
+  const windows: number[] = [0];
+  const token = /\S+/g;
+  for (let match = token.exec(clause); match && windows.length <= mostWordsAfter; match = token.exec(clause)) windows.unshift(match.index + match[0].length);
   const accounting = written[start - prefix.length - 1] === '(' && /^\s*\)/.test(afterText);
   // A reading in another currency or dimension ends the search: "45" alone must not pass for "€45".
   for (const lead of prefix.trim() ? [prefix, ''] : ['']) {

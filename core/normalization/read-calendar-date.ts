@@ -1,4 +1,5 @@
 import { monthNumbers } from './month-numbers.ts';
+import { isAscii } from '../text/is-ascii.ts';
 
 const weekdayPattern = /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday)?\b[,.]?\s*/;
 
@@ -15,7 +16,7 @@ export type CalendarDateReading = { date: string } | { failure: 'ambiguous' | 'n
  * ("2021-02-30") are `not_a_date`: no day is ever invented.
  */
 export function readCalendarDate(written: string): CalendarDateReading {
-  const text = written.normalize('NFKC').trim().toLowerCase().replace(/\s+/g, ' ');
+  const text = (isAscii(written) ? written : written.normalize('NFKC')).trim().toLowerCase().replace(/\s+/g, ' ');
   const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[t ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:z|[+-]\d{2}(?::?\d{2})?)?)?$/.exec(text)
     ?? /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/.exec(text);
   if (iso) return calendarDate(Number(iso[1]), Number(iso[2]), Number(iso[3]));

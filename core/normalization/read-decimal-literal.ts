@@ -20,7 +20,9 @@ export const decimalLiteralPattern = /^(?:\d{1,3}(?:[ '’]\d{3}(?!\d))+(?:[.,]\
  *   mark is the decimal mark, and grouped digits are refused (nobody groups a mantissa).
  */
 export function readDecimalLiteral(literal: string, reading: { money: boolean; magnitude?: boolean }): number | undefined {
-  const [writtenMantissa = '', exponent = ''] = literal.split(/(?=e)/);
+  const exponentAt = literal.indexOf('e');
+  const writtenMantissa = exponentAt < 0 ? literal : literal.slice(0, exponentAt);
+  const exponent = exponentAt < 0 ? '' : literal.slice(exponentAt);
   const spaced = /[ '’]/.test(writtenMantissa);
   const mantissa = writtenMantissa.replace(/[ '’]/g, '');
   const lastDot = mantissa.lastIndexOf('.');

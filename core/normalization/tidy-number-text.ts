@@ -1,3 +1,5 @@
+import { isAscii } from '../text/is-ascii.ts';
+
 /** Words and signs around a number that make it approximate or a bound, but still that number. */
 const leadingHedge =
   /^(?:approx(?:imately|\.)?|about|around|roughly|circa|ca\.|c\.|nearly|almost|some|over|more than|at least|up to|est(?:imated|\.)?|~|≈|>=?|≥)\s*/;
@@ -10,10 +12,8 @@ const trailingHedge = /\s*(?:\+|\(?(?:approx(?:imately|\.)?|est(?:imated|\.)?)\)
  * 45. Upper bounds that are not maxima ("under", "less than") are kept, and so fail to parse.
  */
 export function tidyNumberText(written: string): string {
-  let text = written
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\u2212\u2012\u2013](?=\s*\d)/g, '-')
+  // NFKC and the dashes change nothing in an ASCII text, the usual one.
+  let text = (isAscii(written) ? written.toLowerCase() : written.normalize('NFKC').toLowerCase().replace(/[\u2212\u2012\u2013](?=\s*\d)/g, '-'))
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/[.,;:]+$/, '');

@@ -124,6 +124,13 @@ describe('quoteLocator', () => {
   });
 });
 
+describe('foldQuoteText of a text with a few non-ASCII characters', () => {
+  it('folds each accented name, compatibility form and dash as the whole text\'s NFKD would, marks in any order', () => {
+    const text = 'Zu\u0308rich: Café “Crème” — ﬁve Ａ１ rooms, q\u0307\u0323 and ℌ²; Ǆemal −45 € (1,234) São Paulo';
+    expect(foldQuoteText(text)).toBe('zurich cafe creme five a1 rooms q and h2 dzemal -45 € -1,234 sao paulo');
+  });
+});
+
 describe('foldQuoteText with sentence and clause ends', () => {
   it('marks line breaks and full stops but not an initial, and commas and an opening parenthesis after a number', () => {
     const breaks = { sentenceEnds: [] as number[], clauseEnds: [] as number[] };
@@ -139,6 +146,16 @@ describe('numbersInText', () => {
     const count = { name: 'goals', kind: 'integer' as const, description: '', examples: [] };
     expect(numbersInText('City beat United 2-1 in the final', count).numbers.map((number) => number.value)).not.toContain(-1);
     expect(numbersInText('Net result -45 after tax, built 2010-2014', count).numbers.map((number) => number.value)).toEqual([-45, 2010, 2014]);
+  });
+
+  it('finds numbers where the word boundaries of a regular expression would: after a letter, never inside a number or a word', () => {
+    const count = { name: 'rooms', kind: 'integer' as const, description: '', examples: [] };
+    const read = (text: string) => numbersInText(text, count).numbers.map((number) => [number.value, text.slice(number.start, number.end)]);
+    expect(read('Room_5 has twelve_beds, suite B12 has a dozen beds')).toEqual([[5, '5'], [12, 'twelve'], [12, '12'], [12, 'a dozen']]);
+    expect(read('Rooms: twenty-one, 1,234 reviews, 3/5 or 2.5')).toEqual([[21, 'twenty-one'], [1234, '1,234'], [3, '3']]);
+    expect(read('fivé ways, Twelve Rooms, someone')).toEqual([[12, 'Twelve']]);
+    expect(read('Suite 4a dozen steps away')).toEqual([[4, '4']]);
+    expect(read("1'000 guests and 1’000 more")).toEqual([[1000, "1'000"], [1000, '1’000']]);
   });
 });
 
