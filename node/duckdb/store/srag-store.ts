@@ -17,6 +17,7 @@ import { queryColumnStatistics } from './query-column-statistics.ts';
 import { hashText } from '../../runtime/hash-text.ts';
 import { compareSchemas, type SchemaChange } from './compare-schemas.ts';
 import { addedColumns, storeTablesSql } from './store-tables.ts';
+import { bufferCacheTrimmer, ingestBufferCacheBytes } from './trim-buffer-cache.ts';
 import { moveSources, StatementBatch, writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget, type StatementRunner } from './store-writes.ts';
 
 /**
@@ -78,6 +79,8 @@ export class SragStore {
   /** Cache lookups waiting for the next grouped query, by key (see `lookUpReplies`). */
   private waitingLookups = new Map<string, Array<{ resolve: (response: CachedResponse | undefined) => void; reject: (error: unknown) => void }>>();
   private lookupQueued = false;
+  /** Drops the file's blocks DuckDB keeps beyond what an ingest needs (see `bufferCacheTrimmer`). */
+  private readonly trimBufferCache = bufferCacheTrimmer(ingestBufferCacheBytes);
 
   private constructor(readonly path: string, readonly instance: DuckDBInstance, readonly connection: DuckDBConnection, readonly readOnly: boolean) {}
 
@@ -285,6 +288,10 @@ export class SragStore {
         for (const { cache } of replies) this.arrivingReplies.delete(cache.key);
         // None waiting: every reply the file holds is in srag_cache.
         if (replies.length && this.arrivingReplies.size === 0) this.replyJournal?.clear();
+        // The blocks this commit and its checkpoints wrote are not read again by the run (a file in
+        // memory has nothing to drop: its blocks would go to a temporary directory). Before the saves
+        // hear back: a caller may close the store then, and a statement must not be running.
+        if (!this.path.startsWith(':memory:')) await this.trimBufferCache(connection).catch(() => undefined);
         for (const entry of batch) entry.resolve();
       } catch (error) {
         const failure = storeFailed(error, this.path);
