@@ -104,10 +104,12 @@ export async function ingestDocuments(session: Session, options: IngestDocuments
   // A finished submission's run is made again first, on its own and in its order, so that it sends the
   // requests the batch answered (see BatchJobs.recordSubmission); documents a batch still works on are
   // not sent again, by any run.
-  const given = new Map(documents.map((document) => [document.source, document]));
   const runs: Array<{ documents: DocumentSource[]; options: SubmittedRunOptions; submission?: string }> = [];
   const inSubmissions = new Set<string>();
-  for (const { submission, sources, options: submittedWith } of await batchJobs.finishedSubmissions(table)) {
+  const finished = await batchJobs.finishedSubmissions(table);
+  // By source, only when a submission needs them: a map of 100,000 documents held for the whole run otherwise.
+  const given = finished.length > 0 ? new Map(documents.map((document) => [document.source, document])) : new Map<string, DocumentSource>();
+  for (const { submission, sources, options: submittedWith } of finished) {
     runs.push({ submission, options: submittedWith, documents: sources.map((source) => given.get(source) ?? documentAtPath(source)) });
     for (const source of sources) inSubmissions.add(source);
   }

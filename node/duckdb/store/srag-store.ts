@@ -17,6 +17,7 @@ import { queryColumnStatistics } from './query-column-statistics.ts';
 import { hashText } from '../../runtime/hash-text.ts';
 import { compareSchemas, type SchemaChange } from './compare-schemas.ts';
 import { addedColumns, storeTablesSql } from './store-tables.ts';
+import { bufferCacheTrimmer, ingestBufferCacheBytes } from './trim-buffer-cache.ts';
 import { moveSources, StatementBatch, writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget, type StatementRunner } from './store-writes.ts';
 
 /**
@@ -78,6 +79,8 @@ export class SragStore {
   /** Cache lookups waiting for the next grouped query, by key (see `lookUpReplies`). */
   private waitingLookups = new Map<string, Array<{ resolve: (response: CachedResponse | undefined) => void; reject: (error: unknown) => void }>>();
   private lookupQueued = false;
+  /** Drops the file's blocks DuckDB keeps beyond what an ingest needs (see `bufferCacheTrimmer`). */
+  private readonly trimBufferCache = bufferCacheTrimmer(ingestBufferCacheBytes);
 
   private constructor(readonly path: string, readonly instance: DuckDBInstance, readonly connection: DuckDBConnection, readonly readOnly: boolean) {}
 
@@ -255,24 +258,40 @@ export class SragStore {
     const target = recordTarget(table, schema);
     type Write = { record: StoredRecord } | { entry: LogWrite } | { cache: CacheWrite } | { move: { from: string; to: string } };
     let pending: Array<{ write: Write; resolve: () => void; reject: (error: unknown) => void }> = [];
+    // The documents the log did not know when the run read it (`logEntries`), none saved or moved
+    // to since: no row, item or evidence of theirs to replace, so their first save only inserts.
+    const withoutRows = new Set<string>();
     const flush = async (connection: DuckDBConnection) => {
       const batch = pending;
       pending = [];
       const replies = batch.flatMap(({ write }) => ('cache' in write ? [write] : []));
+      const records = batch.flatMap(({ write }) => ('record' in write ? [write.record] : []));
+      const entries = batch.flatMap(({ write }) => ('entry' in write ? [write.entry] : []));
+      const moves = batch.flatMap(({ write }) => ('move' in write ? [write.move] : []));
+      const write = (fresh: ReadonlySet<string>) => transaction(connection, async () => {
+        // Moves first: a record saved for a moved document in the same transaction lands on the moved row.
+        if (moves.length) await moveSources(connection, target, moves);
+        if (replies.length) await writeCacheEntries(connection, replies.map(({ cache }) => cache));
+        if (records.length) await writeRecords(connection, target, records, fresh);
+        if (entries.length) await writeLogEntries(connection, table, entries);
+      });
       try {
-        await transaction(connection, async () => {
-          const records = batch.flatMap(({ write }) => ('record' in write ? [write.record] : []));
-          const entries = batch.flatMap(({ write }) => ('entry' in write ? [write.entry] : []));
-          const moves = batch.flatMap(({ write }) => ('move' in write ? [write.move] : []));
-          // Moves first: a record saved for a moved document in the same transaction lands on the moved row.
-          if (moves.length) await moveSources(connection, target, moves);
-          if (replies.length) await writeCacheEntries(connection, replies.map(({ cache }) => cache));
-          if (records.length) await writeRecords(connection, target, records);
-          if (entries.length) await writeLogEntries(connection, table, entries);
-        });
+        const fresh = new Set(records.flatMap((record) => (withoutRows.delete(record.source) ? [record.source] : [])));
+        try {
+          await write(fresh);
+        } catch (error) {
+          if (fresh.size === 0) throw error;
+          // A row the log did not know (written meanwhile by another writer of the table, or its log
+          // entry deleted by hand): the table's key refused the insert. Replaced, as any document's.
+          await write(new Set());
+        }
         for (const { cache } of replies) this.arrivingReplies.delete(cache.key);
         // None waiting: every reply the file holds is in srag_cache.
         if (replies.length && this.arrivingReplies.size === 0) this.replyJournal?.clear();
+        // The blocks this commit and its checkpoints wrote are not read again by the run (a file in
+        // memory has nothing to drop: its blocks would go to a temporary directory). Before the saves
+        // hear back: a caller may close the store then, and a statement must not be running.
+        if (!this.path.startsWith(':memory:')) await this.trimBufferCache(connection).catch(() => undefined);
         for (const entry of batch) entry.resolve();
       } catch (error) {
         const failure = storeFailed(error, this.path);
@@ -296,15 +315,20 @@ export class SragStore {
              SEMI JOIN (SELECT unnest(CAST($2 AS JSON)::VARCHAR[]) AS given) ON source = given
              WHERE table_name = $1`, [table, JSON.stringify(sources)])
           : connection.runAndReadAll('SELECT source, content_hash, status, error, attribute_hashes FROM srag_ingestion_log WHERE table_name = $1', [table]))).getRowsJS();
-        return new Map<string, IngestionLogEntry>(rows.map((row) => [String(row[0]), {
+        const log = new Map<string, IngestionLogEntry>(rows.map((row) => [String(row[0]), {
           source: String(row[0]), contentHash: String(row[1]), status: row[2] as IngestionLogEntry['status'], error: row[3] === null ? null : String(row[3]),
           // A `done` entry lists the attributes its record holds; `registerTable` filled those of earlier versions.
           ...(row[2] === 'done' ? { attributeHashes: row[4] === null ? [] : (JSON.parse(String(row[4])) as string[]) } : {}),
         }]));
+        for (const source of sources ?? []) if (!log.has(source)) withoutRows.add(source);
+        return log;
       }),
       saveRecord: (record) => save({ record }),
       saveLogEntry: (entry) => save({ entry }),
-      moveRecord: (from, to) => save({ move: { from, to } }),
+      moveRecord: (from, to) => {
+        withoutRows.delete(to);
+        return save({ move: { from, to } });
+      },
       responseCache: {
         get: cache.get,
         findForAnyEndpoint: cache.findForAnyEndpoint,
