@@ -185,9 +185,9 @@ function occursAsWhole(haystack: string, needle: string): boolean {
 function numbersWritten(text: string): Set<number> {
   const numbers = new Set<number>();
   for (const [written] of text.matchAll(writtenNumber)) {
-    numbers.add(Number(written.replaceAll(',', '')));
+    numbers.add(Number(written.replace(/,/g, '')));
     // "1.234" or "1.234,5" in a European writing; "1,5" as a decimal comma.
-    if (/[.,]/.test(written)) numbers.add(Number(written.replaceAll('.', '').replace(',', '.')));
+    if (/[.,]/.test(written)) numbers.add(Number(written.replace(/\./g, '').replace(',', '.')));
   }
   numbers.delete(Number.NaN);
   return numbers;
