@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -10,14 +10,14 @@ import { openSragDatabase } from '../../node/index.ts';
 import { repositoryRoot } from '../helpers/run-srag.ts';
 
 // DuckDB runs on the test's own thread, which a scan blocks: the stand-in serves from a child process.
-const documents = 300;
+const documents = 100;
 let standInProcess: ChildProcess;
 let standInUrl: string;
-const workDirectory = mkdtempSync(join(tmpdir(), 'srag-early-apply-'));
+const workDirectory = mkdtempSync(join(tmpdir(), 'srag-statement-journal-'));
 
 beforeAll(async () => {
   generateHotelCorpus(workDirectory, documents);
-  standInProcess = spawn(process.execPath, ['--import', 'tsx', 'tests/helpers/llm-stand-in/serve.ts', '--corpus', workDirectory, '--latency-ms', '40', '--quiet'], {
+  standInProcess = spawn(process.execPath, ['--import', 'tsx', 'tests/helpers/llm-stand-in/serve.ts', '--corpus', workDirectory, '--latency-ms', '10', '--quiet'], {
     cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'inherit'],
   });
   const firstLine = await new Promise<string>((resolve) => createInterface({ input: standInProcess.stdout! }).once('line', resolve));
@@ -31,27 +31,25 @@ afterAll(() => {
 const count = async (connection: DuckDBConnection, sql: string) => Number((await connection.runAndReadAll(sql)).getRowsJS()[0]![0]);
 
 describe('the journal of a long srag_extract statement', () => {
-  it('is applied while the statement runs, and the apply after it leaves every document once', async () => {
-    const database = await openSragDatabase(join(workDirectory, 'early.duckdb'), { environment: { OPENAI_BASE_URL: standInUrl, SRAG_CONCURRENCY: '4' }, progress: false });
+  it('is kept in a file beside the database while the statement runs, not in DuckDB, and the apply after it leaves every document once', async () => {
+    const path = join(workDirectory, 'journal.duckdb');
+    const database = await openSragDatabase(path, { environment: { OPENAI_BASE_URL: standInUrl, SRAG_CONCURRENCY: '4' }, progress: false });
     try {
       const { connection } = database;
       const scan = `SELECT count(*), count(_error) FROM srag_extract('${join(workDirectory, 'docs', '*')}', schema := '${join(workDirectory, 'schema.json')}', batch_size := 1)`;
       expect((await connection.runAndReadAll(scan)).getRowsJS()).toEqual([[BigInt(documents), 0n]]);
 
-      // Before the statement's own apply: a record and a reply per document, and the schema, were
-      // journaled (~3 s of model calls); slices of them are already in srag's tables.
-      const journaled = 2 * documents + 1;
-      const applied = journaled - await count(connection, 'SELECT count(*) FROM srag_journal');
-      expect(applied).toBeGreaterThanOrEqual(128);
-      const [table] = (await connection.runAndReadAll("SELECT schema_name || '.\"' || table_name || '\"' FROM duckdb_tables() WHERE schema_name = 'srag_extract'")).getRowsJS()[0] as [string];
-      // Slices may still be applied meanwhile: both counts come from one statement, so one snapshot.
-      const [rows, evidenceSources] = (await connection.runAndReadAll(`SELECT (SELECT count(*) FROM ${table}), (SELECT count(DISTINCT source) FROM srag_evidence)`)).getRowsJS()[0]!.map(Number);
-      expect(rows).toBeGreaterThan(0);
-      expect(evidenceSources).toBe(rows);
+      // Before the statement's own apply: a record and a reply per document, and the schema, are in
+      // the file, and none in DuckDB, where what a statement commits stays in memory until it ends.
+      const journaled = readFileSync(`${path}.journal`, 'utf8').split('\n').filter(Boolean);
+      expect(journaled).toHaveLength(2 * documents + 1);
+      expect(journaled.map((line) => Number(line.split(' ')[0]))).toEqual(Array.from({ length: 2 * documents + 1 }, (_, index) => index + 1));
+      expect(await count(connection, 'SELECT (SELECT count(*) FROM srag_cache) + (SELECT count(*) FROM srag_ingestion_log) + (SELECT count(*) FROM srag_journal)')).toBe(0);
 
       await database.flush();
-      expect(await count(connection, 'SELECT count(*) FROM srag_journal')).toBe(0);
-      // Each document once, whichever apply wrote it: its row, its log entry, its reply, one evidence row per attribute.
+      expect(readFileSync(`${path}.journal`, 'utf8')).toBe('');
+      const [table] = (await connection.runAndReadAll("SELECT schema_name || '.\"' || table_name || '\"' FROM duckdb_tables() WHERE schema_name = 'srag_extract'")).getRowsJS()[0] as [string];
+      // Each document once: its row, its log entry, its reply, one evidence row per attribute.
       expect(await count(connection, `SELECT count(*) FROM ${table}`)).toBe(documents);
       expect(await count(connection, `SELECT count(DISTINCT "_source") FROM ${table}`)).toBe(documents);
       expect(await count(connection, "SELECT count(*) FROM srag_ingestion_log WHERE table_name LIKE 'srag_extract:%' AND status = 'done'")).toBe(documents);
@@ -62,5 +60,7 @@ describe('the journal of a long srag_extract statement', () => {
     } finally {
       await database.close();
     }
+    // Closed with every entry applied: no file is left beside the database.
+    expect(existsSync(`${path}.journal`)).toBe(false);
   });
 });
