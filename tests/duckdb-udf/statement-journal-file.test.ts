@@ -63,4 +63,16 @@ describe('the journal of a long srag_extract statement', () => {
     // Closed with every entry applied: no file is left beside the database.
     expect(existsSync(`${path}.journal`)).toBe(false);
   });
+
+  it('scans again when a prepared statement runs twice: the documents bind listed are listed again for the second run', async () => {
+    const database = await openSragDatabase(join(workDirectory, 'prepared.duckdb'), { environment: { OPENAI_BASE_URL: standInUrl, SRAG_CONCURRENCY: '4' }, progress: false });
+    try {
+      const prepared = await database.connection.prepare(`SELECT count(*), count(_error) FROM srag_extract('${join(workDirectory, 'docs', '*')}', schema := '${join(workDirectory, 'schema.json')}')`);
+      expect((await prepared.runAndReadAll()).getRowsJS()).toEqual([[BigInt(documents), 0n]]);
+      await database.flush();
+      expect((await prepared.runAndReadAll()).getRowsJS()).toEqual([[BigInt(documents), 0n]]);
+    } finally {
+      await database.close();
+    }
+  });
 });
