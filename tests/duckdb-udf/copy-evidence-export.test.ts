@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyEvidenceExportSql } from '../../node/duckdb/sandbox/sandbox-table-source.ts';
 import { SragStore } from '../../node/duckdb/store/srag-store.ts';
-import { withLiterals, writeLogEntries } from '../../node/duckdb/store/store-writes.ts';
+import { writeLogEntries } from '../../node/duckdb/store/store-writes.ts';
+import { withLiterals } from '../helpers/with-literals.ts';
 
 describe('the evidence behind a copy of srag_extract\'s rows', () => {
   it('keys each row to its document\'s evidence by content hash, and calls it unknown (NULL) where documents with that text disagree', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +6,6 @@ import { parseRecordSchema, recordSchemaToJsonSchema, type StoredRecord } from '
 import { extractRecordTable } from '../../node/duckdb/store/extract-record-table.ts';
 import type { JournalEntry } from '../../node/duckdb/store/journal-entry.ts';
 import { SragStore } from '../../node/duckdb/store/srag-store.ts';
-import { withLiterals } from '../../node/duckdb/store/store-writes.ts';
 import { StoreJournal } from '../../node/duckdb/store/store-journal.ts';
 
 const schema = parseRecordSchema({
@@ -28,17 +27,15 @@ function record(source: string, values: StoredRecord['values'], quote = 'a quote
   };
 }
 
-/**
- * A store whose journal holds `entries` (after the schema's), applied as the next open would apply
- * them, or `early`, as one query while a statement runs (`applyJournalSliceEarly`).
- */
-async function applied(entries: JournalEntry[], early = false): Promise<SragStore> {
+const schemaEntry: JournalEntry = { kind: 'schema', schemaKey, title: 'Hotel', schemaJson: JSON.stringify(recordSchemaToJsonSchema(schema)) };
+
+/** A store whose journal holds `entries` (after the schema's), applied as after a statement. */
+async function applied(entries: JournalEntry[]): Promise<SragStore> {
   const store = await SragStore.open(join(mkdtempSync(join(tmpdir(), 'srag-writes-')), 'writes.duckdb'));
-  const journal = await StoreJournal.open(store.instance);
-  journal.appendSync([{ kind: 'schema', schemaKey, title: 'Hotel', schemaJson: JSON.stringify(recordSchemaToJsonSchema(schema)) }, ...entries]);
+  const journal = StoreJournal.open(store.journalFile, await store.lastJournalSequence());
+  journal.appendSync([schemaEntry, ...entries]);
   journal.close();
-  if (early) expect(await store.applyJournalSliceEarly()).toBe('applied');
-  else await store.applyJournal();
+  await store.applyJournal();
   return store;
 }
 
@@ -47,14 +44,14 @@ async function rows(store: SragStore, sql: string): Promise<unknown[][]> {
 }
 
 describe('the store writes journaled records, evidence, log entries and replies', () => {
-  it.each([['after the statement', false], ['early, as one query', true]])('keeps every value as it was given, applied %s: odd text, exact numbers, large integers, dates, booleans, nulls', async (_when, early) => {
+  it('keeps every value as it was given: odd text, exact numbers, large integers, dates, booleans, nulls', async () => {
     const oddText = "line\nbreak, \"quotes\", 'single' and '' quotes, $1, tab\t, NUL \u0000 inside, emoji 😀, backslash \\";
     const store = await applied([
       { kind: 'record', logName: schemaKey, record: record('/docs/a.md', { name: oddText, price: 0.30000000000000004, rooms: 9_007_199_254_740_991, pets: true, opened: '2024-02-29' }, oddText) },
       { kind: 'record', logName: schemaKey, record: record('/docs/b.md', { name: 'B', price: 0, rooms: 0, pets: false, opened: null }) },
       { kind: 'record', logName: schemaKey, record: record('/docs/c.md', { name: null, price: 5e-324, rooms: -3, pets: null, opened: '1900-01-01' }) },
       { kind: 'record', logName: schemaKey, record: record('/docs/d.md', { name: 'lone \ud800 surrogate', price: 1.7976931348623157e308, rooms: null, pets: null, opened: null }) },
-    ], early);
+    ]);
     try {
       const { quotedTable } = await extractRecordTable(store.connection, schemaKey);
       const table = await rows(store, `SELECT _source, name, price, rooms, pets, strftime(opened, '%Y-%m-%d') FROM ${quotedTable} ORDER BY _source`);
@@ -130,44 +127,58 @@ describe('the store writes journaled records, evidence, log entries and replies'
     }
   });
 
-  it('applies a slice early only when it writes srag_extract tables alone; one that grows or back-fills a table srag ingest made is left whole for the apply after the statement', async () => {
-    const store = await SragStore.open(join(mkdtempSync(join(tmpdir(), 'srag-writes-')), 'early.duckdb'));
-    const journal = await StoreJournal.open(store.instance);
+  it('applies each journaled entry once whatever stops the apply: entries a slice applied before a kill are skipped, a line cut short is left out, and the file is emptied', async () => {
+    const store = await SragStore.open(join(mkdtempSync(join(tmpdir(), 'srag-writes-')), 'once.duckdb'));
     try {
-      const extracted = record('/docs/a.md', { name: 'A', price: 1, rooms: 1, pets: true, opened: null });
-      journal.appendSync([{ kind: 'schema', schemaKey, title: 'Hotel', schemaJson: JSON.stringify(recordSchemaToJsonSchema(schema)) }, { kind: 'record', logName: schemaKey, record: extracted }]);
-      expect(await store.applyJournalSliceEarly()).toBe('applied');
-      const { quotedTable } = await extractRecordTable(store.connection, schemaKey);
-      expect(await rows(store, `SELECT _source, name FROM ${quotedTable}`)).toEqual([['/docs/a.md', 'A']]);
-      expect(await rows(store, 'SELECT count(*) FROM srag_journal')).toEqual([[0n]]);
-      expect(await store.applyJournalSliceEarly()).toBe('empty');
-
-      // A record for a table that is not srag_extract's (here one the database does not know): rolled back, every entry kept.
-      journal.appendSync([{ kind: 'record', logName: schemaKey, record: record('/docs/b.md', { name: 'B', price: 2, rooms: 2, pets: false, opened: null }) }, { kind: 'record', logName: 'hotels', record: extracted }]);
-      expect(await store.applyJournalSliceEarly()).toBe('declined');
-      expect(await rows(store, 'SELECT count(*) FROM srag_journal')).toEqual([[2n]]);
-      expect(await rows(store, `SELECT count(*) FROM ${quotedTable}`)).toEqual([[1n]]);
-      // So is a grown table's schema.
-      journal.appendSync([{ kind: 'grow-table', table: 'hotels', schemaJson: '{}' }]);
-      expect(await store.applyJournalSliceEarly()).toBe('declined');
-      expect(await rows(store, 'SELECT count(*) FROM srag_journal')).toEqual([[3n]]);
-      // The apply after the statement meets them, and says what it cannot apply.
-      await expect(store.applyJournal()).rejects.toThrow(/does not know \(hotels\)/);
-    } finally {
+      let journal = StoreJournal.open(store.journalFile, await store.lastJournalSequence());
+      journal.appendSync([schemaEntry, { kind: 'record', logName: schemaKey, record: record('/docs/a.md', { name: 'A', price: 1, rooms: 1, pets: true, opened: null }) }]);
+      journal.appendSync([{ kind: 'record', logName: schemaKey, record: record('/docs/a.md', { name: 'A2', price: 2, rooms: 2, pets: true, opened: null }) }]);
       journal.close();
+      const written = readFileSync(store.journalFile, 'utf8').split('\n');
+      expect(written.map((line) => line.split(' ')[0])).toEqual(['1', '2', '3', '']);
+      await store.applyJournal();
+      expect(readFileSync(store.journalFile, 'utf8')).toBe('');
+      expect(await rows(store, 'SELECT through FROM srag_journal_applied')).toEqual([[3n]]);
+
+      // A kill after a slice's commit, before the file was emptied: its lines are still there. The
+      // next journal numbers after them, and a kill cuts its last line short.
+      appendFileSync(store.journalFile, `${written[1]}\n`);
+      journal = StoreJournal.open(store.journalFile, await store.lastJournalSequence());
+      journal.appendSync([{ kind: 'log', logName: schemaKey, entry: { source: '/docs/b.md', contentHash: 'b', status: 'failed', error: 'the model refused' } }]);
+      journal.close();
+      expect(readFileSync(store.journalFile, 'utf8').split('\n')[1]).toMatch(/^4 /);
+      appendFileSync(store.journalFile, '5 {"kind":"record","logName":');
+      await store.applyJournal();
+      const { quotedTable } = await extractRecordTable(store.connection, schemaKey);
+      // Sequence 2 ('A') was applied before: applied again, it would have undone 'A2'.
+      expect(await rows(store, `SELECT _source, name FROM ${quotedTable}`)).toEqual([['/docs/a.md', 'A2']]);
+      expect(await rows(store, `SELECT source, status FROM srag_ingestion_log WHERE table_name = '${schemaKey}' ORDER BY source`)).toEqual([['/docs/a.md', 'done'], ['/docs/b.md', 'failed']]);
+      expect(await rows(store, 'SELECT through FROM srag_journal_applied')).toEqual([[4n]]);
+      expect(readFileSync(store.journalFile, 'utf8')).toBe('');
+      // A journal opened after a cut line starts a line of its own.
+      appendFileSync(store.journalFile, '5 {"kind":"rec');
+      journal = StoreJournal.open(store.journalFile, await store.lastJournalSequence());
+      journal.appendSync([{ kind: 'log', logName: schemaKey, entry: { source: '/docs/c.md', contentHash: 'c', status: 'empty', error: null } }]);
+      journal.close();
+      await store.applyJournal();
+      expect(await rows(store, `SELECT count(*) FROM srag_ingestion_log WHERE table_name = '${schemaKey}' AND source = '/docs/c.md'`)).toEqual([[1n]]);
+    } finally {
       store.close();
     }
   });
 
-  it('writes a batched statement\'s parameters as literals only where they stand: not inside quoted text or names', async () => {
-    expect(withLiterals(`SELECT $1, '$1 stays', "col$2", $2 || 'it''s $1', $10`, ["it's", null, '', '', '', '', '', '', '', 'ten']))
-      .toBe(`SELECT 'it''s', '$1 stays', "col$2", NULL || 'it''s $1', 'ten'`);
-    expect(() => withLiterals('SELECT $3', ['a'])).toThrow(/no value for \$3/);
-    // What DuckDB reads back is the text given, whatever it holds.
-    const store = await SragStore.open(join(mkdtempSync(join(tmpdir(), 'srag-writes-')), 'literals.duckdb'));
+  it('still applies what an older srag journaled in srag_journal, before the journal file', async () => {
+    const store = await SragStore.open(join(mkdtempSync(join(tmpdir(), 'srag-writes-')), 'older.duckdb'));
     try {
-      const odd = `quote ' double '' backslash \\ dollar $1 newline \n tab \t emoji 😀`;
-      expect(await rows(store, withLiterals('SELECT $1', [odd]))).toEqual([[odd]]);
+      await store.connection.run('INSERT INTO srag_journal VALUES (1, $1), (2, $2)', [JSON.stringify(schemaEntry), JSON.stringify({ kind: 'record', logName: schemaKey, record: record('/docs/a.md', { name: 'A', price: 1, rooms: 1, pets: true, opened: null }) })]);
+      const journal = StoreJournal.open(store.journalFile, await store.lastJournalSequence());
+      journal.appendSync([{ kind: 'record', logName: schemaKey, record: record('/docs/a.md', { name: 'A2', price: 2, rooms: 2, pets: true, opened: null }) }]);
+      journal.close();
+      expect(readFileSync(store.journalFile, 'utf8')).toMatch(/^3 /);
+      await store.applyJournal();
+      const { quotedTable } = await extractRecordTable(store.connection, schemaKey);
+      expect(await rows(store, `SELECT name FROM ${quotedTable}`)).toEqual([['A2']]);
+      expect(await rows(store, 'SELECT count(*) FROM srag_journal')).toEqual([[0n]]);
     } finally {
       store.close();
     }

@@ -1,4 +1,7 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   attributeDefinitionHash, childRecordSchema, childTableName, firstLine, parseRecordSchema, recordSchemaToJsonSchema, sqlTypeForKind, SragError,
   type CachedResponse, type ColumnStatistics, type ExtractionStore, type ExtractorStore, type IngestionLogEntry, type RecordSchema, type ResponseCache,
@@ -10,6 +13,7 @@ import { readSqlResult } from '../read-sql-result.ts';
 import { extractRecordTable } from './extract-record-table.ts';
 import type { JournalEntry } from './journal-entry.ts';
 import { ReplyJournal } from './reply-journal.ts';
+import { emptyJournal, readJournalSlices, StoreJournal } from './store-journal.ts';
 import { openDuckDbFile, type OpenDuckDbFileOptions } from './open-duckdb-file.ts';
 import { declareChildLink } from '../catalog/declare-child-link.ts';
 import { refreshTableProfile } from '../catalog/refresh-table-profile.ts';
@@ -18,7 +22,7 @@ import { hashText } from '../../runtime/hash-text.ts';
 import { compareSchemas, type SchemaChange } from './compare-schemas.ts';
 import { addedColumns, storeTablesSql } from './store-tables.ts';
 import { bufferCacheTrimmer, ingestBufferCacheBytes } from './trim-buffer-cache.ts';
-import { moveSources, StatementBatch, writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget, type StatementRunner } from './store-writes.ts';
+import { moveSources, writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget } from './store-writes.ts';
 
 /**
  * The extraction store of a table `srag ingest` fills, with one write more than the run's port:
@@ -71,6 +75,8 @@ export class SragStore {
   private knowsEndpoints = true;
   /** Where an extraction run's replies go as they arrive (see `ReplyJournal`), opened on the first. */
   private replyJournal: ReplyJournal | undefined;
+  /** A database in memory: the directory of its journal file (see `journalFile`), made when first asked for. */
+  private memoryJournalDirectory: string | undefined;
   /**
    * Extraction replies journaled and not yet in srag_cache (see `extractionStore`), by key: a
    * lookup finds them here meanwhile.
@@ -115,6 +121,7 @@ export class SragStore {
     } finally {
       this.connection.closeSync();
       this.instance.closeSync();
+      if (this.memoryJournalDirectory) rmSync(this.memoryJournalDirectory, { recursive: true, force: true });
     }
   }
 
@@ -501,16 +508,37 @@ export class SragStore {
   }
 
   /**
+   * The SQL functions' journal file (see `StoreJournal`): beside the database, or for a database in
+   * memory in a directory of its own, removed when the store closes.
+   */
+  get journalFile(): string {
+    if (!this.path.startsWith(':memory:')) return StoreJournal.fileOf(this.path);
+    this.memoryJournalDirectory ??= mkdtempSync(join(tmpdir(), 'srag-journal-'));
+    return join(this.memoryJournalDirectory, 'journal');
+  }
+
+  /** The last sequence the journal used (applied, or still in `srag_journal`): the next entry is numbered after it. */
+  lastJournalSequence(): Promise<number> {
+    return this.exclusive(async (connection) => Number((await connection.runAndReadAll(
+      'SELECT greatest(coalesce((SELECT max(through) FROM srag_journal_applied), 0), coalesce((SELECT max(sequence) FROM srag_journal), 0))',
+    )).getRowsJS()[0]![0]));
+  }
+
+  /**
    * Moves what the SQL functions journaled into the ordinary tables, in order, a transaction per
-   * slice, deleting each slice in the same transaction: applied once, whatever stops it.
+   * slice: first what an older srag left in `srag_journal` (each slice deleted in its transaction),
+   * then the journal file, each slice recording in its transaction the last sequence it applied
+   * (`srag_journal_applied`) — applied once, whatever stops it. The file, wholly applied, is emptied.
+   * Run after a statement, never during one: what it commits stays in memory until a checkpoint,
+   * which the statement's open transaction holds off.
    */
   applyJournal(): Promise<void> {
     return this.exclusive(async (connection) => {
       // Tables `srag ingest` made that the journal wrote to (a back-fill of `srag_ask(…, extend := true)`): their statistics follow.
       const ingested = new Set<string>();
-      while ((await this.applyJournalSlice(connection, ingested, false)) === 'applied');
-      // No CHECKPOINT after a grown table's ALTER, unlike `registerTable`: the journal's own connection
-      // holds a write transaction open, and a record table has no DEFAULT, the case DuckDB cannot replay.
+      while ((await this.applyJournalTableSlice(connection, ingested)) === 'applied');
+      await this.applyJournalFile(connection, ingested);
+      // No CHECKPOINT after a grown table's ALTER, unlike `registerTable`: a record table has no DEFAULT, the case DuckDB cannot replay.
       for (const table of ingested) {
         const row = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [table])).getRowsJS()[0];
         if (!row) continue;
@@ -520,55 +548,36 @@ export class SragStore {
     });
   }
 
-  /**
-   * The journal's oldest slice applied while the statement that journals it still runs (see
-   * `openSragDatabase`), so that the statement's end leaves little to apply: a 4,096-document scan
-   * left 1.6 s of it. Only a slice that writes nothing but `srag_extract`'s own tables, replies and
-   * log entries: one that grows or back-fills a table `srag ingest` made is left to `applyJournal`,
-   * whose statistics of that table follow it. What it returns: whether it applied a slice, found
-   * the journal empty, or left the slice (`declined`).
-   */
-  applyJournalSliceEarly(): Promise<'applied' | 'empty' | 'declined'> {
-    return this.exclusive((connection) => this.applyJournalSlice(connection, new Set(), true));
-  }
-
-  /**
-   * Applies the journal's oldest slice in one transaction. `early` (while the statement that
-   * journals it runs): only a slice of `srag_extract`'s own tables (else `declined`), written as one
-   * query (see `StatementBatch`), since each round trip waits for a turn between the statement's
-   * callbacks. Otherwise statement by statement: with the thread free, that is faster for a large
-   * slice (20,000 documents after a crash: 4.1 s against 5.0 s as batches) and holds no copy of the
-   * slice as SQL text.
-   */
-  private async applyJournalSlice(connection: DuckDBConnection, ingested: Set<string>, early: boolean): Promise<'applied' | 'empty' | 'declined'> {
+  /** Applies the oldest slice of `srag_journal` (an older srag's journal) in one transaction, deleting it in the same. */
+  private async applyJournalTableSlice(connection: DuckDBConnection, ingested: Set<string>): Promise<'applied' | 'empty'> {
     const rows = (await connection.runAndReadAll(`SELECT sequence, entry FROM srag_journal ORDER BY sequence LIMIT ${journalEntriesPerTransaction}`)).getRowsJS();
     if (rows.length === 0) return 'empty';
     const entries = rows.map((row) => JSON.parse(String(row[1])) as JournalEntry);
-    if (early && entries.some((entry) => entry.kind === 'grow-table')) return 'declined';
     const last = rows.at(-1)![0] as bigint;
-    if (!early) {
-      await transaction(connection, async () => {
-        await this.applyEntries(connection, connection, entries, ingested, false);
-        await connection.run('DELETE FROM srag_journal WHERE sequence <= $1', [last]);
-      });
-      return 'applied';
-    }
-    // What the writes need to know is read first; the writes and the journal's delete run as one query.
-    const batch = new StatementBatch();
-    try {
-      await this.applyEntries(connection, batch, entries, ingested, true);
-    } catch (error) {
-      if (error instanceof DeclinedSlice) return 'declined';
-      throw error;
-    }
-    await batch.run(`DELETE FROM srag_journal WHERE sequence <= ${last}`);
-    try {
-      await connection.run(`BEGIN TRANSACTION;\n${batch.text()};\nCOMMIT`);
-    } catch (error) {
-      await connection.run('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
+    await transaction(connection, async () => {
+      await this.applyEntries(connection, entries, ingested);
+      await connection.run('DELETE FROM srag_journal WHERE sequence <= $1', [last]);
+    });
     return 'applied';
+  }
+
+  /** Applies the journal file after the last sequence applied, a slice per transaction, then empties it (see `applyJournal`). */
+  private async applyJournalFile(connection: DuckDBConnection, ingested: Set<string>): Promise<void> {
+    const file = this.journalFile;
+    const applied = Number((await connection.runAndReadAll('SELECT coalesce(max(through), 0) FROM srag_journal_applied')).getRowsJS()[0]![0]);
+    const slices = readJournalSlices(file, applied, journalEntriesPerTransaction);
+    for (let next = slices.next(); ; next = slices.next()) {
+      if (next.done) {
+        emptyJournal(file, next.value.bytes);
+        return;
+      }
+      const { entries, last } = next.value;
+      await transaction(connection, async () => {
+        await this.applyEntries(connection, entries, ingested);
+        await connection.run('DELETE FROM srag_journal_applied');
+        await connection.run(`INSERT INTO srag_journal_applied VALUES (${last})`);
+      });
+    }
   }
 
   /** What the SQL functions' bridge is handed when the database opens (see `BridgeStart`). */
@@ -587,8 +596,8 @@ export class SragStore {
     });
   }
 
-  /** Writes `entries` through `writer` (`connection` itself, or a batch of it), reading what they need through `connection`. */
-  private async applyEntries(connection: DuckDBConnection, writer: StatementRunner, entries: JournalEntry[], ingested: Set<string>, onlyExtractTables: boolean): Promise<void> {
+  /** Writes `entries` through `connection`. */
+  private async applyEntries(connection: DuckDBConnection, entries: JournalEntry[], ingested: Set<string>): Promise<void> {
     const targets = new Map<string, RecordTarget>();
     const target = async (logName: string): Promise<RecordTarget> => {
       let found = targets.get(logName);
@@ -599,7 +608,6 @@ export class SragStore {
           found = { quotedTable: (await extractRecordTable(connection, logName)).quotedTable, logName, schema };
         } else {
           // A table `srag ingest` made, back-filled by `srag_ask(…, extend := true)`.
-          if (onlyExtractTables) throw new DeclinedSlice('a table srag ingest made: left to applyJournal');
           const table = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [logName])).getRowsJS()[0];
           if (!table) throw new SragError({ code: 'STORE_FAILED', message: `the journal names a schema the database does not know (${logName})` });
           found = { quotedTable: quoteIdentifier(logName), logName, schema: parseRecordSchema(JSON.parse(String(table[0])), `table "${logName}"`) };
@@ -615,7 +623,7 @@ export class SragStore {
     // statement made the apply of a 512-document scan take longer than the scan's model calls.
     const replies = entries.filter((entry): entry is Extract<JournalEntry, { kind: 'cache' }> => entry.kind === 'cache');
     if (replies.length > 0) {
-      await writeCacheEntries(writer, replies.map((entry): CacheWrite => ({ key: entry.key, response: entry.response, purpose: entry.purpose })));
+      await writeCacheEntries(connection, replies.map((entry): CacheWrite => ({ key: entry.key, response: entry.response, purpose: entry.purpose })));
       entries = entries.filter((entry) => entry.kind !== 'cache');
     }
     // Consecutive entries of one kind and table are written together; order between runs is kept.
@@ -629,11 +637,11 @@ export class SragStore {
       switch (first.kind) {
         case 'schema':
           for (const entry of run as Array<Extract<JournalEntry, { kind: 'schema' }>>) {
-            await writer.run('INSERT OR IGNORE INTO srag_extract_schemas (schema_key, title, schema_json) VALUES ($1, $2, $3)', [entry.schemaKey, entry.title, entry.schemaJson]);
+            await connection.run('INSERT OR IGNORE INTO srag_extract_schemas (schema_key, title, schema_json) VALUES ($1, $2, $3)', [entry.schemaKey, entry.title, entry.schemaJson]);
             const schema = parseRecordSchema(JSON.parse(entry.schemaJson), `schema ${entry.schemaKey}`);
             const { quotedTable } = await extractRecordTable(connection, entry.schemaKey);
-            await writer.run(createRecordTableSql(quotedTable, schema, true));
-            // Known from here on, before a batch has written it: the records after it go to this table.
+            await connection.run(createRecordTableSql(quotedTable, schema, true));
+            // Known from here on: the records after it go to this table.
             targets.set(entry.schemaKey, { quotedTable, logName: entry.schemaKey, schema });
           }
           break;
@@ -651,13 +659,13 @@ export class SragStore {
           }
           break;
         case 'record':
-          await writeRecords(writer, await target(first.logName), (run as Array<Extract<JournalEntry, { kind: 'record' }>>).map((entry) => entry.record));
+          await writeRecords(connection, await target(first.logName), (run as Array<Extract<JournalEntry, { kind: 'record' }>>).map((entry) => entry.record));
           break;
         case 'log':
-          await writeLogEntries(writer, first.logName, (run as Array<Extract<JournalEntry, { kind: 'log' }>>).map((entry) => entry.entry));
+          await writeLogEntries(connection, first.logName, (run as Array<Extract<JournalEntry, { kind: 'log' }>>).map((entry) => entry.entry));
           break;
         case 'move':
-          await moveSources(writer, await target(first.logName), (run as Array<Extract<JournalEntry, { kind: 'move' }>>).map(({ from, to }) => ({ from, to })));
+          await moveSources(connection, await target(first.logName), (run as Array<Extract<JournalEntry, { kind: 'move' }>>).map(({ from, to }) => ({ from, to })));
           break;
         case 'cache':
           // Written above, before the loop.
@@ -754,9 +762,6 @@ async function createStoreTables(connection: DuckDBConnection): Promise<void> {
     await connection.run('CHECKPOINT');
   }
 }
-
-/** Thrown while an early slice's writes are collected, before any runs: the slice is left to `applyJournal`. */
-class DeclinedSlice extends Error {}
 
 export async function transaction(connection: DuckDBConnection, statements: () => Promise<void>): Promise<void> {
   await connection.run('BEGIN TRANSACTION');

@@ -93,6 +93,7 @@ CREATE TABLE IF NOT EXISTS srag_journal (
   sequence BIGINT NOT NULL,
   entry VARCHAR NOT NULL
 );
+CREATE TABLE IF NOT EXISTS srag_journal_applied (through BIGINT NOT NULL);
 ${catalogTablesSql}`;
 
 /**

@@ -8,41 +8,9 @@ import { quoteIdentifier } from '../quote-identifier.ts';
  */
 const recordsPerSlice = 5_000;
 
-/**
- * What the writes need of a connection: statements with their texts bound as parameters. A
- * `DuckDBConnection` runs each at once; a `StatementBatch` collects them to run as one query.
- */
+/** What the writes need of a connection: statements with their texts bound as parameters. */
 export interface StatementRunner {
   run(sql: string, values?: Array<string | null>): Promise<unknown>;
-}
-
-/**
- * Statements collected to run as one query, each parameter written into its text as a literal:
- * one round trip to DuckDB instead of three a statement (extract, prepare, execute). The journal's
- * apply runs a slice this way while a statement's callbacks leave its thread only short turns
- * between them, where each round trip waited for a turn.
- */
-export class StatementBatch implements StatementRunner {
-  private readonly statements: string[] = [];
-
-  async run(sql: string, values: Array<string | null> = []): Promise<void> {
-    this.statements.push(withLiterals(sql, values));
-  }
-
-  /** The statements as one text, in the order they were run. */
-  text(): string {
-    return this.statements.join(';\n');
-  }
-}
-
-/** `sql` with each `$n` outside quotes replaced by `values[n - 1]` as an SQL literal. */
-export function withLiterals(sql: string, values: ReadonlyArray<string | null>): string {
-  return sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\$(\d+)/g, (token, index: string | undefined) => {
-    if (index === undefined) return token;
-    const value = values[Number(index) - 1];
-    if (value === undefined) throw new Error(`no value for $${index} in ${sql.slice(0, 80)}`);
-    return value === null ? 'NULL' : `'${value.replace(/'/g, "''")}'`;
-  });
 }
 
 /** Where one table's records go: the record table itself and the name its log and evidence rows carry. */

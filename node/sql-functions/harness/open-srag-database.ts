@@ -59,8 +59,7 @@ export async function openSragDatabase(path: string, options: OpenSragDatabaseOp
   const store = await SragStore.open(path);
   await bundle;
   const { instance } = store;
-  const journal = store.readOnly ? undefined : await StoreJournal.open(instance);
-  const early = new EarlyJournalApply(store);
+  const journal = store.readOnly ? undefined : StoreJournal.open(store.journalFile, await store.lastJournalSequence());
   const tableExport = await createSynchronousTableExport(instance);
   const bridge = new LlmBridge({
     environment: options.environment,
@@ -71,7 +70,6 @@ export async function openSragDatabase(path: string, options: OpenSragDatabaseOp
         throw new SragError({ code: 'STORE_FAILED', message: `${path} can only be read (a read-only file), so what srag_extract extracts cannot be saved`, hint: 'open a database you may write to with --db' });
       }
       journal.appendSync(entries);
-      early.journaled(entries.length);
     },
     answerCaller: answerCallerRequests(tableExport),
   });
@@ -83,10 +81,7 @@ export async function openSragDatabase(path: string, options: OpenSragDatabaseOp
 
   const flush = async () => {
     if (bridge.started) await bridge.callAsync({ type: 'drain' });
-    // No early slice runs on during the apply, nor after it, when close() closes the connection.
-    await early.pause();
     if (journal) await store.applyJournal();
-    early.reset();
   };
   return {
     path,
@@ -113,57 +108,4 @@ export async function openSragDatabase(path: string, options: OpenSragDatabaseOp
       }
     },
   };
-}
-
-/** Journal entries that make a slice worth applying while the statement still runs. */
-const entriesPerEarlyApply = 128;
-
-/**
- * Applies the journal while the statement that writes it still runs, a slice at a time (see
- * `SragStore.applyJournalSliceEarly`), so that its end waits for the last entries only rather than
- * for all of them: at the end of a 4,096-document scan the apply took 1.6 s, and it grows with the
- * scan. Started from the blocked DuckDB callback that journals the entries, it goes on between
- * callbacks — DuckDB calls them on this thread's event loop and runs the slice's statements on
- * threads of its own. A slice that fails or is declined is left to the apply after the statement,
- * which reports what failed; no early slice starts again before then.
- */
-class EarlyJournalApply {
-  private running: Promise<void> | undefined;
-  private stopped = false;
-  private unapplied = 0;
-
-  constructor(private readonly store: SragStore) {}
-
-  journaled(entries: number): void {
-    this.unapplied += entries;
-    this.startIfDue();
-  }
-
-  /** Starts no slice until `reset`, and resolves once the one running (if any) has ended. */
-  async pause(): Promise<void> {
-    this.stopped = true;
-    await this.running;
-  }
-
-  /** After the statement's own apply: the next statement's entries may be applied early again. */
-  reset(): void {
-    this.stopped = false;
-    this.unapplied = 0;
-  }
-
-  private startIfDue(): void {
-    if (this.running || this.stopped || this.unapplied < entriesPerEarlyApply) return;
-    this.unapplied = 0;
-    this.running = this.store.applyJournalSliceEarly().then(
-      (outcome) => {
-        if (outcome === 'declined') this.stopped = true;
-      },
-      () => {
-        this.stopped = true;
-      },
-    ).finally(() => {
-      this.running = undefined;
-      this.startIfDue();
-    });
-  }
 }

@@ -37,7 +37,7 @@ export const sourcesPerRead = 50_000;
 export class IngestionLogCopy {
   /** Read from the database: source → its line, or null when it has no entry. */
   private readonly stored = new Map<string, string | null>();
-  /** Written in this session (JSON of an `IngestionLogEntry`): newer than anything stored. */
+  /** Written in this session (JSON of an `IngestionLogEntry` without its source, the key): newer than anything stored. */
   private readonly written = new Map<string, string>();
   /** This statement's gone documents by content hash (see `lookForGone`); undefined before it looked. */
   private goneByContent: Map<string, IngestionLogEntry[]> | undefined;
@@ -116,7 +116,7 @@ export class IngestionLogCopy {
     const entry = candidates?.shift();
     if (!entry) return undefined;
     if (candidates!.length === 0) this.goneByContent!.delete(contentHash);
-    this.written.set(to, JSON.stringify({ ...entry, source: to }));
+    this.set({ ...entry, source: to });
     this.written.delete(entry.source);
     this.stored.set(entry.source, null);
     this.moved.push({ from: entry.source, to });
@@ -136,13 +136,13 @@ export class IngestionLogCopy {
 
   get(source: string): IngestionLogEntry | undefined {
     const written = this.written.get(source);
-    if (written !== undefined) return JSON.parse(written) as IngestionLogEntry;
+    if (written !== undefined) return { source, ...JSON.parse(written) as Omit<IngestionLogEntry, 'source'> };
     const line = this.stored.get(source);
     return line ? entryOfLine(line) : undefined;
   }
 
-  set(entry: IngestionLogEntry): void {
-    this.written.set(entry.source, JSON.stringify(entry));
+  set({ source, ...entry }: IngestionLogEntry): void {
+    this.written.set(source, JSON.stringify(entry));
   }
 
   /** The entries read or written so far, as the run's store port hands them over (each read when asked for). */

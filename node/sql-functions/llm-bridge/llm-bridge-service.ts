@@ -301,13 +301,7 @@ export class LlmBridgeService {
   }
 
   private async startScan(schema: RecordSchema, schemaKey: string, documents: ScanDocument[], settings: ExtractionSettings): Promise<number> {
-    const run = await this.startRun(schema, schemaKey, documents.map((document) => ({
-      source: document.source,
-      label: document.label,
-      read: () => (document.refusal
-        ? Promise.reject(new SragError({ code: 'DOCUMENT_UNREADABLE', message: document.refusal }))
-        : readDocumentFile(document.source, { shownAs: document.label, blocking: true, limits: this.settings.documentReading })),
-    })), settings);
+    const run = await this.startRun(schema, schemaKey, documents.map((document) => new ScanFile(document, this.settings.documentReading)), settings);
     const scanId = this.nextScanId;
     this.nextScanId += 1;
     this.scans.set(scanId, { run, onError: settings.onError, held: [], runDone: false });
@@ -363,6 +357,29 @@ export class LlmBridgeService {
     // The same o200k counter `srag ingest` splits long documents with, so both send the same requests.
     this.tokenCounter ??= import('../../runtime/count-tokens.ts').then((module) => rememberCounts(module.countTokens));
     return this.tokenCounter;
+  }
+}
+
+/**
+ * A file a scan names, read when the run gets to it. A class, so that `read` is one function on its
+ * prototype: a closure per document (with its context and the document it read from) held ~130
+ * bytes each for the whole scan, 130 MB over a million files.
+ */
+class ScanFile implements DocumentSource {
+  readonly source: string;
+  readonly label: string;
+  private readonly refusal: string | undefined;
+
+  constructor(document: ScanDocument, private readonly limits: SragSettings['documentReading']) {
+    this.source = document.source;
+    this.label = document.label;
+    this.refusal = document.refusal;
+  }
+
+  read(): Promise<string> {
+    return this.refusal
+      ? Promise.reject(new SragError({ code: 'DOCUMENT_UNREADABLE', message: this.refusal }))
+      : readDocumentFile(this.source, { shownAs: this.label, blocking: true, limits: this.limits });
   }
 }
 

@@ -1,4 +1,4 @@
-import { ANY, BOOLEAN, DuckDBTableFunction, INTEGER, VARCHAR } from '../../duckdb/duckdb-node-api.ts';
+import { ANY, BOOLEAN, DuckDBListValue, DuckDBTableFunction, INTEGER, VARCHAR } from '../../duckdb/duckdb-node-api.ts';
 import { SragError, type RecordSchema } from '../../../core/index.ts';
 import type { ExtractionSettings, OnError, ScanDocument } from '../llm-bridge/bridge-protocol.ts';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';
@@ -14,7 +14,14 @@ const rowsPerChunk = 2048;
 interface BindData {
   schema: RecordSchema;
   schemaKey: string;
-  documents: ScanDocument[];
+  /**
+   * The documents bind listed, until init hands them to the bridge: ~200 bytes each, which a
+   * million-file scan need not hold on this thread too while it runs. An init after that (DuckDB
+   * scans a table function again in some plans) lists them again (`list`) — when they came from
+   * globs or paths, whose text is small; those `read_text(…)` listed are kept (`list` undefined).
+   */
+  documents: ScanDocument[] | undefined;
+  list: (() => ScanDocument[]) | undefined;
   settings: ExtractionSettings;
 }
 
@@ -34,13 +41,19 @@ export function createSragExtractFunction(bridge: LlmBridge): DuckDBTableFunctio
     bindFunction(info) {
       try {
         const schema = readSchemaArgument(info.getNamedParameter('schema') as string | null);
-        const documents = resolveScanDocuments(info.getParameter(0), { followLinks: info.getNamedParameter('follow_links') === true });
+        const argument = info.getParameter(0);
+        const followLinks = info.getNamedParameter('follow_links') === true;
+        const documents = resolveScanDocuments(argument, { followLinks });
+        const list = typeof argument === 'string' || (argument instanceof DuckDBListValue && argument.items.every((item) => typeof item === 'string'))
+          ? () => resolveScanDocuments(argument, { followLinks })
+          : undefined;
         for (const column of extractedColumns(schema)) info.addResultColumn(column.name, column.type);
         info.setCardinality(documents.length, true);
         const bindData: BindData = {
           schema,
           schemaKey: schemaKey(schema),
           documents,
+          list,
           settings: {
             model: (info.getNamedParameter('model') as string | null) ?? undefined,
             concurrency: positive(info.getNamedParameter('concurrency'), 'concurrency'),
@@ -57,7 +70,9 @@ export function createSragExtractFunction(bridge: LlmBridge): DuckDBTableFunctio
     initFunction(info) {
       const bindData = info.getBindData() as BindData;
       try {
-        const { scanId } = bridge.callSync({ type: 'start-scan', schema: bindData.schema, schemaKey: bindData.schemaKey, documents: bindData.documents, settings: bindData.settings });
+        const documents = bindData.documents ?? bindData.list!();
+        if (bindData.list) bindData.documents = undefined;
+        const { scanId } = bridge.callSync({ type: 'start-scan', schema: bindData.schema, schemaKey: bindData.schemaKey, documents, settings: bindData.settings });
         info.setInitData({ scanId, done: false });
       } catch (error) {
         info.setError(renderSqlError('srag_extract', error));
