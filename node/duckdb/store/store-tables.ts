@@ -25,6 +25,7 @@ CREATE TABLE IF NOT EXISTS srag_ingestion_log (
   error VARCHAR,
   attempts INTEGER NOT NULL,
   updated_at TIMESTAMP DEFAULT current_timestamp,
+  attribute_hashes VARCHAR,
   PRIMARY KEY (table_name, source)
 );
 CREATE TABLE IF NOT EXISTS srag_evidence (
@@ -44,7 +45,9 @@ CREATE TABLE IF NOT EXISTS srag_cache (
   prompt_tokens BIGINT NOT NULL,
   completion_tokens BIGINT NOT NULL,
   created_at TIMESTAMP DEFAULT current_timestamp,
-  purpose VARCHAR
+  purpose VARCHAR,
+  endpoint VARCHAR,
+  request_key VARCHAR
 );
 CREATE TABLE IF NOT EXISTS srag_extract_schemas (
   schema_key VARCHAR PRIMARY KEY,
@@ -97,7 +100,8 @@ CREATE TABLE IF NOT EXISTS srag_journal_applied (through BIGINT NOT NULL);
 ${catalogTablesSql}`;
 
 /**
- * Brings a file of an earlier version up to date: columns added since. Each change is checkpointed
+ * Brings a file of an earlier version up to date: columns added since (a new file has them from
+ * its CREATE TABLE, in the same places: last, in this order). Each change is checkpointed
  * at once — DuckDB 1.5 cannot replay an `ALTER TABLE … ADD COLUMN` of a table with a DEFAULT from
  * its write-ahead log, so a crash before the next checkpoint would leave a file it cannot open.
  */
