@@ -73,6 +73,8 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
+  // \p{…} regular expressions stay literals, as in the checkout's bundle (see node/runtime/workers/worker-bundle.ts).
+  supported: { 'regexp-unicode-property-escapes': true },
   packages: 'external',
   minifyWhitespace: true,
   minifySyntax: true,
