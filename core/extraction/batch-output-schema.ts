@@ -6,9 +6,19 @@ import { exampleText, recordExample, recordOutputSchema } from './record-output-
 /**
  * Structured output for several records in one reply: `{"records": [{"id": ..., <record>}, ...]}`
  * (the id under `batchIdKey`). The array sits under a key because strict structured output wants an
- * object at the top.
+ * object at the top. One per schema object and mode, as `recordOutputSchema`: the model client
+ * writes an output schema as text once per object (see `ModelClient.requestKey`), and a run sends
+ * the same one with every call — built anew per call, it was written out again per call.
  */
 export function batchOutputSchema(schema: RecordSchema, withEvidence: boolean): OutputSchema {
+  let made = madeFor.get(schema);
+  if (!made) madeFor.set(schema, made = {});
+  return made[withEvidence ? 'withEvidence' : 'withoutEvidence'] ??= buildBatchOutputSchema(schema, withEvidence);
+}
+
+const madeFor = new WeakMap<RecordSchema, { withEvidence?: OutputSchema; withoutEvidence?: OutputSchema }>();
+
+function buildBatchOutputSchema(schema: RecordSchema, withEvidence: boolean): OutputSchema {
   const record = recordOutputSchema(schema, withEvidence).schema as { properties: Record<string, unknown>; required: string[] };
   const idKey = batchIdKey(schema);
   return {

@@ -91,6 +91,16 @@ describe('extractRecordBatch', () => {
     ]);
   });
 
+  it('sends one output schema object with every call of a schema and mode, which the model client writes as text once', async () => {
+    const { languageModel, requests } = createRecordingLanguageModel((request) => answer(request));
+    const client = new ModelClient({ languageModel, sleep: noWait, retry: { maxRetries: 0 } });
+    await extractRecordBatch({ client, prompts, schema, documents, maxDocumentsPerCall: 2 });
+    await extractRecordBatch({ client, prompts, schema, documents: documents.slice(0, 2) });
+    expect(kinds(requests)).toEqual(['batch 2', 'batch 2', 'batch 2']);
+    expect(requests[1]!.outputSchema).toBe(requests[0]!.outputSchema);
+    expect(requests[2]!.outputSchema).toBe(requests[0]!.outputSchema);
+  });
+
   it('packs documents into calls of at most maxDocumentsPerCall, and sends a long document alone', async () => {
     const long = { text: `The Echo Hotel has 5 stars. ${'The corridors are long and quiet. '.repeat(400)}`, documentName: 'echo.txt' };
     const { languageModel, requests } = createRecordingLanguageModel((request) => answer(request));
