@@ -77,15 +77,20 @@ export function attributeVocabulary(attribute: AttributeDefinition): AttributeVo
 export function wordRole(vocabulary: AttributeVocabulary, word: string): WordRole {
   let roles = rolesCache.get(vocabulary);
   if (!roles) rolesCache.set(vocabulary, (roles = new Map()));
-  if (roles.has(word)) return roles.get(word);
+  const known = roles.get(word);
+  if (known !== undefined) return known === noRole ? undefined : known;
   if (roles.size >= 20_000) roles.clear();
   const role = roleOf(vocabulary, word);
-  roles.set(word, role);
+  roles.set(word, role ?? noRole);
   return role;
 }
 
-/** Roles already found, per vocabulary: a document's words are judged for every value. */
-const rolesCache = new WeakMap<AttributeVocabulary, Map<string, WordRole>>();
+/**
+ * Roles already found, per vocabulary: a document's words are judged for every value. A word of no
+ * role is kept as `noRole`, so that one lookup answers (most words have none).
+ */
+const rolesCache = new WeakMap<AttributeVocabulary, Map<string, Exclude<WordRole, undefined> | typeof noRole>>();
+const noRole = 0;
 
 function roleOf(vocabulary: AttributeVocabulary, word: string): WordRole {
   if (!/^\p{L}/u.test(word) || isFunctionWord(word)) return undefined;

@@ -102,16 +102,28 @@ export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSent
   const against = (reason: string): NumberJudgement => ({ verdict: 'against', reason, ...tied });
 
   const near = label.slice(-3);
-  const excluded = [...counted, ...(rate ? [rate] : []), ...near].find((word) => wordRole(vocabulary, word) === 'excluded');
+  const excluded = firstExcluded(vocabulary, counted, rate, near);
   if (excluded) return against(`its number is about "${excluded}", which the description of ${attribute.name} excludes`);
   if (rate && vocabulary.excludedRates.some((other) => stemsMatch(other, wordStem(rate)))) return against(`its number is per ${rate}, which the description of ${attribute.name} excludes`);
   if (rate && vocabulary.rate && !stemsMatch(vocabulary.rate, wordStem(rate)) && wordRole(vocabulary, rate) !== 'strong') return against(`its number is per ${rate}, not per ${vocabulary.rate}`);
-  const countedRoles = counted.map((word) => wordRole(vocabulary, word));
+  // What the counted words are, read once: the first that is the attribute's own ("strong"), whether
+  // only "weak" ones come before it, and whether any is weak. Counters, not a list of roles: this
+  // runs for every number judged, and a list whose kind of elements changed with its length sent
+  // the optimized function back to the interpreter.
+  let head = -1;
+  let weakBeforeHead = true;
+  let anyWeak = false;
+  for (let at = 0; at < counted.length && head < 0; at += 1) {
+    const role = wordRole(vocabulary, counted[at]!);
+    if (role === 'strong') head = at;
+    else if (role === 'weak') anyWeak = true;
+    else weakBeforeHead = false;
+  }
   const column = resolveColumnUnit(attribute.unit).kind;
-  if (counted.length && (column === 'currency' || column === 'measure') && !unitWritten && !countedRoles.includes('strong')) {
+  if (counted.length && (column === 'currency' || column === 'measure') && !unitWritten && head < 0) {
     return against(`its number counts "${counted.join(' ')}", not an amount in ${attribute.unit}`);
   }
-  if (counted.length && !countedRoles.includes('strong') && !countedRoles.includes('weak')) return against(`its number counts "${counted.join(' ')}", not ${words(attribute.name)}`);
+  if (counted.length && head < 0 && !anyWeak) return against(`its number counts "${counted.join(' ')}", not ${words(attribute.name)}`);
   const fromAfterChange = label.some((word, index) => word === 'from' && changeWords.has(label[index - 1] ?? ''));
   if (earlier || fromAfterChange || near.some((word) => comparisonWords.has(word))) {
     const context = tokens.slice(Math.max(0, first - 3), Math.min(tokens.length, last + 4)).map((token) => token.text).join(' ');
@@ -131,14 +143,21 @@ export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSent
   const score = 3 * strong.size + weak.size;
   if (strong.size > 0) {
     // What it counts, if anything, must be the attribute's own thing: "3 meeting rooms" does not name total rooms, "21 guests" does not.
-    const head = countedRoles.indexOf('strong');
-    const countsIt = counted.length === 0 || (head >= 0 && countedRoles.slice(0, head).every((role) => role === 'weak'));
+    const countsIt = counted.length === 0 || (head >= 0 && weakBeforeHead);
     const names = (word: string) => wordRole(vocabulary, word) === 'strong' && !(isYear && wordStem(word) === 'year');
     const named = countsIt && (wordsAround(tokens, first, -1).some(names) || wordsAround(tokens, last, 1).some(names));
     return { verdict: 'for', score, named, ...tied };
   }
   const topic = [...label, ...counted].filter(isContentWord);
   return { verdict: 'open', topic: topic.length ? topic : content.slice(0, 3), score, ...tied };
+}
+
+/** The first of the counted words, the rate and the words just before the number that the description excludes, in that order. */
+function firstExcluded(vocabulary: AttributeVocabulary, counted: readonly string[], rate: string | undefined, near: readonly string[]): string | undefined {
+  for (const word of counted) if (wordRole(vocabulary, word) === 'excluded') return word;
+  if (rate !== undefined && wordRole(vocabulary, rate) === 'excluded') return rate;
+  for (const word of near) if (wordRole(vocabulary, word) === 'excluded') return word;
+  return undefined;
 }
 
 function isNumberToken(text: string): boolean {

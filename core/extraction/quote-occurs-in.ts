@@ -38,7 +38,11 @@ export function quoteMatcher(documentText: string): (quote: string) => boolean {
 export function quoteLocator(documentText: string, mostSpans = 8): (quote: string) => QuoteInDocument | undefined {
   let document: FoldedDocument | undefined;
   return (quote) => {
-    const passages = quoteParts(quote).map((part) => foldQuoteText(part)).filter(Boolean);
+    const passages: string[] = [];
+    for (const part of quoteParts(quote)) {
+      const folded = foldQuoteText(part);
+      if (folded) passages.push(folded);
+    }
     if (passages.length === 0 || passages.length > mostPassages) return undefined;
     if (!document) {
       const breaks = { sentenceEnds: [] as number[], clauseEnds: [] as number[] };

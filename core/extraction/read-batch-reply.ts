@@ -42,8 +42,11 @@ export function readBatchReply(
   if (missing.length) return { value: { kind: 'mismatch', reason: `the reply has no record for id${missing.length > 1 ? 's' : ''} ${missing.map((id) => `"${id}"`).join(', ')}` } };
   const records = new Map<string, { value: PartRecord } | { problems: string[] }>();
   const fromAnotherDocument = withEvidence ? undefined : recordFromAnotherDocument(entries);
+  // The id is no property of the schema unless both "id" and "_document" are: only then is a copy without it read.
+  const idIsProperty = [...schema.attributes, ...(schema.entities ?? [])].some((named) => named.name === idKey);
   for (const entry of entries) {
-    const record = Object.fromEntries(Object.entries(seen.get(entry.id)!).filter(([key]) => key !== idKey));
+    const element = seen.get(entry.id)!;
+    const record = idIsProperty ? Object.fromEntries(Object.entries(element).filter(([key]) => key !== idKey)) : element;
     const read = readRecordReply(record, { schema, documentText: entry.text, withEvidence, strict: true });
     const quoted = 'value' in read ? quotedElsewhere(read.value, entry, entries) : undefined;
     if (quoted) return { value: { kind: 'mismatch', reason: `the record for id "${entry.id}" quotes document "${quoted}": ids mixed up` } };

@@ -32,9 +32,10 @@ export function matchLeadingAlias(
 ): { alias: string; rest: string } | undefined {
   const trimmed = text.trimStart();
   // Longest first: the first that fits is the longest; among equally long ones, the earliest listed.
-  for (const alias of aliasIndex(aliases).get(trimmed.charAt(0)) ?? []) {
+  // Read inside the text only (charAt past its end is '' too, but sent the optimized function back to the interpreter).
+  for (const alias of aliasIndex(aliases).get(trimmed.length > 0 ? trimmed[0]! : '') ?? []) {
     if (!trimmed.startsWith(alias)) continue;
-    const following = trimmed.charAt(alias.length);
+    const following = alias.length < trimmed.length ? trimmed[alias.length]! : '';
     if (/\p{L}$/u.test(alias) && /\p{L}/u.test(following)) continue;
     if (/\d$/.test(alias) && /[\p{L}\d]/u.test(following)) continue;
     return { alias, rest: trimmed.slice(alias.length) };
