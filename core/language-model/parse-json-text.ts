@@ -4,13 +4,17 @@
  * decides between retrying and re-asking.
  */
 export function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
-  const candidates: string[] = [text.trim()];
-  const fence = /```(?:json|JSON)?\s*\n?([\s\S]*?)```/.exec(text);
-  if (fence?.[1]) candidates.push(fence[1].trim());
-  const balanced = firstBalancedObject(text);
-  if (balanced) candidates.push(balanced);
+  // The candidates in order — the whole text, a fence's content, the first balanced object — each
+  // found only when the one before it did not parse: a reply of plain JSON (structured output, the
+  // usual case) is read once, not also searched for a fence and scanned for braces.
+  const candidates: Array<() => string | undefined> = [
+    () => text.trim(),
+    () => /```(?:json|JSON)?\s*\n?([\s\S]*?)```/.exec(text)?.[1]?.trim(),
+    () => firstBalancedObject(text),
+  ];
   let lastProblem = 'the reply holds no JSON object';
-  for (const candidate of candidates) {
+  for (const find of candidates) {
+    const candidate = find();
     if (!candidate) continue;
     try {
       return { ok: true, value: JSON.parse(candidate) };
