@@ -68,9 +68,21 @@ function documentPath(path: string, pattern: string, root: string | undefined): 
   } catch {
     return undefined; // A dangling link names no document.
   }
-  const entry: DocumentPath = { label: friendlyPath(path, isAbsolute(pattern)), identity, pattern };
+  const entry: DocumentPath = { label: tailOf(identity, friendlyPath(path, isAbsolute(pattern))), identity, pattern };
   if (root !== undefined && !isInside(identity, root)) entry.outsideTarget = identity;
   return entry;
+}
+
+/**
+ * `label` itself, as the end of `identity` when it spells it (the usual case: a file under the
+ * working directory, named without links): a slice of the identity costs 24 bytes of heap and lets
+ * the glob's own path go, where the label kept that path (~64 bytes) alive as long as an ingest
+ * holds its documents — 9 MB at 100,000 documents.
+ */
+function tailOf(identity: string, label: string): string {
+  if (label === identity) return identity;
+  const start = identity.length - label.length;
+  return start > 0 && identity.endsWith(label) && identity[start - 1] === sep ? identity.slice(start) : label;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,6 +28,41 @@ describe("DuckDB's buffer cache between an ingest's group commits", () => {
       expect(String(limitAfter)).toMatch(/GiB|MiB/);
       // The rows are read again from the file when a query needs them.
       expect((await connection.runAndReadAll('SELECT count(*) FROM t')).getRowsJS()).toEqual([[900000n]]);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  });
+
+  // glibc only: elsewhere setting the limit drops blocks and hands nothing back.
+  const anonymousMegabytes = (): number | undefined => {
+    try {
+      return Number(/RssAnon:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
+    } catch {
+      return undefined;
+    }
+  };
+  const glibc = process.platform === 'linux' && (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime !== undefined;
+
+  it.runIf(glibc)('hands the memory DuckDB freed back to the system once resident memory grew past the regrowth allowed, and not before', async () => {
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    try {
+      let resident = 0;
+      const trim = bufferCacheTrimmer(1024 * 1024 * 1024, { regrowthBytes: 32 * 1024 * 1024, residentBytes: () => resident });
+      // The first call notes where resident memory is.
+      await trim(connection);
+      // What a checkpoint does to the C library's allocator: ~100 MB allocated, then freed (and kept by it).
+      await connection.run("CREATE TABLE t AS SELECT i, repeat('evidence quote ', 6) || i AS quote FROM range(1000000) r(i)");
+      await connection.run('DROP TABLE t');
+      const freed = anonymousMegabytes()!;
+      resident = 31 * 1024 * 1024;
+      await trim(connection);
+      // Grown less than allowed: kept (a hand-back costs its pages touched again).
+      expect(anonymousMegabytes()!).toBeGreaterThan(freed - 30);
+      resident = 33 * 1024 * 1024;
+      await trim(connection);
+      expect(anonymousMegabytes()!).toBeLessThan(freed - 60);
     } finally {
       connection.closeSync();
       instance.closeSync();
