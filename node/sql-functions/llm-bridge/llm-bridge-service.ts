@@ -23,8 +23,11 @@ import { JournaledResponseCache } from './journaled-response-cache.ts';
 import { listScanDocuments } from './list-scan-documents.ts';
 import { ProgressLine } from './progress-line.ts';
 
-/** Lists of documents kept for scans bound and not started yet; an older one is listed again if its scan starts. */
-const listsKept = 4;
+/**
+ * Lists of documents kept for scans bound and not started yet (a million files are ~200 MB): an
+ * older one is listed again if its scan starts. A statement's end lets go of those it left.
+ */
+const listsKept = 2;
 
 /** Extraction replies of this session kept at hand (a batch split re-reads its halves' replies). */
 const extractionRepliesKept = 1_000;
@@ -32,17 +35,18 @@ const extractionRepliesKept = 1_000;
 /**
  * Documents of a scan run at a time (see `Scan`): what the bridge holds per document — its log
  * entry read from the database, the one it writes — is held for these only. Between two runs the
- * calls of one round overlap less, ~1% of a scan's model time at this size.
+ * model slots empty once, as at a scan's end: one round of calls (at concurrency 64 and ten pages
+ * a call, 640 pages) among the ~80 of a run.
  */
 const defaultDocumentsPerScanRun = 50_000;
 
 /**
- * A `srag_extract` scan, a run over `documentsPerScanRun` (default 50,000) of its documents at a time, one after
- * another in document order: a run reads the log entries of all its documents when it starts.
+ * A `srag_extract` scan: a run over `documentsPerScanRun` (default 50,000) of its documents at a
+ * time, one after another in document order; a run reads the log entries of its documents when it
+ * starts, and they are let go of when it is done (`IngestionLogCopy.forget`).
  */
 interface Scan {
   schema: RecordSchema;
-  schemaKey: string;
   settings: ExtractionSettings;
   documents: ScanDocument[];
   store: BridgeStore;
@@ -209,6 +213,8 @@ export class LlmBridgeService {
       case 'usage':
         return this.usage();
       case 'drain':
+        // Left by statements bound and not run (or prepared, to run later: listed again then).
+        this.lists.clear();
         await this.journal.idle();
         this.progress.clear();
         this.reportMoved();
@@ -300,13 +306,13 @@ export class LlmBridgeService {
   /**
    * A run over `documents` with `store` (see `storeFor`). The stored entries are read now, while the
    * DuckDB thread waits in the call that starts the run: only a blocked call can export them (the
-   * run's own read then finds them at hand). `completedBefore` documents of the statement's scan
-   * were done by runs before this one (for the progress line).
+   * run's own read then finds them at hand); so are the gone documents whose records a moved one
+   * among them can take over (looked for once a statement). `completedBefore` documents of the
+   * statement's scan were done by runs before this one (for the progress line).
    */
   private async startRun(schema: RecordSchema, store: BridgeStore, documents: DocumentSource[], settings: ExtractionSettings, { lookahead, completedBefore = 0 }: { lookahead?: number; completedBefore?: number } = {}): Promise<ExtractionRun> {
     const concurrency = settings.concurrency ?? this.settings.concurrency;
     let failed = 0;
-    // So are the gone documents whose records a moved one among them can take over (looked for once a statement).
     const sources = documents.map((document) => document.source);
     await store.logEntries(sources);
     await store.lookForMoved(sources);
@@ -355,7 +361,7 @@ export class LlmBridgeService {
     const run = await this.startScanRun(schema, store, documents, 0, settings);
     const scanId = this.nextScanId;
     this.nextScanId += 1;
-    this.scans.set(scanId, { schema, schemaKey, settings, documents, store, runStart: 0, run, onError: settings.onError, held: [], runDone: false });
+    this.scans.set(scanId, { schema, settings, documents, store, runStart: 0, run, onError: settings.onError, held: [], runDone: false });
     return scanId;
   }
 
