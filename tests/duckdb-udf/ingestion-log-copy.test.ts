@@ -73,6 +73,42 @@ describe("the bridge's copy of an ingestion log", () => {
     expect(copy.get('/b.md')).toEqual({ source: '/b.md', contentHash: 'h', status: 'empty', error: 'no text' });
   });
 
+  it('lets go of the entries of sources a run has passed: what this session wrote is read back from disk, what the database holds is read from it again', async () => {
+    const { copy, reads } = copyOver(new Map([['/a.md', line('/a.md', 'done', { name: 'stored A' })], ['/b.md', line('/b.md', 'done', { name: 'stored B' })]]));
+    await copy.load(['/a.md', '/b.md', '/c.md']);
+    copy.set({ source: '/b.md', contentHash: 'new B', status: 'done', error: null, values: { name: 'written B' } });
+    copy.set({ source: '/c.md', contentHash: 'new C', status: 'failed', error: 'timeout' });
+    copy.forget(['/a.md', '/b.md', '/c.md']);
+    // Written in this session (the database may not have it before the journal is applied): from the copy's file, not read again.
+    expect(copy.get('/b.md')).toEqual({ source: '/b.md', contentHash: 'new B', status: 'done', error: null, values: { name: 'written B' } });
+    expect(copy.get('/c.md')).toEqual({ source: '/c.md', contentHash: 'new C', status: 'failed', error: 'timeout' });
+    // Only read from the database: read again when a run names it.
+    expect(copy.get('/a.md')).toBeUndefined();
+    await copy.load(['/a.md', '/b.md', '/c.md']);
+    expect(reads).toEqual([['/a.md', '/b.md', '/c.md'], ['/a.md']]);
+    expect(copy.get('/a.md')).toMatchObject({ values: { name: 'stored A' } });
+    // Written again after it was let go of: the newer entry.
+    copy.set({ source: '/b.md', contentHash: 'newer B', status: 'done', error: null, values: { name: 'rewritten B' } });
+    expect(copy.get('/b.md')).toMatchObject({ contentHash: 'newer B', values: { name: 'rewritten B' } });
+    expect([...copy.view().keys()].sort()).toEqual(['/a.md', '/b.md', '/c.md']);
+  });
+
+  it('knows a source has no entry only when the database had none and this session wrote none, also after letting go of it', async () => {
+    const { copy } = copyOver(new Map([['/a.md', line('/a.md', 'done', { name: 'A' })]]));
+    await copy.load(['/a.md', '/b.md']);
+    expect([copy.knownToHaveNone('/a.md'), copy.knownToHaveNone('/b.md'), copy.knownToHaveNone('/never-read.md')]).toEqual([false, true, false]);
+    copy.set({ source: '/b.md', contentHash: 'h', status: 'done', error: null, values: {} });
+    expect(copy.knownToHaveNone('/b.md')).toBe(false);
+    copy.forget(['/b.md']);
+    await copy.load(['/b.md']);
+    expect(copy.knownToHaveNone('/b.md')).toBe(false);
+    // The database holds no entry of a schema first seen in this session.
+    const fresh = new IngestionLogCopy();
+    expect(fresh.knownToHaveNone('/a.md')).toBe(true);
+    fresh.set({ source: '/a.md', contentHash: 'h', status: 'done', error: null, values: {} });
+    expect(fresh.knownToHaveNone('/a.md')).toBe(false);
+  });
+
   it("gives a done entry the record's values with every kind as the row holds it, without the internal columns", async () => {
     // As DuckDB writes it: `__proto__` is a column name like any other.
     const record = '{"__proto__":"a property like any other","hotel_name":"Amber","star_rating":4,"price_per_night":120.5,"has_pool":true,"opened_date":"1999-12-31","manager_name":null,"_source":"/a.md","_content_hash":"h"}';

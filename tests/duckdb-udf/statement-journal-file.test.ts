@@ -7,6 +7,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateHotelCorpus } from '../../bench/generate-hotel-corpus.ts';
 import { openSragDatabase } from '../../node/index.ts';
+import type { JournalEntry } from '../../node/duckdb/store/journal-entry.ts';
+import { StoreJournal } from '../../node/duckdb/store/store-journal.ts';
 import { repositoryRoot } from '../helpers/run-srag.ts';
 
 // DuckDB runs on the test's own thread, which a scan blocks: the stand-in serves from a child process.
@@ -62,6 +64,52 @@ describe('the journal of a long srag_extract statement', () => {
     }
     // Closed with every entry applied: no file is left beside the database.
     expect(existsSync(`${path}.journal`)).toBe(false);
+  });
+
+  it('goes through a long scan a slice of documents at a time: the same rows in order, and a second scan of them before the apply makes no call', async () => {
+    const path = join(workDirectory, 'slices.duckdb');
+    const docs = join(workDirectory, 'docs', '*');
+    const scan = (columns: string) => `SELECT ${columns} FROM srag_extract('${docs}', schema := '${join(workDirectory, 'schema.json')}')`;
+    const database = await openSragDatabase(path, { environment: { OPENAI_BASE_URL: standInUrl, SRAG_CONCURRENCY: '4' }, progress: false, documentsPerScanRun: 30 });
+    let recordLine: string;
+    try {
+      const { connection } = database;
+      const rows = (await connection.runAndReadAll(scan('filename, hotel_name, _error'))).getRowsJS();
+      expect(rows).toHaveLength(documents);
+      expect(rows.map((row) => row[0])).toEqual(rows.map((row) => row[0]).sort());
+      expect(rows.filter((row) => row[1] === null || row[2] !== null)).toEqual([]);
+      const [usage] = await database.usage();
+      expect(usage).toMatchObject({ cacheHits: 0 });
+      // Not applied yet: the documents of the runs before the last are known from the bridge's own
+      // file of what it wrote, not extracted again (nor taken from the reply cache).
+      expect((await connection.runAndReadAll(scan('count(*), count(_error), count(hotel_name)'))).getRowsJS()).toEqual([[BigInt(documents), 0n, BigInt(documents)]]);
+      expect(await database.usage()).toEqual([usage]);
+      // None of the documents had a row: each record is journaled as one to insert only.
+      const records = readFileSync(`${path}.journal`, 'utf8').split('\n').filter((line) => line.includes('"kind":"record"'));
+      expect(records).toHaveLength(documents);
+      expect(records.every((line) => (JSON.parse(line.slice(line.indexOf(' ') + 1)) as { fresh?: boolean }).fresh === true)).toBe(true);
+      recordLine = records[0]!;
+    } finally {
+      await database.close();
+    }
+
+    // A record journaled as new for a document that has a row after all (the key refuses the
+    // insert) replaces it, with its evidence, when the journal is applied.
+    const entry = JSON.parse(recordLine.slice(recordLine.indexOf(' ') + 1)) as Extract<JournalEntry, { kind: 'record' }>;
+    entry.record.values = { ...entry.record.values, hotel_name: 'Renamed Hotel' };
+    const journal = StoreJournal.open(`${path}.journal`, Number(recordLine.split(' ')[0]) + 10_000);
+    journal.appendSync([entry]);
+    journal.close();
+    const reopened = await openSragDatabase(path, { environment: { OPENAI_BASE_URL: standInUrl }, progress: false });
+    try {
+      const { connection } = reopened;
+      const [table] = (await connection.runAndReadAll("SELECT schema_name || '.\"' || table_name || '\"' FROM duckdb_tables() WHERE schema_name = 'srag_extract'")).getRowsJS()[0] as [string];
+      expect(await count(connection, `SELECT count(*) FROM ${table}`)).toBe(documents);
+      expect((await connection.runAndReadAll(`SELECT hotel_name FROM ${table} WHERE "_source" = $1`, [entry.record.source])).getRowsJS()).toEqual([['Renamed Hotel']]);
+      expect(await count(connection, 'SELECT count(*) FROM srag_evidence')).toBe(await count(connection, 'SELECT count(*) FROM (SELECT DISTINCT table_name, source, attribute FROM srag_evidence)'));
+    } finally {
+      await reopened.close();
+    }
   });
 
   it('scans again when a prepared statement runs twice: the documents bind listed are listed again for the second run', async () => {

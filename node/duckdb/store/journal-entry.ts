@@ -12,7 +12,11 @@ import type { LogWrite } from './store-writes.ts';
 export type JournalEntry =
   | { kind: 'schema'; schemaKey: string; title: string; schemaJson: string }
   | { kind: 'grow-table'; table: string; schemaJson: string }
-  | { kind: 'record'; logName: string; record: StoredRecord }
+  /**
+   * `fresh`: the document had no entry in the log when it was saved (nor one saved before in the
+   * session), so it has no row, evidence or items to replace: its record is only inserted.
+   */
+  | { kind: 'record'; logName: string; record: StoredRecord; fresh?: true }
   | { kind: 'log'; logName: string; entry: LogWrite }
   /** A document moved or renamed since it was extracted: its record, evidence and log entry go to its new path. */
   | { kind: 'move'; logName: string; from: string; to: string }

@@ -14,6 +14,11 @@ export interface OpenSragDatabaseOptions {
   /** A progress bar on stderr for long scans, when stderr is a terminal (default true). */
   progress?: boolean;
   /**
+   * The most documents a `srag_extract` scan holds per-document state for at once (default
+   * 50,000; see `documentsPerScanRun`): a longer scan goes through them that many at a time.
+   */
+  documentsPerScanRun?: number;
+  /**
    * Lets another thread cancel (see `cancelThroughControlBuffer`). While a scan runs, the thread
    * that runs DuckDB is blocked in a callback and cannot see its own signals; the CLI therefore
    * runs the database on a worker and cancels from its main thread through this buffer.
@@ -64,6 +69,7 @@ export async function openSragDatabase(path: string, options: OpenSragDatabaseOp
   const bridge = new LlmBridge({
     environment: options.environment,
     progress: options.progress,
+    documentsPerScanRun: options.documentsPerScanRun,
     control: options.control,
     onJournal: (entries) => {
       if (!journal) {

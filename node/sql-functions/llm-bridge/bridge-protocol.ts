@@ -26,6 +26,14 @@ export interface ScanDocument {
   refusal?: string;
 }
 
+/**
+ * Which documents a scan goes through: those the bridge listed for `list-scan` (`listId`; listed
+ * again from `patterns` when the bridge no longer keeps that list), or `documents` given whole.
+ */
+export type ScanListing =
+  | { listId: number; patterns: string[]; named: string; followLinks: boolean }
+  | { documents: ScanDocument[] };
+
 /** One output row of `srag_extract`, before it is written into a DuckDB chunk. */
 export interface ExtractedRow {
   filename: string;
@@ -91,7 +99,9 @@ export interface CallerReply {
 
 export type BridgeRequest =
   | { type: 'load'; start: BridgeStart }
-  | { type: 'start-scan'; schema: RecordSchema; schemaKey: string; documents: ScanDocument[]; settings: ExtractionSettings }
+  /** Lists the files `patterns` name (see `listScanDocuments`) and keeps them for a `start-scan`; `named` is what was given. */
+  | { type: 'list-scan'; patterns: string[]; named: string; followLinks: boolean }
+  | { type: 'start-scan'; schema: RecordSchema; schemaKey: string; listing: ScanListing; settings: ExtractionSettings }
   | { type: 'next-rows'; scanId: number; maximum: number }
   | { type: 'extract-texts'; schema: RecordSchema; schemaKey: string; documents: Array<ScanDocument & { content: string }>; settings: ExtractionSettings }
   | { type: 'ask'; request: AskRequest }
@@ -100,6 +110,7 @@ export type BridgeRequest =
 
 export type BridgeReplyValue = {
   'load': null;
+  'list-scan': { listId: number; count: number };
   'start-scan': { scanId: number };
   'next-rows': { rows: ExtractedRow[]; done: boolean };
   'extract-texts': { rows: ExtractedRow[] };
@@ -144,4 +155,6 @@ export interface BridgeWorkerData {
   environment: Record<string, string | undefined>;
   /** Draw a progress bar on stderr when it is a terminal. */
   progress: boolean;
+  /** See `LlmBridgeService`; its default when undefined. */
+  documentsPerScanRun: number | undefined;
 }

@@ -28,6 +28,11 @@ export class BridgeStore implements ExtractionStore {
     await this.log.lookForGone(sources.filter(isFile), fileIsThere);
   }
 
+  /** Lets go of what is held for `sources`, which a run has passed (see `IngestionLogCopy.forget`). */
+  forget(sources: readonly string[]): void {
+    this.log.forget(sources);
+  }
+
   /** A gone document with the same content takes `source`'s place: its record, evidence and log entry move there. */
   async followMoved(source: string, contentHash: string): Promise<IngestionLogEntry | undefined> {
     const claimed = isFile(source) ? this.log.claimMoved(source, contentHash) : undefined;
@@ -40,7 +45,8 @@ export class BridgeStore implements ExtractionStore {
   }
 
   async saveRecord(record: StoredRecord): Promise<void> {
-    await this.journal.write([{ kind: 'record', logName: this.logName, record }]);
+    const fresh = !record.onlyAttributes && this.log.knownToHaveNone(record.source);
+    await this.journal.write([{ kind: 'record', logName: this.logName, record, ...(fresh ? { fresh: true as const } : {}) }]);
     // A back-filled record (`onlyAttributes`) keeps its other values; its entry lists what it now holds.
     const values = record.onlyAttributes ? { ...this.log.get(record.source)?.values, ...record.values } : record.values;
     this.log.set({

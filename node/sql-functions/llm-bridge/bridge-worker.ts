@@ -41,7 +41,7 @@ function settleCallerRequest(reply: CallerReply): void {
   pending.reject(new SragError({ code: reply.error.code === 'INTERNAL' ? 'SQL_FAILED' : reply.error.code, message: reply.error.message, hint: reply.error.hint }));
 }
 
-const service = new LlmBridgeService({ environment: data.environment, progress: data.progress, journal, askCaller });
+const service = new LlmBridgeService({ environment: data.environment, progress: data.progress, journal, askCaller, documentsPerScanRun: data.documentsPerScanRun });
 
 function serialize(error: unknown): SerializedError {
   if (SragError.isInstance(error)) return { code: error.code, message: redactSecrets(error.message, secrets), hint: error.hint, ...(error.fix ? { fix: error.fix } : {}) };

@@ -1,4 +1,5 @@
 import type { IngestionLogEntry, NormalizedValue } from '../../../core/index.ts';
+import { WrittenEntrySpill } from './written-entry-spill.ts';
 
 /** Reads the stored log entries of `sources` as JSON lines (`ingestionLogLineSql`); the sources without an entry have no line. */
 export type ReadLogLines = (sources: readonly string[]) => Promise<string[]>;
@@ -39,6 +40,8 @@ export class IngestionLogCopy {
   private readonly stored = new Map<string, string | null>();
   /** Written in this session (JSON of an `IngestionLogEntry` without its source, the key): newer than anything stored. */
   private readonly written = new Map<string, string>();
+  /** Entries written in this session that a long scan let go of (see `forget`), on disk until asked for again. */
+  private spill: WrittenEntrySpill | undefined;
   /** This statement's gone documents by content hash (see `lookForGone`); undefined before it looked. */
   private goneByContent: Map<string, IngestionLogEntry[]> | undefined;
   /** Records that followed their documents to new paths in this statement. */
@@ -61,7 +64,7 @@ export class IngestionLogCopy {
    */
   async load(sources: readonly string[]): Promise<void> {
     if (!this.readLines || this.whole) return;
-    const missing = [...new Set(sources)].filter((source) => !this.stored.has(source) && !this.written.has(source));
+    const missing = [...new Set(sources)].filter((source) => !this.stored.has(source) && !this.written.has(source) && !this.spill?.has(source));
     if (missing.length === 0) return;
     if (!this.wholeTooLarge && missing.length <= smallRead && ++this.smallReads > smallReadsBeforeWhole) {
       const all = await this.readLines(null);
@@ -100,7 +103,7 @@ export class IngestionLogCopy {
     for (const line of await this.readOutside(files)) {
       if (!line) continue;
       const { source } = JSON.parse(line) as { source: string };
-      if (!this.written.has(source) && !isThere(source)) gone.push(source);
+      if (!this.written.has(source) && !this.spill?.has(source) && !isThere(source)) gone.push(source);
     }
     await this.load(gone);
     const byContent = new Map<string, IngestionLogEntry[]>();
@@ -118,6 +121,7 @@ export class IngestionLogCopy {
     if (candidates!.length === 0) this.goneByContent!.delete(contentHash);
     this.set({ ...entry, source: to });
     this.written.delete(entry.source);
+    this.spill?.delete(entry.source);
     this.stored.set(entry.source, null);
     this.moved.push({ from: entry.source, to });
     return { from: entry.source, entry: { ...entry, source: to } };
@@ -129,13 +133,42 @@ export class IngestionLogCopy {
     return this.moved.splice(0);
   }
 
+  /**
+   * Lets go of what is held for `sources`, which a run has passed (a long scan goes through its
+   * documents a slice at a time): their stored lines (read again when asked for; the database
+   * still has them) and this session's entries, which go to a file of the worker's own and are read
+   * back from it if asked for again — the database may not have them until the journal is applied.
+   * Each entry written held ~1.2 KB (its values and attribute hashes), 1.2 GB over a million pages.
+   */
+  forget(sources: readonly string[]): void {
+    for (const source of sources) {
+      const written = this.written.get(source);
+      if (written !== undefined) {
+        (this.spill ??= new WrittenEntrySpill()).put(source, written);
+        this.written.delete(source);
+      }
+      this.stored.delete(source);
+    }
+    // Some stored entries are no longer at hand: a source missing from `stored` is read again, not taken as having none.
+    this.whole = false;
+  }
+
+  /**
+   * Whether `source` is known to have no entry: the database had none when it was read, or holds
+   * no entry of this schema (`readLines` undefined), and none was written since. A source not read
+   * yet is not known to have none.
+   */
+  knownToHaveNone(source: string): boolean {
+    return (!this.readLines || this.stored.get(source) === null) && !this.written.has(source) && !this.spill?.has(source);
+  }
+
   /** Whether `source` has an entry, without reading it. */
   private knows(source: string): boolean {
-    return this.written.has(source) || Boolean(this.stored.get(source));
+    return this.written.has(source) || Boolean(this.spill?.has(source)) || Boolean(this.stored.get(source));
   }
 
   get(source: string): IngestionLogEntry | undefined {
-    const written = this.written.get(source);
+    const written = this.written.get(source) ?? this.spill?.get(source);
     if (written !== undefined) return { source, ...JSON.parse(written) as Omit<IngestionLogEntry, 'source'> };
     const line = this.stored.get(source);
     return line ? entryOfLine(line) : undefined;
@@ -143,6 +176,7 @@ export class IngestionLogCopy {
 
   set({ source, ...entry }: IngestionLogEntry): void {
     this.written.set(source, JSON.stringify(entry));
+    this.spill?.delete(source);
   }
 
   /** The entries read or written so far, as the run's store port hands them over (each read when asked for). */
@@ -153,7 +187,8 @@ export class IngestionLogCopy {
   /** Every source with an entry, written ones first. */
   *sources(): IterableIterator<string> {
     yield* this.written.keys();
-    for (const [source, line] of this.stored) if (line && !this.written.has(source)) yield source;
+    if (this.spill) for (const source of this.spill.keys()) if (!this.written.has(source)) yield source;
+    for (const [source, line] of this.stored) if (line && !this.written.has(source) && !this.spill?.has(source)) yield source;
   }
 }
 

@@ -20,12 +20,38 @@ import { BridgeStore } from './bridge-store.ts';
 import { IngestionLogCopy, wholeLogBytes } from './ingestion-log-copy.ts';
 import type { JournalChannel } from './journal-channel.ts';
 import { JournaledResponseCache } from './journaled-response-cache.ts';
+import { listScanDocuments } from './list-scan-documents.ts';
 import { ProgressLine } from './progress-line.ts';
+
+/**
+ * Lists of documents kept for scans bound and not started yet (a million files are ~200 MB): an
+ * older one is listed again if its scan starts. A statement's end lets go of those it left.
+ */
+const listsKept = 2;
 
 /** Extraction replies of this session kept at hand (a batch split re-reads its halves' replies). */
 const extractionRepliesKept = 1_000;
 
+/**
+ * Documents of a scan run at a time (see `Scan`): what the bridge holds per document — its log
+ * entry read from the database, the one it writes — is held for these only. Between two runs the
+ * model slots empty once, as at a scan's end: one round of calls (at concurrency 64 and ten pages
+ * a call, 640 pages) among the ~80 of a run.
+ */
+const defaultDocumentsPerScanRun = 50_000;
+
+/**
+ * A `srag_extract` scan: a run over `documentsPerScanRun` (default 50,000) of its documents at a
+ * time, one after another in document order; a run reads the log entries of its documents when it
+ * starts, and they are let go of when it is done (`IngestionLogCopy.forget`).
+ */
 interface Scan {
+  schema: RecordSchema;
+  settings: ExtractionSettings;
+  documents: ScanDocument[];
+  store: BridgeStore;
+  /** The documents before the current run's first. */
+  runStart: number;
   run: ExtractionRun;
   onError: OnError;
   /** Outcomes taken from the run but not yet returned (an `on_error := 'fail'` scan stops before a failed one). */
@@ -62,18 +88,26 @@ export class LlmBridgeService {
   private readonly retiredUsage: ModelUsage[] = [];
   private readonly scans = new Map<number, Scan>();
   private nextScanId = 1;
+  /** The documents `list-scan` listed, until a `start-scan` takes them (see `ScanListing`). */
+  private readonly lists = new Map<number, ScanDocument[]>();
+  private nextListId = 1;
   private tokenCounter: Promise<(text: string) => number> | undefined;
 
   private readonly askCaller: (request: CallerRequest) => Promise<void>;
 
-  constructor({ environment, progress, journal, askCaller }: {
+  private readonly documentsPerScanRun: number;
+
+  constructor({ environment, progress, journal, askCaller, documentsPerScanRun = defaultDocumentsPerScanRun }: {
     environment: Record<string, string | undefined>;
     progress: boolean;
     journal: JournalChannel;
+    /** Documents of a scan run at a time (see `Scan`). */
+    documentsPerScanRun?: number;
     /** Work only the thread blocked in the current DuckDB callback can do (see `CallerRequest`). */
     askCaller: (request: CallerRequest) => Promise<void>;
   }) {
     this.settings = readSettings(environment);
+    this.documentsPerScanRun = documentsPerScanRun;
     this.journal = journal;
     this.askCaller = askCaller;
     this.extractionCache = new JournaledResponseCache(journal, 'extraction', extractionRepliesKept);
@@ -98,8 +132,25 @@ export class LlmBridgeService {
         this.storedSchemaKeys = new Set(request.start.schemaKeys);
         this.askCache.load(request.start.cache);
         return null;
-      case 'start-scan':
-        return { scanId: await this.startScan(request.schema, request.schemaKey, request.documents, request.settings) };
+      case 'list-scan': {
+        const documents = listScanDocuments(request.patterns, request.named, request.followLinks);
+        const listId = this.nextListId++;
+        this.lists.set(listId, documents);
+        // A bound statement that never runs leaves its list: only the latest few are kept.
+        for (const kept of this.lists.keys()) if (this.lists.size > listsKept) this.lists.delete(kept);
+        return { listId, count: documents.length };
+      }
+      case 'start-scan': {
+        const { listing } = request;
+        let documents: ScanDocument[];
+        if ('documents' in listing) documents = listing.documents;
+        else {
+          // A list is used once: a scan run again (a prepared statement, a plan that scans twice) lists afresh.
+          documents = this.lists.get(listing.listId) ?? listScanDocuments(listing.patterns, listing.named, listing.followLinks);
+          this.lists.delete(listing.listId);
+        }
+        return { scanId: await this.startScan(request.schema, request.schemaKey, documents, request.settings) };
+      }
       case 'next-rows': {
         const scan = this.scans.get(request.scanId);
         if (!scan) throw new SragError({ code: 'CANCELLED', message: 'srag_extract: the scan was cancelled' });
@@ -162,6 +213,8 @@ export class LlmBridgeService {
       case 'usage':
         return this.usage();
       case 'drain':
+        // Left by statements bound and not run (or prepared, to run later: listed again then).
+        this.lists.clear();
         await this.journal.idle();
         this.progress.clear();
         this.reportMoved();
@@ -250,17 +303,19 @@ export class LlmBridgeService {
     }
   }
 
-  private async startRun(schema: RecordSchema, schemaKey: string, documents: DocumentSource[], settings: ExtractionSettings, lookahead?: number): Promise<ExtractionRun> {
+  /**
+   * A run over `documents` with `store` (see `storeFor`). The stored entries are read now, while the
+   * DuckDB thread waits in the call that starts the run: only a blocked call can export them (the
+   * run's own read then finds them at hand); so are the gone documents whose records a moved one
+   * among them can take over (looked for once a statement). `completedBefore` documents of the
+   * statement's scan were done by runs before this one (for the progress line).
+   */
+  private async startRun(schema: RecordSchema, store: BridgeStore, documents: DocumentSource[], settings: ExtractionSettings, { lookahead, completedBefore = 0 }: { lookahead?: number; completedBefore?: number } = {}): Promise<ExtractionRun> {
     const concurrency = settings.concurrency ?? this.settings.concurrency;
     let failed = 0;
-    const store = await this.storeFor(schema, schemaKey);
-    // The stored entries are read now, while the DuckDB thread waits in the call that starts the run:
-    // only a blocked call can export them (the run's own read then finds them at hand). So are the
-    // gone documents whose records a moved one among them can take over.
     const sources = documents.map((document) => document.source);
     await store.logEntries(sources);
     await store.lookForMoved(sources);
-    this.progress.start(documents.length);
     return startExtractionRun({
       client: this.client(concurrency, 'extraction'),
       prompts: this.prompts,
@@ -279,7 +334,7 @@ export class LlmBridgeService {
       hashText,
       onProgress: (progress) => {
         if (progress.outcome === 'failed') failed += 1;
-        this.progress.update(progress.completed, failed);
+        this.progress.update(completedBefore + progress.completed, failed);
       },
       onWarning: (line) => {
         this.progress.clear();
@@ -301,11 +356,29 @@ export class LlmBridgeService {
   }
 
   private async startScan(schema: RecordSchema, schemaKey: string, documents: ScanDocument[], settings: ExtractionSettings): Promise<number> {
-    const run = await this.startRun(schema, schemaKey, documents.map((document) => new ScanFile(document, this.settings.documentReading)), settings);
+    const store = await this.storeFor(schema, schemaKey);
+    this.progress.start(documents.length);
+    const run = await this.startScanRun(schema, store, documents, 0, settings);
     const scanId = this.nextScanId;
     this.nextScanId += 1;
-    this.scans.set(scanId, { run, onError: settings.onError, held: [], runDone: false });
+    this.scans.set(scanId, { schema, settings, documents, store, runStart: 0, run, onError: settings.onError, held: [], runDone: false });
     return scanId;
+  }
+
+  /** The run over the scan's documents from `start` (see `Scan`). */
+  private startScanRun(schema: RecordSchema, store: BridgeStore, documents: ScanDocument[], start: number, settings: ExtractionSettings): Promise<ExtractionRun> {
+    const files = documents.slice(start, start + this.documentsPerScanRun).map((document) => new ScanFile(document, this.settings.documentReading));
+    return this.startRun(schema, store, files, settings, { completedBefore: start });
+  }
+
+  /** Once a run of `scan` is done: its documents' entries are let go of, and the next run starts; false when it was the last. */
+  private async nextScanRun(scan: Scan): Promise<boolean> {
+    const next = scan.runStart + this.documentsPerScanRun;
+    if (next >= scan.documents.length) return false;
+    scan.store.forget(scan.documents.slice(scan.runStart, next).map((document) => document.source));
+    scan.runStart = next;
+    scan.run = await this.startScanRun(scan.schema, scan.store, scan.documents, next, scan.settings);
+    return true;
   }
 
   /**
@@ -316,7 +389,7 @@ export class LlmBridgeService {
     if (scan.held.length === 0 && !scan.runDone) {
       const next = await scan.run.next(maximum);
       scan.held = next.outcomes;
-      scan.runDone = next.done;
+      scan.runDone = next.done && !(await this.nextScanRun(scan));
     }
     let taken = 0;
     const rows: ExtractedRow[] = [];
@@ -335,12 +408,14 @@ export class LlmBridgeService {
 
   /** The scalar form: a chunk of texts, all extracted (concurrently) before the callback is released. */
   private async extractTexts(schema: RecordSchema, schemaKey: string, documents: Array<ScanDocument & { content: string }>, settings: ExtractionSettings): Promise<ExtractedRow[]> {
-    const run = await this.startRun(schema, schemaKey, documents.map((document) => ({
+    const store = await this.storeFor(schema, schemaKey);
+    this.progress.start(documents.length);
+    const run = await this.startRun(schema, store, documents.map((document) => ({
       // A text without a file name is known by its content.
       source: document.source || `text:${hashText(document.content)}`,
       label: document.label,
       read: async () => document.content,
-    })), settings, Number.POSITIVE_INFINITY);
+    })), settings, { lookahead: Number.POSITIVE_INFINITY });
     const rows: ExtractedRow[] = [];
     try {
       for (let next = await run.next(Number.POSITIVE_INFINITY); ; next = await run.next(Number.POSITIVE_INFINITY)) {

@@ -17,6 +17,8 @@ export interface LlmBridgeOptions {
   environment?: Record<string, string | undefined>;
   /** Draw a progress bar on stderr (when it is a terminal) during long scans. */
   progress?: boolean;
+  /** See `OpenSragDatabaseOptions.documentsPerScanRun`. */
+  documentsPerScanRun?: number;
   /** Share it to cancel from another thread (a CLI's UI thread while this one runs DuckDB). */
   control?: SharedArrayBuffer;
   /**
@@ -178,6 +180,7 @@ export class LlmBridge {
       syncPort: channel.port2,
       environment: { ...(this.options.environment ?? process.env) },
       progress: this.options.progress ?? true,
+      documentsPerScanRun: this.options.documentsPerScanRun,
     }, [channel.port2]);
     // A forgotten bridge must not keep the process alive; pending asynchronous calls ref it.
     this.worker.unref();

@@ -1,11 +1,11 @@
-import { ANY, BOOLEAN, DuckDBListValue, DuckDBTableFunction, INTEGER, VARCHAR } from '../../duckdb/duckdb-node-api.ts';
+import { ANY, BOOLEAN, DuckDBTableFunction, INTEGER, VARCHAR } from '../../duckdb/duckdb-node-api.ts';
 import { SragError, type RecordSchema } from '../../../core/index.ts';
-import type { ExtractionSettings, OnError, ScanDocument } from '../llm-bridge/bridge-protocol.ts';
+import type { ExtractionSettings, OnError, ScanListing } from '../llm-bridge/bridge-protocol.ts';
 import type { LlmBridge } from '../llm-bridge/llm-bridge.ts';
 import { extractedColumns, extractedColumnValues } from './extracted-columns.ts';
 import { readSchemaArgument } from './read-schema-argument.ts';
 import { renderSqlError } from './render-sql-error.ts';
-import { resolveScanDocuments } from './resolve-scan-documents.ts';
+import { readScanArgument } from './read-scan-argument.ts';
 import { schemaKey } from './schema-key.ts';
 
 /** DuckDB's vector size: the most rows one call of the main function may return. */
@@ -15,13 +15,10 @@ interface BindData {
   schema: RecordSchema;
   schemaKey: string;
   /**
-   * The documents bind listed, until init hands them to the bridge: ~200 bytes each, which a
-   * million-file scan need not hold on this thread too while it runs. An init after that (DuckDB
-   * scans a table function again in some plans) lists them again (`list`) — when they came from
-   * globs or paths, whose text is small; those `read_text(…)` listed are kept (`list` undefined).
+   * The documents: a glob's or a list of paths' are listed by the bridge, which keeps them (a
+   * million files are ~200 MB as objects: this thread never holds them); `read_text(…)`'s are here.
    */
-  documents: ScanDocument[] | undefined;
-  list: (() => ScanDocument[]) | undefined;
+  listing: ScanListing;
   settings: ExtractionSettings;
 }
 
@@ -43,17 +40,23 @@ export function createSragExtractFunction(bridge: LlmBridge): DuckDBTableFunctio
         const schema = readSchemaArgument(info.getNamedParameter('schema') as string | null);
         const argument = info.getParameter(0);
         const followLinks = info.getNamedParameter('follow_links') === true;
-        const documents = resolveScanDocuments(argument, { followLinks });
-        const list = typeof argument === 'string' || (argument instanceof DuckDBListValue && argument.items.every((item) => typeof item === 'string'))
-          ? () => resolveScanDocuments(argument, { followLinks })
-          : undefined;
+        const scanned = readScanArgument(argument, { followLinks });
+        let listing: ScanListing;
+        let count: number;
+        if ('documents' in scanned) {
+          listing = scanned;
+          count = scanned.documents.length;
+        } else {
+          const listed = bridge.callSync({ type: 'list-scan', patterns: scanned.patterns, named: scanned.named, followLinks });
+          listing = { listId: listed.listId, patterns: scanned.patterns, named: scanned.named, followLinks };
+          count = listed.count;
+        }
         for (const column of extractedColumns(schema)) info.addResultColumn(column.name, column.type);
-        info.setCardinality(documents.length, true);
+        info.setCardinality(count, true);
         const bindData: BindData = {
           schema,
           schemaKey: schemaKey(schema),
-          documents,
-          list,
+          listing,
           settings: {
             model: (info.getNamedParameter('model') as string | null) ?? undefined,
             concurrency: positive(info.getNamedParameter('concurrency'), 'concurrency'),
@@ -70,9 +73,7 @@ export function createSragExtractFunction(bridge: LlmBridge): DuckDBTableFunctio
     initFunction(info) {
       const bindData = info.getBindData() as BindData;
       try {
-        const documents = bindData.documents ?? bindData.list!();
-        if (bindData.list) bindData.documents = undefined;
-        const { scanId } = bridge.callSync({ type: 'start-scan', schema: bindData.schema, schemaKey: bindData.schemaKey, documents, settings: bindData.settings });
+        const { scanId } = bridge.callSync({ type: 'start-scan', schema: bindData.schema, schemaKey: bindData.schemaKey, listing: bindData.listing, settings: bindData.settings });
         info.setInitData({ scanId, done: false });
       } catch (error) {
         info.setError(renderSqlError('srag_extract', error));
