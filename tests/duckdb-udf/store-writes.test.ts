@@ -1,12 +1,14 @@
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseRecordSchema, recordSchemaToJsonSchema, type StoredRecord } from '../../core/index.ts';
 import { extractRecordTable } from '../../node/duckdb/store/extract-record-table.ts';
 import type { JournalEntry } from '../../node/duckdb/store/journal-entry.ts';
 import { SragStore } from '../../node/duckdb/store/srag-store.ts';
 import { StoreJournal } from '../../node/duckdb/store/store-journal.ts';
+import { storeTablesSql } from '../../node/duckdb/store/store-tables.ts';
+import { DuckDBInstance } from '@duckdb/node-api';
 
 const schema = parseRecordSchema({
   title: 'Hotel',
@@ -30,13 +32,18 @@ function record(source: string, values: StoredRecord['values'], quote = 'a quote
 const schemaEntry: JournalEntry = { kind: 'schema', schemaKey, title: 'Hotel', schemaJson: JSON.stringify(recordSchemaToJsonSchema(schema)) };
 
 /** A store whose journal holds `entries` (after the schema's), applied as after a statement. */
-async function applied(entries: JournalEntry[]): Promise<SragStore> {
-  const store = await SragStore.open(join(mkdtempSync(join(tmpdir(), 'srag-writes-')), 'writes.duckdb'));
+async function applied(entries: JournalEntry[], path = join(mkdtempSync(join(tmpdir(), 'srag-writes-')), 'writes.duckdb')): Promise<SragStore> {
+  const store = await SragStore.open(path);
+  await applyMore(store, [schemaEntry, ...entries]);
+  return store;
+}
+
+/** Journals `entries` after what `store` applied, and applies them. */
+async function applyMore(store: SragStore, entries: JournalEntry[]): Promise<void> {
   const journal = StoreJournal.open(store.journalFile, await store.lastJournalSequence());
-  journal.appendSync([schemaEntry, ...entries]);
+  journal.appendSync(entries);
   journal.close();
   await store.applyJournal();
-  return store;
 }
 
 async function rows(store: SragStore, sql: string): Promise<unknown[][]> {
@@ -162,6 +169,52 @@ describe('the store writes journaled records, evidence, log entries and replies'
       journal.close();
       await store.applyJournal();
       expect(await rows(store, `SELECT count(*) FROM srag_ingestion_log WHERE table_name = '${schemaKey}' AND source = '/docs/c.md'`)).toEqual([[1n]]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('keeps the first reply of a key across applies, in a new file (srag_cache without a key) as in one an older srag made with its key', async () => {
+    const reply = (text: string) => ({ text, model: 'gpt-4o-mini', usage: { promptTokens: 120, completionTokens: 30 } });
+    const directory = mkdtempSync(join(tmpdir(), 'srag-writes-'));
+    const older = join(directory, 'older.duckdb');
+    const instance = await DuckDBInstance.create(older);
+    const connection = await instance.connect();
+    await connection.run(storeTablesSql.replace(/CREATE TABLE IF NOT EXISTS srag_cache \(\n  key VARCHAR NOT NULL,/, 'CREATE TABLE IF NOT EXISTS srag_cache (\n  key VARCHAR PRIMARY KEY,'));
+    connection.closeSync();
+    instance.closeSync();
+    for (const [path, keys] of [[join(directory, 'new.duckdb'), 0n], [older, 1n]] as const) {
+      const store = await applied([{ kind: 'cache', key: 'k1', response: reply('first reply'), purpose: 'extraction' }], path);
+      try {
+        await applyMore(store, [
+          { kind: 'cache', key: 'k1', response: reply('a later reply for the same key'), purpose: 'extraction' },
+          { kind: 'cache', key: 'k2', response: reply('another key'), purpose: null },
+        ]);
+        expect(await rows(store, 'SELECT key, response FROM srag_cache ORDER BY key')).toEqual([['k1', 'first reply'], ['k2', 'another key']]);
+        expect(await rows(store, "SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'srag_cache' AND constraint_type = 'PRIMARY KEY'")).toEqual([[keys]]);
+      } finally {
+        store.close();
+      }
+    }
+  });
+
+  it('tries a slice that failed again the old way only when it held a record journaled as fresh: any other failure fails at once', async () => {
+    const store = await applied([{ kind: 'record', logName: schemaKey, record: record('/docs/a.md', { name: 'A', price: 1, rooms: 1, pets: true, opened: null }) }]);
+    try {
+      const begun = () => run.mock.calls.filter(([sql]) => sql === 'BEGIN TRANSACTION').length;
+      const run = vi.spyOn(store.connection, 'run');
+      // A record of a table the database does not know fails the same way whichever way it is written.
+      await expect(applyMore(store, [{ kind: 'record', logName: 'srag_extract:Unknown:test', record: record('/docs/b.md', { name: 'B' }) }])).rejects.toThrow(/does not know \(srag_extract:Unknown:test\)/);
+      expect(begun()).toBe(1);
+      // The journal still holds the failed entry: the next apply meets it first. Emptied, as if fixed by hand.
+      writeFileSync(store.journalFile, '');
+      run.mockClear();
+      // A record journaled as fresh whose document has a row after all: the key refuses it, the slice is applied again, replacing the row.
+      await applyMore(store, [{ kind: 'record', logName: schemaKey, record: record('/docs/a.md', { name: 'A2', price: 2, rooms: 2, pets: true, opened: null }), fresh: true }]);
+      expect(begun()).toBe(2);
+      const { quotedTable } = await extractRecordTable(store.connection, schemaKey);
+      expect(await rows(store, `SELECT _source, name FROM ${quotedTable}`)).toEqual([['/docs/a.md', 'A2']]);
+      expect(await rows(store, "SELECT count(*) FROM srag_evidence WHERE source = '/docs/a.md' AND attribute = 'name'")).toEqual([[1n]]);
     } finally {
       store.close();
     }

@@ -8,6 +8,15 @@ import { catalogTablesSql } from '../catalog/catalog-tables.ts';
  * (`writeRecords` replaces a document's evidence with its row, whose key refuses a second row).
  * Its index cost a third of writing the evidence, more per row as the table grew (50,000
  * documents' 700,000 rows in commits of 1,000 documents: 12.2 s of CPU with it, 8.1 s without).
+ *
+ * srag_cache has no key either (files made before have one, which is kept): a reply is written
+ * only under a key the table does not hold yet (`writeCacheEntries`), and lookups join on the
+ * key, which reads the column whole with or without an index. A table with an index keeps every
+ * append in its last row group (its row ids must not move), and each checkpoint rewrites that row
+ * group whole: with replies of ~10 KB, up to 122,880 of them — a million pages' 111,000 replies
+ * were one row group of ~1 GB, rewritten at each of the apply's checkpoints (30,000 replies
+ * written 125 at a time: 1.4–2.4 s and +70–100 MB a checkpoint with the key, ~0.07 s and
+ * +0–36 MB without, whose appends become row groups of their own).
  */
 export const storeTablesSql = `
 CREATE TABLE IF NOT EXISTS srag_tables (
@@ -39,7 +48,7 @@ CREATE TABLE IF NOT EXISTS srag_evidence (
   reason VARCHAR
 );
 CREATE TABLE IF NOT EXISTS srag_cache (
-  key VARCHAR PRIMARY KEY,
+  key VARCHAR NOT NULL,
   model VARCHAR NOT NULL,
   response VARCHAR NOT NULL,
   prompt_tokens BIGINT NOT NULL,

@@ -289,7 +289,11 @@ export async function writeLogEntries(connection: StatementRunner, logName: stri
          error = excluded.error, attribute_hashes = excluded.attribute_hashes, attempts = srag_ingestion_log.attempts + 1, updated_at = excluded.updated_at`);
 }
 
-/** Inserts validated model replies; a key already there keeps its reply. */
+/**
+ * Inserts validated model replies; a key already there keeps its reply. The table has no key to
+ * refuse a second reply (see `storeTablesSql`; a file made before has one): a reply is inserted
+ * only when no row holds its key.
+ */
 export async function writeCacheEntries(connection: StatementRunner, entries: CacheWrite[]): Promise<void> {
   // As one at a time would: the first reply of a key is kept (one statement may not insert a key twice).
   const first = new Map<string, CacheWrite>();
@@ -298,7 +302,9 @@ export async function writeCacheEntries(connection: StatementRunner, entries: Ca
     [...first.values()].map(({ key, response, purpose }) => [
       key, response.model, response.text, cellText(response.usage.promptTokens), cellText(response.usage.completionTokens), purpose, response.endpoint ?? null, response.requestKey ?? null,
     ]),
-    (source) => `INSERT OR IGNORE INTO srag_cache (key, model, response, prompt_tokens, completion_tokens, purpose, endpoint, request_key) SELECT ${castCells(['VARCHAR', 'VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT', 'VARCHAR', 'VARCHAR', 'VARCHAR']).join(', ')} FROM ${source}`);
+    (source) => `INSERT INTO srag_cache (key, model, response, prompt_tokens, completion_tokens, purpose, endpoint, request_key)
+       SELECT ${castCells(['VARCHAR', 'VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT', 'VARCHAR', 'VARCHAR', 'VARCHAR']).join(', ')} FROM ${source}
+       WHERE NOT EXISTS (SELECT 1 FROM srag_cache AS kept WHERE kept.key = r[1])`);
 }
 
 function slices<T>(items: T[]): T[][] {
