@@ -581,7 +581,9 @@ export class SragStore {
       });
       try {
         await apply(true);
-      } catch {
+      } catch (error) {
+        // Only a record journaled as fresh can make the old way differ: any other failure would fail again.
+        if (!entries.some((entry) => entry.kind === 'record' && entry.fresh)) throw error;
         // A record journaled as fresh had a row after all (the table's key refused it): replaced, as any other.
         await apply(false);
       }
