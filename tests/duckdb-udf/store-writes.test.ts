@@ -220,6 +220,30 @@ describe('the store writes journaled records, evidence, log entries and replies'
     }
   });
 
+  it('applies the journal file under a lower memory limit, and sets back the one DuckDB had after', async () => {
+    const store = await SragStore.open(join(mkdtempSync(join(tmpdir(), 'srag-writes-')), 'limit.duckdb'));
+    try {
+      const before = String((await rows(store, "SELECT value FROM duckdb_settings() WHERE name = 'memory_limit'"))[0]![0]);
+      const run = vi.spyOn(store.connection, 'run');
+      for (const source of ['/docs/a.md', '/docs/b.md']) {
+        run.mockClear();
+        await applyMore(store, [schemaEntry, { kind: 'record', logName: schemaKey, record: record(source, { name: 'A', price: 1, rooms: 1, pets: true, opened: null }) }]);
+        const limits = run.mock.calls.map(([sql]) => /^SET memory_limit = '(.*)'$/.exec(sql)?.[1]).filter((value) => value !== undefined);
+        // Lowered before the first slice, to a few hundred MB; last, the limit as first read (read
+        // again after an apply, DuckDB's rounded text of it would come back a little lower each time).
+        expect(limits[0]).toMatch(/^\d+KiB$/);
+        expect(Number(limits[0]!.replace('KiB', '')) * 1024).toBeLessThan(1024 ** 3);
+        expect(limits.at(-1)).toBe(before);
+      }
+      // Nothing to apply: the limit is not touched.
+      run.mockClear();
+      await store.applyJournal();
+      expect(run.mock.calls.filter(([sql]) => sql.startsWith('SET memory_limit'))).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
+
   it('still applies what an older srag journaled in srag_journal, before the journal file', async () => {
     const store = await SragStore.open(join(mkdtempSync(join(tmpdir(), 'srag-writes-')), 'older.duckdb'));
     try {

@@ -13,7 +13,7 @@ import { readSqlResult } from '../read-sql-result.ts';
 import { extractRecordTable } from './extract-record-table.ts';
 import type { JournalEntry } from './journal-entry.ts';
 import { ReplyJournal } from './reply-journal.ts';
-import { emptyJournal, readJournalSlices, StoreJournal } from './store-journal.ts';
+import { emptyJournal, readJournalSlices, StoreJournal, type JournalSlice } from './store-journal.ts';
 import { openDuckDbFile, type OpenDuckDbFileOptions } from './open-duckdb-file.ts';
 import { declareChildLink } from '../catalog/declare-child-link.ts';
 import { refreshTableProfile } from '../catalog/refresh-table-profile.ts';
@@ -65,6 +65,16 @@ export interface BridgeStart {
 const journalEntriesPerTransaction = 1_500;
 
 /**
+ * DuckDB's memory limit while the journal file is applied (set back after). A checkpoint rewrites
+ * a row group it appended to, and merges small ones into larger: with srag_cache's replies of
+ * ~10 KB, a row group of them is hundreds of MB, read through the buffer pool — which, under the
+ * default limit (80% of the machine), kept all of it. The apply of 405,000 pages' journal peaked
+ * at 906 MB so (a merge of the cache's row groups, between 250,000 and 300,000 pages), 579 MB
+ * under this limit; nothing the apply pins comes near it (the slice's rows, the keys' index nodes).
+ */
+const journalApplyMemoryBytes = 256 * 1024 * 1024;
+
+/**
  * One DuckDB file holding record tables, their schemas and statistics, the ingestion log, the
  * evidence per value and the response cache — and the only writer of those tables. All
  * statements go through one connection in order (`exclusive`), so a transaction never interleaves
@@ -87,6 +97,11 @@ export class SragStore {
   /** Cache lookups waiting for the next grouped query, by key (see `lookUpReplies`). */
   private waitingLookups = new Map<string, Array<{ resolve: (response: CachedResponse | undefined) => void; reject: (error: unknown) => void }>>();
   private lookupQueued = false;
+  /**
+   * DuckDB's memory limit as first read, set back after each journal apply. DuckDB shows it rounded
+   * (`18.8 GiB`) and takes that back as a little less: read again after each apply, it would creep down.
+   */
+  private memoryLimit: string | undefined;
   /** Drops the file's blocks DuckDB keeps beyond what an ingest needs (see `bufferCacheTrimmer`). */
   private readonly trimBufferCache = bufferCacheTrimmer(ingestBufferCacheBytes);
 
@@ -568,29 +583,45 @@ export class SragStore {
     const file = this.journalFile;
     const applied = Number((await connection.runAndReadAll('SELECT coalesce(max(through), 0) FROM srag_journal_applied')).getRowsJS()[0]![0]);
     const slices = readJournalSlices(file, applied, journalEntriesPerTransaction);
-    for (let next = slices.next(); ; next = slices.next()) {
-      if (next.done) {
-        emptyJournal(file, next.value.bytes);
-        return;
+    // Lowered at the first slice (a file in memory keeps its tables in the buffer pool: not there); set back after the last.
+    let limit: { restore: () => Promise<void> } | undefined;
+    // Drops blocks down to its own bytes, setting back the limit in force at its first call: the one lowered for the apply.
+    const trimBufferCache = bufferCacheTrimmer(ingestBufferCacheBytes);
+    try {
+      for (let next = slices.next(); ; next = slices.next()) {
+        if (next.done) {
+          emptyJournal(file, next.value.bytes);
+          return;
+        }
+        if (!limit && !this.path.startsWith(':memory:')) {
+          this.memoryLimit ??= String((await connection.runAndReadAll("SELECT value FROM duckdb_settings() WHERE name = 'memory_limit'")).getRowsJS()[0]![0]);
+          limit = await lowerMemoryLimit(connection, journalApplyMemoryBytes, this.memoryLimit);
+        }
+        await this.applyJournalSlice(connection, next.value, ingested);
+        // The apply only appends: the blocks each slice's commit and checkpoints wrote are not read
+        // again, and DuckDB kept them all (to 80% of the machine's memory) — a million pages' journal
+        // passed 3.3 GB. A file in memory has nothing to drop.
+        if (!this.path.startsWith(':memory:')) await trimBufferCache(connection).catch(() => undefined);
       }
-      const { entries, last } = next.value;
-      const apply = (trustFresh: boolean) => transaction(connection, async () => {
-        await this.applyEntries(connection, entries, ingested, trustFresh);
-        await connection.run('DELETE FROM srag_journal_applied');
-        await connection.run(`INSERT INTO srag_journal_applied VALUES (${last})`);
-      });
-      try {
-        await apply(true);
-      } catch (error) {
-        // Only a record journaled as fresh can make the old way differ: any other failure would fail again.
-        if (!entries.some((entry) => entry.kind === 'record' && entry.fresh)) throw error;
-        // A record journaled as fresh had a row after all (the table's key refused it): replaced, as any other.
-        await apply(false);
-      }
-      // The apply only appends: the blocks each slice's commit and checkpoints wrote are not read
-      // again, and DuckDB kept them all (to 80% of the machine's memory) — a million pages' journal
-      // passed 3.3 GB. A file in memory has nothing to drop.
-      if (!this.path.startsWith(':memory:')) await this.trimBufferCache(connection).catch(() => undefined);
+    } finally {
+      await limit?.restore();
+    }
+  }
+
+  /** Applies one slice of the journal file in a transaction that records the last sequence it applied. */
+  private async applyJournalSlice(connection: DuckDBConnection, { entries, last }: JournalSlice, ingested: Set<string>): Promise<void> {
+    const apply = (trustFresh: boolean) => transaction(connection, async () => {
+      await this.applyEntries(connection, entries, ingested, trustFresh);
+      await connection.run('DELETE FROM srag_journal_applied');
+      await connection.run(`INSERT INTO srag_journal_applied VALUES (${last})`);
+    });
+    try {
+      await apply(true);
+    } catch (error) {
+      // Only a record journaled as fresh can make the old way differ: any other failure would fail again.
+      if (!entries.some((entry) => entry.kind === 'record' && entry.fresh)) throw error;
+      // A record journaled as fresh had a row after all (the table's key refused it): replaced, as any other.
+      await apply(false);
     }
   }
 
@@ -792,6 +823,20 @@ async function createStoreTables(connection: DuckDBConnection): Promise<void> {
     await connection.run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
     await connection.run('CHECKPOINT');
   }
+}
+
+/**
+ * Lowers DuckDB's memory limit to `bytes` until `restore()` sets back `limit` (the one it had, as
+ * DuckDB showed it: see `memoryLimit`). When DuckDB holds more than `bytes` and cannot drop it,
+ * the limit is left as it was.
+ */
+async function lowerMemoryLimit(connection: DuckDBConnection, bytes: number, limit: string): Promise<{ restore: () => Promise<void> }> {
+  try {
+    await connection.run(`SET memory_limit = '${Math.floor(bytes / 1024)}KiB'`);
+  } catch {
+    return { restore: async () => undefined };
+  }
+  return { restore: () => connection.run(`SET memory_limit = '${limit.replace(/'/g, "''")}'`).then(() => undefined) };
 }
 
 export async function transaction(connection: DuckDBConnection, statements: () => Promise<void>): Promise<void> {
