@@ -69,7 +69,7 @@ const journalEntriesPerTransaction = 1_500;
  * a row group it appended to, and merges small ones into larger: with srag_cache's replies of
  * ~10 KB, a row group of them is hundreds of MB, read through the buffer pool — which, under the
  * default limit (80% of the machine), kept all of it. The apply of 405,000 pages' journal peaked
- * at 906 MB so (a merge of the cache's row groups, between 250,000 and 300,000 pages), 579 MB
+ * at 906 MB so (a merge of the cache's row groups, between 250,000 and 300,000 pages), 609 MB
  * under this limit; nothing the apply pins comes near it (the slice's rows, the keys' index nodes).
  */
 const journalApplyMemoryBytes = 256 * 1024 * 1024;
