@@ -220,7 +220,7 @@ describe('the store writes journaled records, evidence, log entries and replies'
     }
   });
 
-  it('applies the journal file under a lower memory limit, and sets back the one DuckDB had after', async () => {
+  it('applies the journal file under a lower memory limit, sets back the one DuckDB had after, and applies a slice that needs more under that one', async () => {
     const store = await SragStore.open(join(mkdtempSync(join(tmpdir(), 'srag-writes-')), 'limit.duckdb'));
     try {
       const before = String((await rows(store, "SELECT value FROM duckdb_settings() WHERE name = 'memory_limit'"))[0]![0]);
@@ -239,6 +239,25 @@ describe('the store writes journaled records, evidence, log entries and replies'
       run.mockClear();
       await store.applyJournal();
       expect(run.mock.calls.filter(([sql]) => sql.startsWith('SET memory_limit'))).toEqual([]);
+
+      // A slice that needs more than the lowered limit is applied again under the limit DuckDB had, as is the rest.
+      const realRun = (Object.getPrototypeOf(store.connection) as typeof store.connection).run.bind(store.connection);
+      let refused = false;
+      run.mockClear();
+      run.mockImplementation(async (sql, ...rest) => {
+        if (!refused && sql.startsWith('INSERT INTO srag_journal_applied')) {
+          refused = true;
+          throw new Error('Out of Memory Error: failed to allocate data of size 64.0 MiB (255.9 MiB/256.0 MiB used)');
+        }
+        return realRun(sql, ...rest);
+      });
+      await applyMore(store, [{ kind: 'record', logName: schemaKey, record: record('/docs/c.md', { name: 'C', price: 3, rooms: 3, pets: false, opened: null }) }]);
+      expect(refused).toBe(true);
+      const { quotedTable } = await extractRecordTable(store.connection, schemaKey);
+      expect(await rows(store, `SELECT _source FROM ${quotedTable} ORDER BY _source`)).toEqual([['/docs/a.md'], ['/docs/b.md'], ['/docs/c.md']]);
+      const sets = run.mock.calls.map(([sql]) => sql).filter((sql) => sql.startsWith('SET memory_limit'));
+      expect(sets.at(-1)).toBe(`SET memory_limit = '${before}'`);
+      expect(run.mock.calls.filter(([sql]) => sql === 'BEGIN TRANSACTION')).toHaveLength(2);
     } finally {
       store.close();
     }

@@ -583,10 +583,11 @@ export class SragStore {
     const file = this.journalFile;
     const applied = Number((await connection.runAndReadAll('SELECT coalesce(max(through), 0) FROM srag_journal_applied')).getRowsJS()[0]![0]);
     const slices = readJournalSlices(file, applied, journalEntriesPerTransaction);
-    // Lowered at the first slice (a file in memory keeps its tables in the buffer pool: not there); set back after the last.
-    let limit: { restore: () => Promise<void> } | undefined;
+    // Lowered at the first slice (a file in memory keeps its tables in the buffer pool: not there),
+    // set back after the last; 'given up' once a slice needed more than it.
+    let limit: { restore: () => Promise<void> } | 'given up' | undefined;
     // Drops blocks down to its own bytes, setting back the limit in force at its first call: the one lowered for the apply.
-    const trimBufferCache = bufferCacheTrimmer(ingestBufferCacheBytes);
+    let trimBufferCache = bufferCacheTrimmer(ingestBufferCacheBytes);
     try {
       for (let next = slices.next(); ; next = slices.next()) {
         if (next.done) {
@@ -597,14 +598,24 @@ export class SragStore {
           this.memoryLimit ??= String((await connection.runAndReadAll("SELECT value FROM duckdb_settings() WHERE name = 'memory_limit'")).getRowsJS()[0]![0]);
           limit = await lowerMemoryLimit(connection, journalApplyMemoryBytes, this.memoryLimit);
         }
-        await this.applyJournalSlice(connection, next.value, ingested);
+        try {
+          await this.applyJournalSlice(connection, next.value, ingested);
+        } catch (error) {
+          // A slice that needs more than the lowered limit (a large table's column cleared for a
+          // grown schema, say) must not keep the file from opening: the rest is applied under DuckDB's own.
+          if (!limit || limit === 'given up' || !/Out of Memory Error/i.test((error as Error).message)) throw error;
+          await limit.restore();
+          limit = 'given up';
+          trimBufferCache = bufferCacheTrimmer(ingestBufferCacheBytes);
+          await this.applyJournalSlice(connection, next.value, ingested);
+        }
         // The apply only appends: the blocks each slice's commit and checkpoints wrote are not read
         // again, and DuckDB kept them all (to 80% of the machine's memory) — a million pages' journal
         // passed 3.3 GB. A file in memory has nothing to drop.
         if (!this.path.startsWith(':memory:')) await trimBufferCache(connection).catch(() => undefined);
       }
     } finally {
-      await limit?.restore();
+      if (limit && limit !== 'given up') await limit.restore();
     }
   }
 
