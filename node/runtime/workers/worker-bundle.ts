@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
 import { bundleCacheDirectory, bundleManifestFile, hashFile, readyBundle } from './ready-bundle.mjs';
@@ -16,7 +16,7 @@ interface Manifest {
  * Packages the bundle imports at run time rather than carrying: native code, large and loaded late,
  * or (QuickJS's WebAssembly build) finding a file of its own next to itself.
  */
-const externalPackages = ['@duckdb/node-api', 'esbuild', 'gpt-tokenizer', 'quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync'];
+const externalPackages = ['@duckdb/node-bindings', 'esbuild', 'gpt-tokenizer', 'quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync'];
 
 /**
  * The bundle of the TypeScript worker module `moduleUrl`, if one was built from exactly the files
@@ -64,10 +64,10 @@ export async function prepareWorkerBundle(moduleUrl: URL, { packages = 'bundle' 
       write: false,
       metafile: true,
       logLevel: 'silent',
-      ...(packages === 'external' ? { packages: 'external' as const } : { external: externalPackages.flatMap((name) => [name, `${name}/*`]) }),
+      ...(packages === 'bundle' ? { external: externalPackages.flatMap((name) => [name, `${name}/*`]) } : {}),
       // Some bundled CommonJS packages call require().
       banner: { js: `import { createRequire as __sragCreateRequire } from 'node:module'; const require = __sragCreateRequire(${importMetaUrl});` },
-      plugins: [sourceLocationPlugin],
+      plugins: [duckdbApiPlugin, ...(packages === 'external' ? [packagesExceptDuckdbApiPlugin] : []), sourceLocationPlugin],
     });
     const inputs: Manifest['inputs'] = {};
     for (const input of Object.keys(result.metafile.inputs)) {
@@ -87,6 +87,36 @@ export async function prepareWorkerBundle(moduleUrl: URL, { packages = 'bundle' 
     // No bundle (no esbuild, a read-only install): the worker runs its TypeScript through tsx.
   }
 }
+
+/**
+ * `@duckdb/node-api` is carried in the bundle (its native binding, `@duckdb/node-bindings`, stays a
+ * package): `require` of its 181 files cost ~135 ms of CPU at every start of a command that opens a
+ * database (and of every DuckDB worker), two thirds of it resolving, reading and wrapping each file;
+ * bundled, ~65 ms, most of it loading the native library. The sources load it with
+ * `createRequire(import.meta.url)` (see duckdb-node-api.ts), which esbuild cannot follow; in the
+ * bundle that call becomes a plain `require`, which it bundles. Should the call be written otherwise
+ * one day, the file is left as it is and the package is loaded at run time as before (slower, not
+ * wrong; tests/project/bundle-duckdb-api.test.ts notices).
+ */
+const duckdbApiPlugin: Plugin = {
+  name: 'srag-bundled-duckdb-api',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]duckdb[\\/]duckdb-node-api\.ts$/ }, ({ path }) => {
+      const contents = readFileSync(path, 'utf8');
+      const loaded = `createRequire(${importMetaUrl})('@duckdb/node-api')`;
+      if (!contents.includes(loaded)) return undefined;
+      return { contents: contents.replace(loaded, "require('@duckdb/node-api')"), loader: 'ts' };
+    });
+  },
+};
+
+/** `packages: 'external'` but for `@duckdb/node-api` (see above). */
+const packagesExceptDuckdbApiPlugin: Plugin = {
+  name: 'srag-external-packages',
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, ({ path }) => (path === '@duckdb/node-api' || isAbsolute(path) ? undefined : { path, external: true }));
+  },
+};
 
 /** Spelled in parts so that this file, bundled itself, keeps it. */
 const importMetaUrl = ['import', 'meta', 'url'].join('.');
