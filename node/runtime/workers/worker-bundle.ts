@@ -67,7 +67,7 @@ export async function prepareWorkerBundle(moduleUrl: URL, { packages = 'bundle' 
       ...(packages === 'bundle' ? { external: externalPackages.flatMap((name) => [name, `${name}/*`]) } : {}),
       // Some bundled CommonJS packages call require().
       banner: { js: `import { createRequire as __sragCreateRequire } from 'node:module'; const require = __sragCreateRequire(${importMetaUrl});` },
-      plugins: [duckdbApiPlugin, ...(packages === 'external' ? [packagesExceptDuckdbApiPlugin] : []), sourceLocationPlugin],
+      plugins: [duckdbApiPlugin, ...(packages === 'external' ? [bundledPackagesPlugin] : []), sourceLocationPlugin],
     });
     const inputs: Manifest['inputs'] = {};
     for (const input of Object.keys(result.metafile.inputs)) {
@@ -96,7 +96,7 @@ export async function prepareWorkerBundle(moduleUrl: URL, { packages = 'bundle' 
  * `createRequire(import.meta.url)` (see duckdb-node-api.ts), which esbuild cannot follow; in the
  * bundle that call becomes a plain `require`, which it bundles. Should the call be written otherwise
  * one day, the file is left as it is and the package is loaded at run time as before (slower, not
- * wrong; tests/project/bundle-duckdb-api.test.ts notices).
+ * wrong; tests/project/bundle-packages.test.ts notices).
  */
 const duckdbApiPlugin: Plugin = {
   name: 'srag-bundled-duckdb-api',
@@ -110,11 +110,29 @@ const duckdbApiPlugin: Plugin = {
   },
 };
 
-/** `packages: 'external'` but for `@duckdb/node-api` (see above). */
-const packagesExceptDuckdbApiPlugin: Plugin = {
-  name: 'srag-external-packages',
+/**
+ * The packages the CLI's bundle carries (with what they import), where `packages: 'external'` would
+ * load each at run time: `@duckdb/node-api` (see above) and the small pure-JavaScript ones a
+ * command loads at every start. Each file of a package loaded at run time is found, read and
+ * compiled on its own (a CommonJS one imported from an ES module is parsed once more for the names
+ * it exports): loading the CLI and `srag ingest`'s modules took 174–235 ms of CPU with only
+ * `@duckdb/node-api` carried, 130–175 ms with these too (8 runs each). The rest — large, loaded by
+ * few commands (the server's, the MCP server's, the document parsers, the tokenizer), or finding
+ * files of their own next to themselves — stay packages, and so does the native binding.
+ */
+const bundledPackages = new Set(['@duckdb/node-api', 'commander', 'p-limit', 'tinyglobby', 'htmlparser2', 'cli-progress', '@noble/hashes']);
+
+const bundledPackagesPlugin: Plugin = {
+  name: 'srag-bundled-packages',
   setup(builder) {
-    builder.onResolve({ filter: /^[^./]/ }, ({ path }) => (path === '@duckdb/node-api' || isAbsolute(path) ? undefined : { path, external: true }));
+    builder.onResolve({ filter: /^[^./]/ }, ({ path, importer }) => {
+      if (isAbsolute(path) || path.startsWith('node:')) return undefined;
+      const name = path.split('/').slice(0, path.startsWith('@') ? 2 : 1).join('/');
+      if (name === '@duckdb/node-bindings') return { path, external: true };
+      // What a carried package imports is carried with it.
+      const fromCarriedPackage = importer.includes(`${sep}node_modules${sep}`);
+      return fromCarriedPackage || bundledPackages.has(name) ? undefined : { path, external: true };
+    });
   },
 };
 

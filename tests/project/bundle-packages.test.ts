@@ -6,8 +6,9 @@ import { readyBundle } from '../../node/runtime/workers/ready-bundle.mjs';
 import { prepareWorkerBundle } from '../../node/runtime/workers/worker-bundle.ts';
 
 // `require` of @duckdb/node-api's 181 files cost ~135 ms of CPU at every start of a command that
-// opens a database; carried in the bundle, ~65 ms (node/runtime/workers/worker-bundle.ts).
-it("carries @duckdb/node-api in the CLI bundle and loads only its native binding as a package", async () => {
+// opens a database; carried in the bundle, ~65 ms. The small packages every start loads are
+// carried too (node/runtime/workers/worker-bundle.ts).
+it("carries @duckdb/node-api and the packages every command loads in the CLI bundle, and loads DuckDB's native binding as a package", async () => {
   const main = new URL('../../node/cli/main.ts', import.meta.url);
   await prepareWorkerBundle(main, { packages: 'external' });
   const bundle = readyBundle(main);
@@ -19,4 +20,11 @@ it("carries @duckdb/node-api in the CLI bundle and loads only its native binding
   // Neither imported nor required as a package at run time; its binding is.
   expect(code.match(/(from\s*|require\(|import\(|\)\()"@duckdb\/node-api"/g) ?? []).toEqual([]);
   expect(code.includes('__require("@duckdb/node-bindings")'), 'the binding required at run time').toBe(true);
+  for (const name of ['commander', 'p-limit', 'tinyglobby', 'htmlparser2', 'cli-progress', '@noble/hashes']) {
+    expect(code.match(new RegExp(`(from\\s*|require\\(|import\\()"${name}["/]`, 'g')) ?? [], `${name} loaded at run time`).toEqual([]);
+  }
+  // A CommonJS package keeps its path as the name of its wrapper.
+  expect(code.includes('node_modules/commander/lib/command.js'), 'commander in the bundle').toBe(true);
+  // What few commands load stays a package.
+  expect(code.includes('from"@hono/node-server"'), 'hono imported at run time').toBe(true);
 });
