@@ -1,20 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { readyBundle } from '../../node/runtime/workers/ready-bundle.mjs';
-import { prepareWorkerBundle } from '../../node/runtime/workers/worker-bundle.ts';
+import { readCliBundle } from '../helpers/read-cli-bundle.ts';
 
 // `require` of @duckdb/node-api's 181 files cost ~135 ms of CPU at every start of a command that
 // opens a database; carried in the bundle, ~65 ms. The small packages every start loads are
 // carried too (node/runtime/workers/worker-bundle.ts).
 it("carries @duckdb/node-api and the packages every command loads in the CLI bundle, and loads DuckDB's native binding as a package", async () => {
-  const main = new URL('../../node/cli/main.ts', import.meta.url);
-  await prepareWorkerBundle(main, { packages: 'external' });
-  const bundle = readyBundle(main);
-  expect(bundle).toBeDefined();
-  const directory = dirname(fileURLToPath(bundle!));
-  const code = readdirSync(directory).filter((name) => name.endsWith('.mjs')).map((name) => readFileSync(`${directory}/${name}`, 'utf8')).join('\n');
+  const code = await readCliBundle();
   // The package's own module, wrapped in the bundle.
   expect(code.includes('node_modules/@duckdb/node-api/lib/DuckDBInstance.js'), "node-api's DuckDBInstance.js in the bundle").toBe(true);
   // Neither imported nor required as a package at run time; its binding is.
