@@ -89,8 +89,7 @@ export async function prepareWorkerBundle(moduleUrl: URL, { packages = 'bundle' 
 }
 
 /**
- * `@duckdb/node-api` is carried in the bundle (its native binding, `@duckdb/node-bindings`, stays a
- * package): `require` of its 181 files cost ~135 ms of CPU at every start of a command that opens a
+ * `@duckdb/node-api` is carried in the bundle (its native library stays a package, see below): `require` of its 181 files cost ~135 ms of CPU at every start of a command that opens a
  * database (and of every DuckDB worker), two thirds of it resolving, reading and wrapping each file;
  * bundled, ~65 ms, most of it loading the native library. The sources load it with
  * `createRequire(import.meta.url)` (see duckdb-node-api.ts), which esbuild cannot follow; in the
@@ -116,11 +115,14 @@ const duckdbApiPlugin: Plugin = {
  * command loads at every start. Each file of a package loaded at run time is found, read and
  * compiled on its own (a CommonJS one imported from an ES module is parsed once more for the names
  * it exports): loading the CLI and `srag ingest`'s modules took 174–235 ms of CPU with only
- * `@duckdb/node-api` carried, 130–175 ms with these too (8 runs each). The rest — large, loaded by
- * few commands (the server's, the MCP server's, the document parsers, the tokenizer), or finding
- * files of their own next to themselves — stay packages, and so does the native binding.
+ * `@duckdb/node-api` carried, 130–175 ms with these too (8 runs each); `@duckdb/node-bindings`
+ * (the JavaScript that picks the native library for the platform) and what it imports saved
+ * another ~10 ms (114–179 against 114–214 ms). The rest — large, loaded by few commands (the
+ * server's, the MCP server's, the document parsers, the tokenizer), or finding files of their own
+ * next to themselves — stay packages, and so does each platform's native library
+ * (`@duckdb/node-bindings-linux-x64/duckdb.node`, …), which only `require` can load.
  */
-const bundledPackages = new Set(['@duckdb/node-api', 'commander', 'p-limit', 'tinyglobby', 'htmlparser2', 'cli-progress', '@noble/hashes']);
+const bundledPackages = new Set(['@duckdb/node-api', '@duckdb/node-bindings', 'commander', 'p-limit', 'tinyglobby', 'htmlparser2', 'cli-progress', '@noble/hashes']);
 
 const bundledPackagesPlugin: Plugin = {
   name: 'srag-bundled-packages',
@@ -128,7 +130,7 @@ const bundledPackagesPlugin: Plugin = {
     builder.onResolve({ filter: /^[^./]/ }, ({ path, importer }) => {
       if (isAbsolute(path) || path.startsWith('node:')) return undefined;
       const name = path.split('/').slice(0, path.startsWith('@') ? 2 : 1).join('/');
-      if (name === '@duckdb/node-bindings') return { path, external: true };
+      if (name.startsWith('@duckdb/node-bindings-')) return { path, external: true };
       // What a carried package imports is carried with it.
       const fromCarriedPackage = importer.includes(`${sep}node_modules${sep}`);
       return fromCarriedPackage || bundledPackages.has(name) ? undefined : { path, external: true };
