@@ -61,8 +61,12 @@ interface ReadContext {
 function readValues(object: Record<string, unknown>, attributes: AttributeDefinition[], { locateQuote, withEvidence, strict, problems }: ReadContext): PartRecord {
   // A null prototype: property names such as "__proto__" or "constructor" are ordinary keys here.
   const record: PartRecord = { values: Object.create(null) as PartRecord['values'], evidence: [], issues: [] };
-  const leftOut = attributes.filter((attribute) => !Object.hasOwn(object, attribute.name)).map((attribute) => attribute.name);
-  if (leftOut.length > 0) problems.push(leftOutProblem(leftOut, attributes.length));
+  // A loop, not filter(…).map(…): an empty list and one with names are arrays of different kinds,
+  // and the first reply that left something out sent the optimized function back to the
+  // interpreter, to be optimized again (one of the costliest compiles of a run).
+  let leftOut: string[] | undefined;
+  for (const attribute of attributes) if (!Object.hasOwn(object, attribute.name)) (leftOut ??= []).push(attribute.name);
+  if (leftOut) problems.push(leftOutProblem(leftOut, attributes.length));
   for (const attribute of attributes) {
     if (!Object.hasOwn(object, attribute.name)) continue;
     let received: unknown = object[attribute.name] ?? null;

@@ -131,8 +131,9 @@ function readNumberAt(
   const accounting = written[start - prefix.length - 1] === '(' && /^\s*\)/.test(afterText);
   // A reading in another currency or dimension ends the search: "45" alone must not pass for "€45".
   for (const lead of prefix.trim() ? [prefix, ''] : ['']) {
-    const texts = windows.map((end) => `${lead}${written.slice(start, literalEnd + end)}`.trim());
-    if (accounting) texts.unshift(`(${lead}${written.slice(start, literalEnd)})`);
+    const texts: string[] = [];
+    if (accounting) texts.push(`(${lead}${written.slice(start, literalEnd)})`);
+    for (const end of windows) texts.push(`${lead}${written.slice(start, literalEnd + end)}`.trim());
     for (const text of texts) {
       const result = normalizeNumber(text, attribute);
       if (result.issue === undefined && typeof result.value === 'number') return { written: text, value: result.value };

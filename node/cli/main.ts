@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import packageJson from '../../package.json' with { type: 'json' };
 import { portNumber, positiveInteger } from './positive-integer.ts';
 import { positiveNumber } from './positive-number.ts';
+import { delayOptimization } from '../runtime/delay-optimization.ts';
 import { limitHeapGrowth } from '../runtime/limit-heap-growth.ts';
 import { registerEvalCommand } from './register-eval-command.ts';
 
@@ -57,6 +58,7 @@ const demoScript = new URL('../../examples/demo.ts', import.meta.url);
 
 export async function main(argv: string[]): Promise<number> {
   limitHeapGrowth();
+  delayOptimization();
   // `srag … | head` closes the pipe early; that is not an error worth a stack trace.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);

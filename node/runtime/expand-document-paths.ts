@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
 import { globSync, isDynamicPattern } from 'tinyglobby';
 import { canonicalPath } from './canonical-path.ts';
+import { canonicalPathsByDirectory } from './canonical-paths-by-directory.ts';
 import { friendlyPath } from './friendly-path.ts';
 
 /** One file a document argument names. */
@@ -38,6 +39,7 @@ export function expandDocumentPaths(patterns: readonly string[], { followLinks =
   confineTo?: (identity: string) => boolean;
 } = {}): DocumentPath[] {
   const byIdentity = new Map<string, DocumentPath>();
+  const canonical = canonicalPathsByDirectory();
   for (const pattern of patterns) {
     const directory = !isDynamicPattern(pattern) && statSync(pattern, { throwIfNoEntry: false })?.isDirectory();
     const matches = isDynamicPattern(pattern)
@@ -45,7 +47,7 @@ export function expandDocumentPaths(patterns: readonly string[], { followLinks =
       : directory ? globSync(`${pattern.replace(/[\\/]$/, '')}/**/*`, { onlyFiles: true }) : statSync(pattern, { throwIfNoEntry: false }) ? [pattern] : [];
     const root = followLinks ? undefined : linkRoot(pattern);
     for (const path of matches) {
-      const entry = documentPath(path, pattern, root);
+      const entry = documentPath(path, pattern, root, canonical);
       if (entry && confineTo && !confineTo(entry.identity)) continue;
       if (entry && !byIdentity.has(entry.identity)) byIdentity.set(entry.identity, entry);
     }
@@ -61,10 +63,10 @@ export function documentPathOf(path: string, pattern: string, { followLinks = fa
   return documentPath(path, pattern, followLinks ? undefined : linkRoot(pattern));
 }
 
-function documentPath(path: string, pattern: string, root: string | undefined): DocumentPath | undefined {
+function documentPath(path: string, pattern: string, root: string | undefined, canonical: (path: string) => string = canonicalPath): DocumentPath | undefined {
   let identity: string;
   try {
-    identity = canonicalPath(path);
+    identity = canonical(path);
   } catch {
     return undefined; // A dangling link names no document.
   }

@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { canonicalPathsByDirectory } from '../../node/runtime/canonical-paths-by-directory.ts';
 import { expandDocumentPaths } from '../../node/runtime/expand-document-paths.ts';
 
 /** A small tree: docs/{a.md,b.txt,sub/c.md,[x]/d.md} and notes/e.md. */
@@ -50,5 +51,27 @@ describe('document globs', () => {
     const labels = expandDocumentPaths([join(root, 'docs/*')]).map((path) => path.label);
     const inside = !relative(process.cwd(), root).startsWith('..');
     expect(labels).toEqual(['docs/a.md', 'docs/b.txt'].map((file) => (inside ? relative(process.cwd(), join(root, file)) : join(root, file))));
+  });
+});
+
+describe('canonical paths of many files', () => {
+  it('gives each file the identity realpath gives it, resolving each directory once and each link whole', () => {
+    const root = realpathSync.native(tree());
+    mkdirSync(join(root, 'elsewhere'));
+    writeFileSync(join(root, 'elsewhere/f.md'), 'f');
+    symlinkSync(join(root, 'elsewhere'), join(root, 'docs/linked-directory'));
+    symlinkSync(join(root, 'notes/e.md'), join(root, 'docs/linked-file.md'));
+    symlinkSync(join(root, 'nowhere.md'), join(root, 'docs/dangling.md'));
+    // Written out, not joined: join would take `..` away.
+    const paths = ['docs/a.md', 'docs/b.txt', 'docs/sub/c.md', 'docs/sub/../a.md', 'docs/linked-directory/f.md', 'docs/linked-file.md'].map((path) => `${root}/${path}`);
+    const resolved: string[] = [];
+    const canonical = canonicalPathsByDirectory((path) => { resolved.push(path); return realpathSync.native(path); }, 'linux');
+    const identities = paths.map(canonical);
+    expect(identities).toEqual(paths.map((path) => realpathSync.native(path)));
+    expect(identities).toEqual([...paths.slice(0, 3), join(root, 'docs/a.md'), join(root, 'elsewhere/f.md'), join(root, 'notes/e.md')]);
+    // docs, docs/sub, docs/sub/.., docs/linked-directory once each; the link to a file whole.
+    expect(resolved.sort()).toEqual([`${root}/docs`, `${root}/docs/linked-directory`, `${root}/docs/linked-file.md`, `${root}/docs/sub`, `${root}/docs/sub/..`]);
+    expect(() => canonical(join(root, 'docs/dangling.md'))).toThrow(/ENOENT/);
+    expect(() => canonical(join(root, 'docs/missing.md'))).toThrow(/ENOENT/);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
 import { bundleCacheDirectory, bundleManifestFile, hashFile, readyBundle } from './ready-bundle.mjs';
@@ -16,7 +16,7 @@ interface Manifest {
  * Packages the bundle imports at run time rather than carrying: native code, large and loaded late,
  * or (QuickJS's WebAssembly build) finding a file of its own next to itself.
  */
-const externalPackages = ['@duckdb/node-api', 'esbuild', 'gpt-tokenizer', 'quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync'];
+const externalPackages = ['@duckdb/node-bindings', 'esbuild', 'gpt-tokenizer', 'quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync'];
 
 /**
  * The bundle of the TypeScript worker module `moduleUrl`, if one was built from exactly the files
@@ -64,10 +64,10 @@ export async function prepareWorkerBundle(moduleUrl: URL, { packages = 'bundle' 
       write: false,
       metafile: true,
       logLevel: 'silent',
-      ...(packages === 'external' ? { packages: 'external' as const } : { external: externalPackages.flatMap((name) => [name, `${name}/*`]) }),
+      ...(packages === 'bundle' ? { external: externalPackages.flatMap((name) => [name, `${name}/*`]) } : {}),
       // Some bundled CommonJS packages call require().
       banner: { js: `import { createRequire as __sragCreateRequire } from 'node:module'; const require = __sragCreateRequire(${importMetaUrl});` },
-      plugins: [sourceLocationPlugin],
+      plugins: [duckdbApiPlugin, ...(packages === 'external' ? [bundledPackagesPlugin] : []), sourceLocationPlugin],
     });
     const inputs: Manifest['inputs'] = {};
     for (const input of Object.keys(result.metafile.inputs)) {
@@ -87,6 +87,56 @@ export async function prepareWorkerBundle(moduleUrl: URL, { packages = 'bundle' 
     // No bundle (no esbuild, a read-only install): the worker runs its TypeScript through tsx.
   }
 }
+
+/**
+ * `@duckdb/node-api` is carried in the bundle (its native library stays a package, see below): `require` of its 181 files cost ~135 ms of CPU at every start of a command that opens a
+ * database (and of every DuckDB worker), two thirds of it resolving, reading and wrapping each file;
+ * bundled, ~65 ms, most of it loading the native library. The sources load it with
+ * `createRequire(import.meta.url)` (see duckdb-node-api.ts), which esbuild cannot follow; in the
+ * bundle that call becomes a plain `require`, which it bundles. Should the call be written otherwise
+ * one day, the file is left as it is and the package is loaded at run time as before (slower, not
+ * wrong; tests/project/bundle-packages.test.ts notices).
+ */
+const duckdbApiPlugin: Plugin = {
+  name: 'srag-bundled-duckdb-api',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]duckdb[\\/]duckdb-node-api\.ts$/ }, ({ path }) => {
+      const contents = readFileSync(path, 'utf8');
+      const loaded = `createRequire(${importMetaUrl})('@duckdb/node-api')`;
+      if (!contents.includes(loaded)) return undefined;
+      return { contents: contents.replace(loaded, "require('@duckdb/node-api')"), loader: 'ts' };
+    });
+  },
+};
+
+/**
+ * The packages the CLI's bundle carries (with what they import), where `packages: 'external'` would
+ * load each at run time: `@duckdb/node-api` (see above) and the small pure-JavaScript ones a
+ * command loads at every start. Each file of a package loaded at run time is found, read and
+ * compiled on its own (a CommonJS one imported from an ES module is parsed once more for the names
+ * it exports): loading the CLI and `srag ingest`'s modules took 174–235 ms of CPU with only
+ * `@duckdb/node-api` carried, 130–175 ms with these too (8 runs each); `@duckdb/node-bindings`
+ * (the JavaScript that picks the native library for the platform) and what it imports saved
+ * another ~10 ms (114–179 against 114–214 ms). The rest — large, loaded by few commands (the
+ * server's, the MCP server's, the document parsers, the tokenizer), or finding files of their own
+ * next to themselves — stay packages, and so does each platform's native library
+ * (`@duckdb/node-bindings-linux-x64/duckdb.node`, …), which only `require` can load.
+ */
+const bundledPackages = new Set(['@duckdb/node-api', '@duckdb/node-bindings', 'commander', 'p-limit', 'tinyglobby', 'htmlparser2', 'cli-progress', '@noble/hashes']);
+
+const bundledPackagesPlugin: Plugin = {
+  name: 'srag-bundled-packages',
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, ({ path, importer }) => {
+      if (isAbsolute(path) || path.startsWith('node:')) return undefined;
+      const name = path.split('/').slice(0, path.startsWith('@') ? 2 : 1).join('/');
+      if (name.startsWith('@duckdb/node-bindings-')) return { path, external: true };
+      // What a carried package imports is carried with it.
+      const fromCarriedPackage = importer.includes(`${sep}node_modules${sep}`);
+      return fromCarriedPackage || bundledPackages.has(name) ? undefined : { path, external: true };
+    });
+  },
+};
 
 /** Spelled in parts so that this file, bundled itself, keeps it. */
 const importMetaUrl = ['import', 'meta', 'url'].join('.');
