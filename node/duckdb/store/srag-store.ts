@@ -21,7 +21,7 @@ import { queryColumnStatistics } from './query-column-statistics.ts';
 import { hashText } from '../../runtime/hash-text.ts';
 import { compareSchemas, type SchemaChange } from './compare-schemas.ts';
 import { addedColumns, storeTablesSql } from './store-tables.ts';
-import { bufferCacheTrimmer, ingestBufferCacheBytes } from './trim-buffer-cache.ts';
+import { bufferCacheTrimmer, ingestBufferCacheBytes, memoryLimitSql } from './trim-buffer-cache.ts';
 import { moveSources, writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget } from './store-writes.ts';
 
 /**
@@ -848,11 +848,11 @@ async function createStoreTables(connection: DuckDBConnection): Promise<void> {
  */
 async function lowerMemoryLimit(connection: DuckDBConnection, bytes: number, limit: string): Promise<{ restore: () => Promise<void> }> {
   try {
-    await connection.run(`SET memory_limit = '${Math.floor(bytes / 1024)}KiB'`);
+    await connection.run(memoryLimitSql(bytes));
   } catch {
     return { restore: async () => undefined };
   }
-  return { restore: () => connection.run(`SET memory_limit = '${limit.replace(/'/g, "''")}'`).then(() => undefined) };
+  return { restore: () => connection.run(memoryLimitSql(limit)).then(() => undefined) };
 }
 
 export async function transaction(connection: DuckDBConnection, statements: () => Promise<void>): Promise<void> {

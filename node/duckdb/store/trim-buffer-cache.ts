@@ -54,13 +54,18 @@ export function bufferCacheTrimmer(bytes: number, { regrowthBytes = ingestMemory
     if (Number(held) <= bytes && !regrown) return;
     if (Number(held) > bytes) {
       try {
-        await connection.run(`SET memory_limit = '${Math.floor(bytes / 1024)}KiB'`);
+        await connection.run(memoryLimitSql(bytes));
       } catch {
         // What DuckDB holds cannot go below `bytes` now (pinned by a statement, or not yet written): it keeps it.
         if (!regrown) return;
       }
     }
-    await connection.run(`SET memory_limit = '${limit.replace(/'/g, "''")}'`);
+    await connection.run(memoryLimitSql(limit));
     floor = residentBytes();
   };
+}
+
+/** `SET memory_limit` to `bytes`, or back to a limit as DuckDB showed it (`18.8 GiB`). */
+export function memoryLimitSql(limit: number | string): string {
+  return typeof limit === 'number' ? `SET memory_limit = '${Math.floor(limit / 1024)}KiB'` : `SET memory_limit = '${limit.replace(/'/g, "''")}'`;
 }
