@@ -2,6 +2,7 @@ import { appendFileSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { keptReplyText } from '../../node/duckdb/store/kept-reply-text.ts';
 import { ReplyJournal } from '../../node/duckdb/store/reply-journal.ts';
 import { SragStore } from '../../node/duckdb/store/srag-store.ts';
 import { parseRecordSchema } from '../../core/index.ts';
@@ -21,7 +22,8 @@ describe('the reply journal of srag ingest', () => {
     const store = await SragStore.open(path);
     try {
       expect(existsSync(ReplyJournal.fileOf(path))).toBe(false);
-      const rows = (await store.connection.runAndReadAll("SELECT key, response, purpose FROM srag_cache ORDER BY key")).getRowsJS();
+      const rows = (await store.connection.runAndReadAll('SELECT key, response, response_deflated, purpose FROM srag_cache ORDER BY key')).getRowsJS()
+        .map(([key, response, deflated, purpose]) => [key, keptReplyText(response, deflated), purpose]);
       expect(rows).toEqual([['first', '{"records":[]}', 'extraction'], ['second', '{"records":[{"id":"1"}]}', 'extraction']]);
     } finally {
       store.close();

@@ -6,6 +6,7 @@ import { parseRecordSchema, recordSchemaToJsonSchema, type StoredRecord } from '
 import { extractRecordTable } from '../../node/duckdb/store/extract-record-table.ts';
 import type { JournalEntry } from '../../node/duckdb/store/journal-entry.ts';
 import { SragStore } from '../../node/duckdb/store/srag-store.ts';
+import { keptReplyText } from '../../node/duckdb/store/kept-reply-text.ts';
 import { StoreJournal } from '../../node/duckdb/store/store-journal.ts';
 import { storeTablesSql } from '../../node/duckdb/store/store-tables.ts';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -124,7 +125,8 @@ describe('the store writes journaled records, evidence, log entries and replies'
         ['/docs/a.md', 'changed', 'failed', 'the model refused'],
         ['/docs/b.md', 'hash of /docs/b.md', 'done', null],
       ]);
-      expect(await rows(store, 'SELECT key, response, prompt_tokens, completion_tokens FROM srag_cache ORDER BY key')).toEqual([
+      expect((await rows(store, 'SELECT key, response, response_deflated, prompt_tokens, completion_tokens FROM srag_cache ORDER BY key'))
+        .map(([key, response, deflated, ...usage]) => [key, keptReplyText(response, deflated), ...usage])).toEqual([
         ['k1', 'first reply', 120n, 30n],
         ['k2', 'second reply', 120n, 30n],
       ]);
@@ -190,7 +192,8 @@ describe('the store writes journaled records, evidence, log entries and replies'
           { kind: 'cache', key: 'k1', response: reply('a later reply for the same key'), purpose: 'extraction' },
           { kind: 'cache', key: 'k2', response: reply('another key'), purpose: null },
         ]);
-        expect(await rows(store, 'SELECT key, response FROM srag_cache ORDER BY key')).toEqual([['k1', 'first reply'], ['k2', 'another key']]);
+        expect((await rows(store, 'SELECT key, response, response_deflated FROM srag_cache ORDER BY key')).map(([key, response, deflated]) => [key, keptReplyText(response, deflated)]))
+          .toEqual([['k1', 'first reply'], ['k2', 'another key']]);
         expect(await rows(store, "SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'srag_cache' AND constraint_type = 'PRIMARY KEY'")).toEqual([[keys]]);
       } finally {
         store.close();

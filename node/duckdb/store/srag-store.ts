@@ -1,5 +1,5 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -12,6 +12,7 @@ import { quoteIdentifier } from '../quote-identifier.ts';
 import { readSqlResult } from '../read-sql-result.ts';
 import { extractRecordTable } from './extract-record-table.ts';
 import type { JournalEntry } from './journal-entry.ts';
+import { keptReplyText } from './kept-reply-text.ts';
 import { ReplyJournal } from './reply-journal.ts';
 import { emptyJournal, readJournalSlices, StoreJournal, type JournalSlice } from './store-journal.ts';
 import { openDuckDbFile, type OpenDuckDbFileOptions } from './open-duckdb-file.ts';
@@ -21,7 +22,7 @@ import { queryColumnStatistics } from './query-column-statistics.ts';
 import { hashText } from '../../runtime/hash-text.ts';
 import { compareSchemas, type SchemaChange } from './compare-schemas.ts';
 import { addedColumns, storeTablesSql } from './store-tables.ts';
-import { bufferCacheTrimmer, ingestBufferCacheBytes, memoryLimitSql } from './trim-buffer-cache.ts';
+import { bufferCacheTrimmer, checkpointBufferCacheBytes, checkpointSoonBytes, ingestBufferCacheBytes, memoryLimitSql } from './trim-buffer-cache.ts';
 import { moveSources, writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget } from './store-writes.ts';
 
 /**
@@ -85,6 +86,8 @@ export class SragStore {
   private queue: Promise<unknown> = Promise.resolve();
   /** False for a read-only file an older srag wrote: no endpoint per reply, no kept adaptations. */
   private knowsEndpoints = true;
+  /** srag_cache's columns that hold a reply's text (see `keptReplyText`): a read-only file an older srag wrote has no deflated one. */
+  private replyTextColumns = 'response, response_deflated';
   /** Where an extraction run's replies go as they arrive (see `ReplyJournal`), opened on the first. */
   private replyJournal: ReplyJournal | undefined;
   /** A database in memory: the directory of its journal file (see `journalFile`), made when first asked for. */
@@ -119,7 +122,11 @@ export class SragStore {
       await store.applyReplyJournal();
     }
     // A read-only file an older srag wrote was not brought up to date: its cache names no endpoint.
-    else store.knowsEndpoints = (await connection.runAndReadAll("SELECT 1 FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = 'srag_cache' AND column_name = 'endpoint'")).getRowsJS().length > 0;
+    else {
+      const cacheColumns = new Set((await connection.runAndReadAll("SELECT column_name FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = 'srag_cache'")).getRowsJS().map(([name]) => String(name)));
+      store.knowsEndpoints = cacheColumns.has('endpoint');
+      if (!cacheColumns.has('response_deflated')) store.replyTextColumns = 'response, NULL';
+    }
     return store;
   }
 
@@ -300,6 +307,10 @@ export class SragStore {
         if (entries.length) await writeLogEntries(connection, table, entries);
       });
       try {
+        // A commit that may checkpoint starts from a trimmed buffer pool: the checkpoint's memory comes on top of it.
+        if (!this.path.startsWith(':memory:') && (statSync(`${this.path}.wal`, { throwIfNoEntry: false })?.size ?? 0) >= checkpointSoonBytes) {
+          await this.trimBufferCache(connection, checkpointBufferCacheBytes).catch(() => undefined);
+        }
         const fresh = new Set(records.flatMap((record) => (withoutRows.delete(record.source) ? [record.source] : [])));
         try {
           await write(fresh);
@@ -430,15 +441,15 @@ export class SragStore {
     const read = (sql: string, key: string) => this.exclusive(async (connection) => {
       const row = (await connection.runAndReadAll(sql, [key])).getRowsJS()[0];
       if (!row) return undefined;
-      const cached: CachedResponse = { text: String(row[0]), model: String(row[1]), usage: { promptTokens: Number(row[2]), completionTokens: Number(row[3]) } };
+      const cached: CachedResponse = { text: keptReplyText(row[0], row[1]), model: String(row[2]), usage: { promptTokens: Number(row[3]), completionTokens: Number(row[4]) } };
       return cached;
     });
     return {
       get: (key) => this.lookUpReply(key),
       // A session with no endpoint configured: any endpoint's reply, or one an older srag kept under the request key.
       findForAnyEndpoint: (requestKey) => read(this.knowsEndpoints
-        ? 'SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE request_key = $1 OR (endpoint IS NULL AND key = $1) LIMIT 1'
-        : 'SELECT response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key = $1', requestKey),
+        ? `SELECT ${this.replyTextColumns}, model, prompt_tokens, completion_tokens FROM srag_cache WHERE request_key = $1 OR (endpoint IS NULL AND key = $1) LIMIT 1`
+        : `SELECT ${this.replyTextColumns}, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key = $1`, requestKey),
       set: async (key, response) => {
         if (this.readOnly) return;
         await this.exclusive(async (connection) => {
@@ -485,10 +496,10 @@ export class SragStore {
       const inList = (count: number) => Array.from({ length: count }, (_, index) => `$${index + 1}`).join(', ');
       const held = (await connection.runAndReadAll(`SELECT DISTINCT key FROM srag_cache WHERE key IN (${inList(keys.length)})`, keys)).getRowsJS().map(([key]) => String(key));
       const rows = held.length === 0 ? [] : (await connection.runAndReadAll(
-        `SELECT key, response, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key IN (${inList(held.length)})`,
+        `SELECT key, ${this.replyTextColumns}, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key IN (${inList(held.length)})`,
         held)).getRowsJS();
       const found = new Map(rows.map((row): [string, CachedResponse] => [String(row[0]), {
-        text: String(row[1]), model: String(row[2]), usage: { promptTokens: Number(row[3]), completionTokens: Number(row[4]) },
+        text: keptReplyText(row[1], row[2]), model: String(row[3]), usage: { promptTokens: Number(row[4]), completionTokens: Number(row[5]) },
       }]));
       for (const [key, callers] of waiting) for (const { resolve } of callers) resolve(this.arrivingReplies.get(key) ?? found.get(key));
     } catch (error) {
@@ -651,10 +662,10 @@ export class SragStore {
         ? (await connection.runAndReadAll('SELECT schema_key FROM srag_extract_schemas')).getRowsJS().map((row) => String(row[0]))
         : [];
       const columns = this.knowsEndpoints ? 'endpoint, coalesce(request_key, key)' : 'NULL, key';
-      const cache = (await connection.runAndReadAll(`SELECT key, model, response, prompt_tokens, completion_tokens, ${columns} FROM srag_cache WHERE purpose IS DISTINCT FROM 'extraction'`)).getRowsJS()
+      const cache = (await connection.runAndReadAll(`SELECT key, model, ${this.replyTextColumns}, prompt_tokens, completion_tokens, ${columns} FROM srag_cache WHERE purpose IS DISTINCT FROM 'extraction'`)).getRowsJS()
         .map((row): [string, CachedResponse] => [String(row[0]), {
-          model: String(row[1]), text: String(row[2]), usage: { promptTokens: Number(row[3]), completionTokens: Number(row[4]) },
-          ...(row[5] === null ? {} : { endpoint: String(row[5]) }), requestKey: String(row[6]),
+          model: String(row[1]), text: keptReplyText(row[2], row[3]), usage: { promptTokens: Number(row[4]), completionTokens: Number(row[5]) },
+          ...(row[6] === null ? {} : { endpoint: String(row[6]) }), requestKey: String(row[7]),
         }]);
       return { schemaKeys, cache };
     });
@@ -837,9 +848,10 @@ async function createStoreTables(connection: DuckDBConnection): Promise<void> {
     "SELECT table_name || '.' || column_name FROM duckdb_columns() WHERE schema_name = 'main' AND table_name IN (SELECT unnest($1::VARCHAR[]))",
     [`[${[...new Set(addedColumns.map(({ table }) => table))].join(', ')}]`],
   )).getRowsJS().map(([name]) => String(name)));
-  for (const { table, column, type } of addedColumns) {
-    if (present.has(`${table}.${column}`)) continue;
-    await connection.run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  for (const added of addedColumns) {
+    if (present.has(`${added.table}.${added.column}`)) continue;
+    await connection.run(`ALTER TABLE ${added.table} ADD COLUMN ${added.column} ${added.type}`);
+    if ('then' in added) await connection.run(added.then);
     await connection.run('CHECKPOINT');
   }
 }

@@ -17,6 +17,9 @@ import { catalogTablesSql } from '../catalog/catalog-tables.ts';
  * were one row group of ~1 GB, rewritten at each of the apply's checkpoints (30,000 replies
  * written 125 at a time: 1.4–2.4 s and +70–100 MB a checkpoint with the key, ~0.07 s and
  * +0–36 MB without, whose appends become row groups of their own).
+ *
+ * srag_cache keeps each reply deflated (`response_deflated`, see `deflateReplyText`); `response`
+ * holds the text of the rows an older srag wrote.
  */
 export const storeTablesSql = `
 CREATE TABLE IF NOT EXISTS srag_tables (
@@ -50,13 +53,14 @@ CREATE TABLE IF NOT EXISTS srag_evidence (
 CREATE TABLE IF NOT EXISTS srag_cache (
   key VARCHAR NOT NULL,
   model VARCHAR NOT NULL,
-  response VARCHAR NOT NULL,
+  response VARCHAR,
   prompt_tokens BIGINT NOT NULL,
   completion_tokens BIGINT NOT NULL,
   created_at TIMESTAMP DEFAULT current_timestamp,
   purpose VARCHAR,
   endpoint VARCHAR,
-  request_key VARCHAR
+  request_key VARCHAR,
+  response_deflated BLOB
 );
 CREATE TABLE IF NOT EXISTS srag_extract_schemas (
   schema_key VARCHAR PRIMARY KEY,
@@ -126,4 +130,6 @@ export const addedColumns = [
   // to a session with no endpoint configured (by key, which was the request key then).
   { table: 'srag_cache', column: 'endpoint', type: 'VARCHAR' },
   { table: 'srag_cache', column: 'request_key', type: 'VARCHAR' },
-] as const;
+  // The reply deflated (see `deflateReplyText`), `response` then NULL: the rows an older srag wrote keep their text there.
+  { table: 'srag_cache', column: 'response_deflated', type: 'BLOB', then: 'ALTER TABLE srag_cache ALTER COLUMN response DROP NOT NULL' },
+] as const satisfies ReadonlyArray<{ table: string; column: string; type: string; then?: string }>;

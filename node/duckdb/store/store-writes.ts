@@ -1,6 +1,7 @@
 import { sqlTypeForKind, type AttributeDefinition, type AttributeEvidence, type CachedResponse, type ChildEntity, type RecordSchema, type StoredRecord } from '../../../core/index.ts';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier } from '../quote-identifier.ts';
+import { deflateReplyText } from './kept-reply-text.ts';
 
 /**
  * Records per slice of statements (each statement takes its rows as one JSON text): a 512-document
@@ -298,12 +299,13 @@ export async function writeCacheEntries(connection: StatementRunner, entries: Ca
   // As one at a time would: the first reply of a key is kept (one statement may not insert a key twice).
   const first = new Map<string, CacheWrite>();
   for (const entry of entries) if (!first.has(entry.key)) first.set(entry.key, entry);
+  // The reply deflated (see `deflateReplyText`), in base64 inside the rows' JSON text.
   await writeJsonRows(connection,
     [...first.values()].map(({ key, response, purpose }) => [
-      key, response.model, response.text, cellText(response.usage.promptTokens), cellText(response.usage.completionTokens), purpose, response.endpoint ?? null, response.requestKey ?? null,
+      key, response.model, deflateReplyText(response.text).toString('base64'), cellText(response.usage.promptTokens), cellText(response.usage.completionTokens), purpose, response.endpoint ?? null, response.requestKey ?? null,
     ]),
-    (source) => `INSERT INTO srag_cache (key, model, response, prompt_tokens, completion_tokens, purpose, endpoint, request_key)
-       SELECT ${castCells(['VARCHAR', 'VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT', 'VARCHAR', 'VARCHAR', 'VARCHAR']).join(', ')} FROM ${source}
+    (source) => `INSERT INTO srag_cache (key, model, response_deflated, prompt_tokens, completion_tokens, purpose, endpoint, request_key)
+       SELECT ${castCells(['VARCHAR', 'VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT', 'VARCHAR', 'VARCHAR', 'VARCHAR']).map((cell, index) => (index === 2 ? `from_base64(${cell})` : cell)).join(', ')} FROM ${source}
        WHERE NOT EXISTS (SELECT 1 FROM srag_cache AS kept WHERE kept.key = r[1])`);
 }
 
