@@ -1,5 +1,5 @@
 import { sqlTypeForKind, type AttributeDefinition, type AttributeEvidence, type CachedResponse, type ChildEntity, type RecordSchema, type StoredRecord } from '../../../core/index.ts';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier } from '../quote-identifier.ts';
 import { deflateReplyText } from './kept-reply-text.ts';
 
@@ -55,7 +55,9 @@ export interface CacheWrite {
  * A schema's child entities are written the same way: every earlier item of the documents is
  * deleted with its evidence, then the new items are inserted — so a changed document's items are
  * replaced (no duplicates, no orphans), in the same transaction as its row. A record with
- * `onlyAttributes` updates just those columns and leaves its child items as they were.
+ * `onlyAttributes` updates just those columns and leaves its child items as they were. The
+ * documents of `withoutRows` are known to have neither a row nor a log entry (the log did not know
+ * them): their rows are inserted without a delete, their log entries appended (`writeLogEntries`).
  */
 export async function writeRecords(connection: StatementRunner, target: RecordTarget, batch: StoredRecord[], withoutRows: ReadonlySet<string> = noSources): Promise<void> {
   // One record per document, as the saves one after another would leave it; one statement may not touch the same row twice.
@@ -71,7 +73,7 @@ export async function writeRecords(connection: StatementRunner, target: RecordTa
   for (const records of partial.values()) await writePartialRecords(connection, target, records);
   await writeLogEntries(connection, target.logName, latest.map((record) => ({
     source: record.source, contentHash: record.contentHash, status: 'done', error: null, attributeHashes: record.attributeHashes,
-  })));
+  })), withoutRows);
 }
 
 /**
@@ -205,7 +207,7 @@ async function replaceEvidence(
 }
 
 /** A connection that can append rows to a table without a statement (DuckDB's appender). */
-type Appending = StatementRunner & Pick<DuckDBConnection, 'createAppender'>;
+type Appending = StatementRunner & Pick<DuckDBConnection, 'createAppender' | 'runAndReadAll'>;
 
 /**
  * Appends `rows` of texts to `table` (in `main`) through DuckDB's appender, in the caller's
@@ -279,26 +281,81 @@ function wellFormed(_key: string, value: unknown): unknown {
   return typeof value === 'string' ? value.replace(/\p{Surrogate}/gu, '\uFFFD') : value;
 }
 
-/** Upserts ingestion-log entries: the latest entry per document, with the number of attempts. */
-export async function writeLogEntries(connection: StatementRunner, logName: string, entries: LogWrite[]): Promise<void> {
-  const latest = [...new Map(entries.map((entry) => [entry.source, entry])).values()];
-  await writeJsonRows(connection,
-    latest.map((entry) => [logName, entry.source, entry.contentHash, entry.status, entry.error, entry.attributeHashes ? JSON.stringify(entry.attributeHashes) : null]),
+/**
+ * Upserts ingestion-log entries: the latest entry per document, with the number of attempts.
+ * Those of `withoutEntries` (documents known to have no entry, as `writeRecords`' `withoutRows`
+ * are known to have no row) are appended through DuckDB's appender when the connection has one:
+ * no JSON text to write and parse, no conflict to look for: the upsert of a 3,000-page ingest's
+ * entries cost ~170–190 ms of DuckDB's CPU (per statement, over `bench/ingest-store-writes.ts`'
+ * replay), the appender a few tens. One that had an entry after all breaks the log's key, and
+ * fails the transaction as the record's insert does (the ingest then writes it again as any
+ * document's).
+ */
+export async function writeLogEntries(connection: StatementRunner, logName: string, entries: LogWrite[], withoutEntries: ReadonlySet<string> = noSources): Promise<void> {
+  let latest = [...new Map(entries.map((entry) => [entry.source, entry])).values()];
+  const row = (entry: LogWrite): Array<string | null> => [logName, entry.source, entry.contentHash, entry.status, entry.error, entry.attributeHashes ? JSON.stringify(entry.attributeHashes) : null];
+  if (withoutEntries.size && 'createAppender' in connection) {
+    const first = latest.filter((entry) => withoutEntries.has(entry.source));
+    if (first.length && await appendLogEntries(connection as Appending, first.map(row))) latest = latest.filter((entry) => !withoutEntries.has(entry.source));
+  }
+  if (latest.length === 0) return;
+  await writeJsonRows(connection, latest.map(row),
     (source) => `INSERT INTO srag_ingestion_log (table_name, source, content_hash, status, error, attribute_hashes, attempts, updated_at)
        SELECT ${castCells(Array(6).fill('VARCHAR')).join(', ')}, 1, current_timestamp FROM ${source}
        ON CONFLICT (table_name, source) DO UPDATE SET content_hash = excluded.content_hash, status = excluded.status,
          error = excluded.error, attribute_hashes = excluded.attribute_hashes, attempts = srag_ingestion_log.attempts + 1, updated_at = excluded.updated_at`);
 }
 
+/** srag_ingestion_log's columns in the order every file srag made has them (see `cacheColumnTypes`). */
+const logColumnTypes = ['VARCHAR', 'VARCHAR', 'VARCHAR', 'VARCHAR', 'VARCHAR', 'INTEGER', 'TIMESTAMP', 'VARCHAR'] as const;
+
+/**
+ * Appends first entries (`rows` as `writeLogEntries` gives them: table, source, hash, status,
+ * error, attribute hashes), one attempt each, `updated_at` by its default; false, having written
+ * nothing, when the table's columns are not those of `logColumnTypes`.
+ */
+async function appendLogEntries(connection: Appending, rows: ReadonlyArray<ReadonlyArray<string | null>>): Promise<boolean> {
+  const appender = await connection.createAppender('srag_ingestion_log');
+  try {
+    if (!hasColumnTypes(appender, logColumnTypes)) return false;
+    for (const [table, source, hash, status, error, attributeHashes] of rows) {
+      for (const cell of [table, source, hash, status, error]) appendTextOrNull(appender, cell ?? null);
+      appender.appendInteger(1);
+      appender.appendDefault();
+      appendTextOrNull(appender, attributeHashes ?? null);
+      appender.endRow();
+    }
+    appender.flushSync();
+    return true;
+  } finally {
+    appender.closeSync();
+  }
+}
+
+/** Whether the appender's table has exactly columns of `types`, in order. */
+function hasColumnTypes(appender: DuckDBAppender, types: readonly string[]): boolean {
+  return appender.columnCount === types.length && types.every((type, index) => appender.columnType(index).toString() === type);
+}
+
 /**
  * Inserts validated model replies; a key already there keeps its reply. The table has no key to
  * refuse a second reply (see `storeTablesSql`; a file made before has one): a reply is inserted
  * only when no row holds its key.
+ *
+ * Through DuckDB's appender when the connection has one: the keys the table holds are read first
+ * (its key column only), and the other replies appended as they are. A statement took the replies
+ * as one JSON text — each ~10 KB reply, itself JSON, escaped by JSON.stringify, copied to DuckDB
+ * and parsed again there — which made it the costliest write of an ingest: ~200–240 ms of DuckDB's
+ * CPU for a 3,000-page ingest's 334 replies, against ~20 ms for the keys' query and ~30 for the appends
+ * (per statement, over `bench/ingest-store-writes.ts`' replay). With the log's appends below, the
+ * store's writes of those 3,000 pages took 470–886 ms of CPU against 663–1,024 ms (6 runs each).
  */
 export async function writeCacheEntries(connection: StatementRunner, entries: CacheWrite[]): Promise<void> {
   // As one at a time would: the first reply of a key is kept (one statement may not insert a key twice).
   const first = new Map<string, CacheWrite>();
   for (const entry of entries) if (!first.has(entry.key)) first.set(entry.key, entry);
+  if (first.size === 0) return;
+  if ('createAppender' in connection && 'runAndReadAll' in connection && await appendCacheEntries(connection as Appending, first)) return;
   // The reply deflated (see `deflateReplyText`), in base64 inside the rows' JSON text.
   await writeJsonRows(connection,
     [...first.values()].map(({ key, response, purpose }) => [
@@ -307,6 +364,53 @@ export async function writeCacheEntries(connection: StatementRunner, entries: Ca
     (source) => `INSERT INTO srag_cache (key, model, response_deflated, prompt_tokens, completion_tokens, purpose, endpoint, request_key)
        SELECT ${castCells(['VARCHAR', 'VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT', 'VARCHAR', 'VARCHAR', 'VARCHAR']).map((cell, index) => (index === 2 ? `from_base64(${cell})` : cell)).join(', ')} FROM ${source}
        WHERE NOT EXISTS (SELECT 1 FROM srag_cache AS kept WHERE kept.key = r[1])`);
+}
+
+/**
+ * srag_cache's columns in the order every file srag made has them (its CREATE TABLE, then
+ * `addedColumns` in their order), by type: what the appender checks before it appends.
+ */
+const cacheColumnTypes = ['VARCHAR', 'VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT', 'TIMESTAMP', 'VARCHAR', 'VARCHAR', 'VARCHAR', 'BLOB'] as const;
+
+/**
+ * Appends the replies of `first` whose keys srag_cache does not hold (see `writeCacheEntries`);
+ * false, having written nothing, when the table's columns are not those of `cacheColumnTypes`.
+ * `created_at` takes its default, as the statement left it.
+ */
+async function appendCacheEntries(connection: Appending, first: Map<string, CacheWrite>): Promise<boolean> {
+  const appender = await connection.createAppender('srag_cache');
+  try {
+    if (!hasColumnTypes(appender, cacheColumnTypes)) return false;
+    // The keys as an IN list of parameters, as `SragStore.lookUpReplies` asks: a semi-join with them
+    // unnested from one JSON text cost twice as much here (3,000 pages' commits: ~50 against ~20 ms).
+    const keys = [...first.keys()];
+    const kept = (await connection.runAndReadAll(`SELECT key FROM srag_cache WHERE key IN (${keys.map((_, index) => `$${index + 1}`).join(', ')})`, keys)).getRowsJS();
+    for (const [key] of kept) first.delete(String(key));
+    for (const { key, response, purpose } of first.values()) {
+      appender.appendVarchar(key);
+      appender.appendVarchar(response.model);
+      // The text deflated, in the last column (see `deflateReplyText`).
+      appender.appendNull();
+      // As texts, cast by DuckDB as the statement's `::BIGINT` cast them.
+      appender.appendVarchar(String(response.usage.promptTokens));
+      appender.appendVarchar(String(response.usage.completionTokens));
+      appender.appendDefault();
+      appendTextOrNull(appender, purpose);
+      appendTextOrNull(appender, response.endpoint ?? null);
+      appendTextOrNull(appender, response.requestKey ?? null);
+      appender.appendBlob(deflateReplyText(response.text));
+      appender.endRow();
+    }
+    appender.flushSync();
+    return true;
+  } finally {
+    appender.closeSync();
+  }
+}
+
+function appendTextOrNull(appender: DuckDBAppender, text: string | null): void {
+  if (text === null) appender.appendNull();
+  else appender.appendVarchar(text);
 }
 
 function slices<T>(items: T[]): T[][] {

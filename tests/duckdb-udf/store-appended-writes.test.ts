@@ -1,0 +1,96 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseRecordSchema, type StoredRecord } from '../../core/index.ts';
+import { SragStore } from '../../node/duckdb/store/srag-store.ts';
+import { keptReplyText } from '../../node/duckdb/store/kept-reply-text.ts';
+import { writeCacheEntries, writeLogEntries } from '../../node/duckdb/store/store-writes.ts';
+
+const schema = parseRecordSchema({ title: 'Guesthouse', properties: { city: { type: 'string', description: 'The city.' } } });
+
+function record(source: string, city: string): StoredRecord {
+  return {
+    source, contentHash: `hash of ${city}`, values: { city }, issues: [], attributeHashes: ['a1'],
+    evidence: [{ attribute: 'city', value: city, raw: city, quote: city, status: 'supported', reason: null }],
+  };
+}
+
+async function openStore(): Promise<SragStore> {
+  const store = await SragStore.open(join(mkdtempSync(join(tmpdir(), 'srag-appended-')), 'srag.duckdb'));
+  await store.registerTable('guesthouses', schema);
+  return store;
+}
+
+/** The statements run on the store's connection from now on. */
+function recordStatements(store: SragStore): string[] {
+  const statements: string[] = [];
+  const run = store.connection.run.bind(store.connection);
+  store.connection.run = (sql, ...rest) => {
+    statements.push(sql);
+    return run(sql, ...rest);
+  };
+  return statements;
+}
+
+async function rows(store: SragStore, sql: string) {
+  return (await store.connection.runAndReadAll(sql)).getRowsJS().map((row) => row.map((cell) => (typeof cell === 'bigint' ? Number(cell) : cell)));
+}
+
+describe('the ingest store appends what it knows to be new through DuckDB\'s appender', () => {
+  it('writes a run\'s replies and the log entries of documents the log did not know with no statement, each column as a statement wrote it', async () => {
+    const store = await openStore();
+    try {
+      const statements = recordStatements(store);
+      const run = store.extractionStore('guesthouses', schema);
+      expect((await run.logEntries(['/docs/a.md', '/docs/b.md'])).size).toBe(0);
+      const reply = { text: '{"records":[{"city":"Porto"}]}', model: 'stand-in', usage: { promptTokens: 120, completionTokens: 30 }, endpoint: 'https://llm.example/v1', requestKey: 'request-1' };
+      await run.responseCache.set('key-1', reply);
+      await Promise.all([run.saveRecord(record('/docs/a.md', 'Porto')), run.saveRecord(record('/docs/b.md', 'Lisbon'))]);
+      expect(statements.filter((sql) => /INSERT INTO srag_(cache|ingestion_log)/.test(sql))).toEqual([]);
+      expect((await rows(store, 'SELECT key, model, response, response_deflated, prompt_tokens, completion_tokens, purpose, endpoint, request_key, created_at IS NOT NULL FROM srag_cache'))
+        .map(([key, model, response, deflated, ...rest]) => [key, model, keptReplyText(response, deflated), ...rest]))
+        .toEqual([['key-1', 'stand-in', reply.text, 120, 30, 'extraction', 'https://llm.example/v1', 'request-1', true]]);
+      expect(await rows(store, 'SELECT table_name, source, content_hash, status, error, attempts, updated_at IS NOT NULL, attribute_hashes FROM srag_ingestion_log ORDER BY source')).toEqual([
+        ['guesthouses', '/docs/a.md', 'hash of Porto', 'done', null, 1, true, '["a1"]'],
+        ['guesthouses', '/docs/b.md', 'hash of Lisbon', 'done', null, 1, true, '["a1"]'],
+      ]);
+      // A document the log knows is upserted, as before: its attempts counted.
+      await run.saveRecord(record('/docs/a.md', 'Braga'));
+      expect(await rows(store, "SELECT content_hash, attempts FROM srag_ingestion_log WHERE source = '/docs/a.md'")).toEqual([['hash of Braga', 2]]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('keeps the reply a key has and appends only the others; a first log entry for a document that has one fails on the key, as the insert did', async () => {
+    const store = await openStore();
+    try {
+      const reply = (text: string) => ({ key: 'same', response: { text, model: 'm', usage: { promptTokens: 1, completionTokens: 1 } }, purpose: null });
+      await writeCacheEntries(store.connection, [reply('first')]);
+      await writeCacheEntries(store.connection, [reply('second'), { ...reply('other'), key: 'other' }, { ...reply('third'), key: 'other' }]);
+      expect((await rows(store, 'SELECT key, response, response_deflated FROM srag_cache ORDER BY key')).map(([key, response, deflated]) => [key, keptReplyText(response, deflated)]))
+        .toEqual([['other', 'other'], ['same', 'first']]);
+      const entry = { source: '/docs/a.md', contentHash: 'h', status: 'failed' as const, error: 'boom' };
+      await writeLogEntries(store.connection, 'guesthouses', [entry]);
+      await expect(writeLogEntries(store.connection, 'guesthouses', [entry], new Set(['/docs/a.md']))).rejects.toThrow(/key|constraint/i);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('falls back to the statement for a srag_cache whose columns are not the ones srag makes', async () => {
+    const store = await openStore();
+    try {
+      await store.connection.run('DROP TABLE srag_cache');
+      await store.connection.run('CREATE TABLE srag_cache (key VARCHAR, model VARCHAR, response VARCHAR, prompt_tokens BIGINT, completion_tokens BIGINT, purpose VARCHAR, endpoint VARCHAR, request_key VARCHAR, response_deflated BLOB, created_at TIMESTAMP DEFAULT current_timestamp)');
+      const statements = recordStatements(store);
+      await writeCacheEntries(store.connection, [{ key: 'k', response: { text: 't', model: 'm', usage: { promptTokens: 2, completionTokens: 3 }, endpoint: 'e' }, purpose: null }]);
+      expect(statements.filter((sql) => /INSERT INTO srag_cache/.test(sql))).toHaveLength(1);
+      expect((await rows(store, 'SELECT key, response, response_deflated, prompt_tokens, completion_tokens, endpoint, created_at IS NOT NULL FROM srag_cache'))
+        .map(([key, response, deflated, ...rest]) => [key, keptReplyText(response, deflated), ...rest])).toEqual([['k', 't', 2, 3, 'e', true]]);
+    } finally {
+      store.close();
+    }
+  });
+});
