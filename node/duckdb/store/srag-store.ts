@@ -309,7 +309,7 @@ export class SragStore {
       try {
         // A commit that may checkpoint starts from a trimmed buffer pool: the checkpoint's memory comes on top of it.
         if (!this.path.startsWith(':memory:') && (statSync(`${this.path}.wal`, { throwIfNoEntry: false })?.size ?? 0) >= checkpointSoonBytes) {
-          await this.trimBufferCache(connection, checkpointBufferCacheBytes).catch(() => undefined);
+          await this.trimBufferCache(connection, { bytes: checkpointBufferCacheBytes, handBack: true }).catch(() => undefined);
         }
         const fresh = new Set(records.flatMap((record) => (withoutRows.delete(record.source) ? [record.source] : [])));
         try {
@@ -896,3 +896,4 @@ function storeFailed(error: unknown, path: string): SragError {
     cause: error,
   });
 }
+

@@ -20,9 +20,9 @@ export const ingestMemoryRegrowthBytes = 32 * 1024 * 1024;
 
 /**
  * What DuckDB may keep of the file's blocks when a group commit is about to checkpoint (see
- * `checkpointSoonBytes`). The checkpoint's own memory comes on top of what the buffer pool holds
- * then: at 100,000 documents it rose +70–160 MB from 320–330 MB; with the pool trimmed first from
- * 255–270 MB (up to ~90 MB of blocks the cache lookups and appends had read, dropped).
+ * `checkpointSoonBytes`); the memory freed since the last hand-back is handed back then too. The
+ * checkpoint's own memory (+70–160 MB at 100,000 documents) comes on top of what the process holds
+ * then: 300–330 MB before, 250–265 MB with the pool trimmed and the memory handed back first.
  */
 export const checkpointBufferCacheBytes = 8 * 1024 * 1024;
 
@@ -35,8 +35,9 @@ export const checkpointSoonBytes = 12 * 1024 * 1024;
 
 /**
  * A function, called after each group commit, that lets DuckDB's buffer pool drop what it holds
- * above `bytes` (or the `bytesNow` of the call) and hands the memory DuckDB freed back to the system once the process's resident
- * memory (`residentBytes`) grew `regrowthBytes` past where the last hand-back left it.
+ * above `bytes` (or the `bytes` of the call) and hands the memory DuckDB freed back to the system
+ * once the process's resident memory (`residentBytes`) grew `regrowthBytes` past where the last
+ * hand-back left it (or when the call says `handBack`).
  *
  * Both go through the memory limit: it is lowered to `bytes` and set back at once, so that no
  * statement ever runs under the lower limit (none can fail for lack of memory because of this);
@@ -54,18 +55,18 @@ export const checkpointSoonBytes = 12 * 1024 * 1024;
 export function bufferCacheTrimmer(bytes: number, { regrowthBytes = ingestMemoryRegrowthBytes, residentBytes = () => process.memoryUsage.rss() }: {
   regrowthBytes?: number;
   residentBytes?: () => number;
-} = {}): (connection: DuckDBConnection, bytesNow?: number) => Promise<void> {
+} = {}): (connection: DuckDBConnection, call?: { bytes?: number; handBack?: boolean }) => Promise<void> {
   let limit: string | undefined;
   /** The resident memory the last hand-back left (at the first call: what there was). */
   let floor: number | undefined;
-  return async (connection, bytesNow = bytes) => {
+  return async (connection, { bytes: bytesNow = bytes, handBack = false } = {}) => {
     const [held, current] = (await connection.runAndReadAll(
       "SELECT (SELECT sum(memory_usage_bytes) FROM duckdb_memory()), (SELECT value FROM duckdb_settings() WHERE name = 'memory_limit')",
     )).getRowsJS()[0]!;
     limit ??= String(current);
     const resident = residentBytes();
     floor ??= resident;
-    const regrown = resident - floor >= regrowthBytes;
+    const regrown = handBack || resident - floor >= regrowthBytes;
     if (Number(held) <= bytesNow && !regrown) return;
     if (Number(held) > bytesNow) {
       try {
