@@ -1,7 +1,24 @@
 // Loaded with `node --import` by bench/scale-benchmark.ts and bench/srag-extract-scale.ts into the CLI
-// they measure: at exit, writes the process's peak resident set size (getrusage, all threads, in
-// kilobytes) and its CPU time (user and system, all threads) to SRAG_BENCH_PEAK_FILE.
+// they measure: at exit, writes the process's peak resident set size (in kilobytes) and its CPU
+// time (user and system, all threads) to SRAG_BENCH_PEAK_FILE.
+//
+// The peak is VmHWM from /proc/self/status where there is one (Linux), getrusage's maxRSS
+// elsewhere. getrusage is not the process's own peak on Linux: a child starts as a copy of its
+// parent, and exec records that copy's resident size in the child's maxRSS (the kernel's
+// exec_mmap → setmax_mm_hiwater_rss). A benchmark that holds a million pages' gold in its own
+// process handed its srag child a maxRSS of 1,180 MB while srag's own peak (VmHWM) was 826 MB.
+// VmHWM belongs to the memory map exec made: srag's alone.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+
+/** The process's own peak resident size in kilobytes (VmHWM), or undefined where /proc has none. */
+function ownPeakKilobytes() {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 process.on('exit', () => {
   const file = process.env.SRAG_BENCH_PEAK_FILE;
@@ -17,5 +34,6 @@ process.on('exit', () => {
       threads[key] = (threads[key] ?? 0) + ticks * 10_000;
     }
   } catch { /* not Linux */ }
-  writeFileSync(file, JSON.stringify({ maxRssKilobytes: process.resourceUsage().maxRSS, cpuMicroseconds: process.cpuUsage().user + process.cpuUsage().system, threads }));
+  const rusageKilobytes = process.resourceUsage().maxRSS;
+  writeFileSync(file, JSON.stringify({ maxRssKilobytes: ownPeakKilobytes() ?? rusageKilobytes, rusageMaxRssKilobytes: rusageKilobytes, cpuMicroseconds: process.cpuUsage().user + process.cpuUsage().system, threads }));
 });

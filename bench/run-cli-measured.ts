@@ -12,8 +12,10 @@ export interface CliRun {
   stdout: string;
   stderr: string;
   milliseconds: number;
-  /** 0 when the process died before its exit hook. */
+  /** Its own peak (VmHWM on Linux, see bench/report-peak-memory.mjs); 0 when the process died before its exit hook. */
   peakRssKilobytes: number;
+  /** getrusage's maxRSS, which on Linux also counts the copy of this process the child started as; 0 as above. */
+  rusagePeakRssKilobytes: number;
   /** User and system CPU of all its threads; 0 as above. */
   cpuMicroseconds: number;
   /** CPU per thread name at exit (Linux), `main` for the JavaScript thread; threads gone by then are not in it. */
@@ -42,14 +44,14 @@ export function runCliMeasured(args: string[], cwd: string, environment: Record<
     child.on('error', reject);
     child.on('close', (status) => {
       const milliseconds = performance.now() - started;
-      let report: { maxRssKilobytes: number; cpuMicroseconds: number; threads?: Record<string, number> } = { maxRssKilobytes: 0, cpuMicroseconds: 0 };
+      let report: { maxRssKilobytes: number; rusageMaxRssKilobytes?: number; cpuMicroseconds: number; threads?: Record<string, number> } = { maxRssKilobytes: 0, cpuMicroseconds: 0 };
       try {
         report = JSON.parse(readFileSync(peakFile, 'utf8')) as typeof report;
         rmSync(peakFile);
       } catch {
         // no report: the process died before its exit hook
       }
-      resolve({ status, stdout, stderr, milliseconds, peakRssKilobytes: report.maxRssKilobytes, cpuMicroseconds: report.cpuMicroseconds, threadCpuMicroseconds: report.threads ?? {} });
+      resolve({ status, stdout, stderr, milliseconds, peakRssKilobytes: report.maxRssKilobytes, rusagePeakRssKilobytes: report.rusageMaxRssKilobytes ?? report.maxRssKilobytes, cpuMicroseconds: report.cpuMicroseconds, threadCpuMicroseconds: report.threads ?? {} });
     });
   });
 }

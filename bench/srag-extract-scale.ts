@@ -43,7 +43,10 @@ if (!Number.isInteger(documents) || documents < 1 || !Number.isInteger(concurren
 interface Step {
   seconds: number;
   cpuSeconds: number;
+  /** srag's own peak (VmHWM on Linux: see bench/report-peak-memory.mjs). */
   peakRssMegabytes: number;
+  /** getrusage's figure, which counts this benchmark's own memory at the spawn too (a million pages' gold: more than srag's). */
+  rusagePeakRssMegabytes: number;
   /** Each result's rows, in order. */
   results: unknown[][][];
 }
@@ -56,6 +59,7 @@ async function srag(sql: string, cwd: string, environment: Record<string, string
     seconds: run.milliseconds / 1000,
     cpuSeconds: run.cpuMicroseconds / 1e6,
     peakRssMegabytes: run.peakRssKilobytes / 1024,
+    rusagePeakRssMegabytes: run.rusagePeakRssKilobytes / 1024,
     results: run.stdout.trim().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { rows: unknown[][] }).rows),
   };
 }
@@ -98,9 +102,9 @@ try {
       machine: { cpus: os.cpus().length, node: process.version, loadAverage: os.loadavg()[0] },
       documents,
       concurrency,
-      uncached: { seconds: uncached.seconds, cpuSeconds: uncached.cpuSeconds, peakRssMegabytes: uncached.peakRssMegabytes, calls, millisecondsPerDocument: (uncached.seconds * 1000) / documents },
-      unchanged: { seconds: cached.seconds, cpuSeconds: cached.cpuSeconds, peakRssMegabytes: cached.peakRssMegabytes, microsecondsPerRow: (cached.seconds * 1e6) / documents },
-      copy: { seconds: copied.seconds, peakRssMegabytes: copied.peakRssMegabytes, tableRows, evidenceRows },
+      uncached: { seconds: uncached.seconds, cpuSeconds: uncached.cpuSeconds, peakRssMegabytes: uncached.peakRssMegabytes, rusagePeakRssMegabytes: uncached.rusagePeakRssMegabytes, calls, millisecondsPerDocument: (uncached.seconds * 1000) / documents },
+      unchanged: { seconds: cached.seconds, cpuSeconds: cached.cpuSeconds, peakRssMegabytes: cached.peakRssMegabytes, rusagePeakRssMegabytes: cached.rusagePeakRssMegabytes, microsecondsPerRow: (cached.seconds * 1e6) / documents },
+      copy: { seconds: copied.seconds, peakRssMegabytes: copied.peakRssMegabytes, rusagePeakRssMegabytes: copied.rusagePeakRssMegabytes, tableRows, evidenceRows },
       selectOne: { seconds: selectOne.seconds, peakRssMegabytes: selectOne.peakRssMegabytes, onEmptyDatabaseSeconds: emptySelectOne.seconds, onEmptyDatabasePeakRssMegabytes: emptySelectOne.peakRssMegabytes },
       tenPagesUnchanged: { seconds: few.seconds, peakRssMegabytes: few.peakRssMegabytes },
     };
