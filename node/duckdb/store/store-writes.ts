@@ -378,14 +378,16 @@ const cacheColumnTypes = ['VARCHAR', 'VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT', '
  * `created_at` takes its default, as the statement left it.
  */
 async function appendCacheEntries(connection: Appending, first: Map<string, CacheWrite>): Promise<boolean> {
+  // The keys as an IN list of parameters, as `SragStore.lookUpReplies` asks: a semi-join with them
+  // unnested from one JSON text cost twice as much here (3,000 pages' commits: ~50 against ~20 ms).
+  // Asked before the appender is made: a query on the connection while it is open failed the next
+  // statement ("Attempting to execute an unsuccessful or closed pending query result").
+  const keys = [...first.keys()];
+  const kept = new Set((await connection.runAndReadAll(`SELECT key FROM srag_cache WHERE key IN (${keys.map((_, index) => `$${index + 1}`).join(', ')})`, keys)).getRowsJS().map(([key]) => String(key)));
   const appender = await connection.createAppender('srag_cache');
   try {
     if (!hasColumnTypes(appender, cacheColumnTypes)) return false;
-    // The keys as an IN list of parameters, as `SragStore.lookUpReplies` asks: a semi-join with them
-    // unnested from one JSON text cost twice as much here (3,000 pages' commits: ~50 against ~20 ms).
-    const keys = [...first.keys()];
-    const kept = (await connection.runAndReadAll(`SELECT key FROM srag_cache WHERE key IN (${keys.map((_, index) => `$${index + 1}`).join(', ')})`, keys)).getRowsJS();
-    for (const [key] of kept) first.delete(String(key));
+    for (const key of kept) first.delete(key);
     for (const { key, response, purpose } of first.values()) {
       appender.appendVarchar(key);
       appender.appendVarchar(response.model);
