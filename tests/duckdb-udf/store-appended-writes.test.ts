@@ -67,8 +67,8 @@ describe('the ingest store appends what it knows to be new through DuckDB\'s app
     const store = await openStore();
     try {
       const reply = (text: string) => ({ key: 'same', response: { text, model: 'm', usage: { promptTokens: 1, completionTokens: 1 } }, purpose: null });
-      await writeCacheEntries(store.connection, [reply('first')]);
-      await writeCacheEntries(store.connection, [reply('second'), { ...reply('other'), key: 'other' }, { ...reply('third'), key: 'other' }]);
+      await writeCacheEntries(store.connection, [reply('first')], { appender: true });
+      await writeCacheEntries(store.connection, [reply('second'), { ...reply('other'), key: 'other' }, { ...reply('third'), key: 'other' }], { appender: true });
       expect((await rows(store, 'SELECT key, response, response_deflated FROM srag_cache ORDER BY key')).map(([key, response, deflated]) => [key, keptReplyText(response, deflated)]))
         .toEqual([['other', 'other'], ['same', 'first']]);
       const entry = { source: '/docs/a.md', contentHash: 'h', status: 'failed' as const, error: 'boom' };
@@ -85,7 +85,7 @@ describe('the ingest store appends what it knows to be new through DuckDB\'s app
       await store.connection.run('DROP TABLE srag_cache');
       await store.connection.run('CREATE TABLE srag_cache (key VARCHAR, model VARCHAR, response VARCHAR, prompt_tokens BIGINT, completion_tokens BIGINT, purpose VARCHAR, endpoint VARCHAR, request_key VARCHAR, response_deflated BLOB, created_at TIMESTAMP DEFAULT current_timestamp)');
       const statements = recordStatements(store);
-      await writeCacheEntries(store.connection, [{ key: 'k', response: { text: 't', model: 'm', usage: { promptTokens: 2, completionTokens: 3 }, endpoint: 'e' }, purpose: null }]);
+      await writeCacheEntries(store.connection, [{ key: 'k', response: { text: 't', model: 'm', usage: { promptTokens: 2, completionTokens: 3 }, endpoint: 'e' }, purpose: null }], { appender: true });
       expect(statements.filter((sql) => /INSERT INTO srag_cache/.test(sql))).toHaveLength(1);
       expect((await rows(store, 'SELECT key, response, response_deflated, prompt_tokens, completion_tokens, endpoint, created_at IS NOT NULL FROM srag_cache'))
         .map(([key, response, deflated, ...rest]) => [key, keptReplyText(response, deflated), ...rest])).toEqual([['k', 't', 2, 3, 'e', true]]);

@@ -302,7 +302,7 @@ export class SragStore {
       const write = (fresh: ReadonlySet<string>) => transaction(connection, async () => {
         // Moves first: a record saved for a moved document in the same transaction lands on the moved row.
         if (moves.length) await moveSources(connection, target, moves);
-        if (replies.length) await writeCacheEntries(connection, replies.map(({ cache }) => cache));
+        if (replies.length) await writeCacheEntries(connection, replies.map(({ cache }) => cache), { appender: true });
         if (records.length) await writeRecords(connection, target, records, fresh);
         if (entries.length) await writeLogEntries(connection, table, entries);
       });

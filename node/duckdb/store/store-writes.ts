@@ -350,12 +350,20 @@ function hasColumnTypes(appender: DuckDBAppender, types: readonly string[]): boo
  * (per statement, over `bench/ingest-store-writes.ts`' replay). With the log's appends below, the
  * store's writes of those 3,000 pages took 470–886 ms of CPU against 663–1,024 ms (6 runs each).
  */
-export async function writeCacheEntries(connection: StatementRunner, entries: CacheWrite[]): Promise<void> {
+export async function writeCacheEntries(connection: StatementRunner, entries: CacheWrite[], { appender = false }: {
+  /**
+   * Through DuckDB's appender: only where nothing else can run a statement on the connection
+   * meanwhile (the ingest's group commit). A reply `srag ask` keeps is written while the question's
+   * SQL may be pending on it, and the appender failed that statement ("Attempting to execute an
+   * unsuccessful or closed pending query result": `srag eval`, tests/e2e/eval.test.ts).
+   */
+  appender?: boolean;
+} = {}): Promise<void> {
   // As one at a time would: the first reply of a key is kept (one statement may not insert a key twice).
   const first = new Map<string, CacheWrite>();
   for (const entry of entries) if (!first.has(entry.key)) first.set(entry.key, entry);
   if (first.size === 0) return;
-  if ('createAppender' in connection && 'runAndReadAll' in connection && await appendCacheEntries(connection as Appending, first)) return;
+  if (appender && 'createAppender' in connection && 'runAndReadAll' in connection && await appendCacheEntries(connection as Appending, first)) return;
   // The reply deflated (see `deflateReplyText`), in base64 inside the rows' JSON text.
   await writeJsonRows(connection,
     [...first.values()].map(({ key, response, purpose }) => [
