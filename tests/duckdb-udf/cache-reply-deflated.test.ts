@@ -34,6 +34,28 @@ describe('srag_cache keeps each reply deflated', () => {
     }
   });
 
+  it("looks up keys by srag_cache's key column alone, and reads the replies only of the keys it holds", async () => {
+    const store = await SragStore.open(database());
+    try {
+      await store.responseCache('extraction').set('held', reply(replyText));
+      const statements: string[] = [];
+      const read = store.connection.runAndReadAll.bind(store.connection);
+      store.connection.runAndReadAll = (sql, ...rest) => {
+        statements.push(sql);
+        return read(sql, ...rest);
+      };
+      // A first run's lookups: none of the keys is there, and no reply is read.
+      expect(await Promise.all([store.responseCache().get('absent 1'), store.responseCache().get('absent 2')])).toEqual([undefined, undefined]);
+      expect(statements.filter((sql) => /FROM srag_cache/.test(sql))).not.toHaveLength(0);
+      expect(statements.filter((sql) => /response/.test(sql))).toEqual([]);
+      // A key that is there: its reply is read and served.
+      expect((await store.responseCache().get('held'))?.text).toBe(replyText);
+      expect(statements.filter((sql) => /response/.test(sql))).toHaveLength(1);
+    } finally {
+      store.close();
+    }
+  });
+
   it('serves the plain replies of a file an older srag made and writes its new replies deflated', async () => {
     const path = database();
     const instance = await DuckDBInstance.create(path);

@@ -342,7 +342,7 @@ function hasColumnTypes(appender: DuckDBAppender, types: readonly string[]): boo
  * refuse a second reply (see `storeTablesSql`; a file made before has one): a reply is inserted
  * only when no row holds its key.
  *
- * Through DuckDB's appender when the connection has one: the keys the table holds are read first
+ * Through DuckDB's appender when the caller asks (`appender`) and the connection has one: the keys the table holds are read first
  * (its key column only), and the other replies appended as they are. A statement took the replies
  * as one JSON text — each ~10 KB reply, itself JSON, escaped by JSON.stringify, copied to DuckDB
  * and parsed again there — which made it the costliest write of an ingest: ~200–240 ms of DuckDB's
