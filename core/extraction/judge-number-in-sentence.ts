@@ -5,6 +5,7 @@ import { isUnitWord, wordRole, type AttributeVocabulary } from './attribute-voca
 import { isFunctionWord } from './function-words.ts';
 import type { FoldedSentence } from './sentence-around.ts';
 import { stemsMatch, wordStem } from './word-stem.ts';
+import { isDigits } from '../text/is-digits.ts';
 
 /**
  * What a number's own words say of it, for one attribute: `against` when they say it is about
@@ -31,7 +32,14 @@ const earlierPeriodWords = new Set(['prior', 'previous', 'preceding', 'last']);
 const periodWords = new Set(['year', 'years', 'quarter', 'quarters', 'period', 'season', 'month', 'fiscal']);
 /** Words that put a rate after a number: "$45 per night", "$100,000 a year", "$45 each way". */
 const rateWords = new Set(['per', 'a', 'an', 'each', 'every']);
-const monthWords = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$/;
+/**
+ * Month words and their short forms: "jan", "january", … "sept", "september". A set, not a pattern:
+ * every token of a clause is looked up, and a lookup costs less than a match.
+ */
+const monthWords = new Set([
+  'jan', 'january', 'feb', 'february', 'mar', 'march', 'apr', 'april', 'may', 'jun', 'june', 'jul', 'july', 'aug', 'august',
+  'sep', 'sept', 'sepember', 'september', 'oct', 'october', 'nov', 'november', 'dec', 'december',
+]);
 
 /**
  * Judges what `number`, read from the folded `sentence` it sits in, is about, against the
@@ -81,12 +89,12 @@ export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSent
   for (; after < tokens.length && isUnitToken(tokens[after]!.text); after += 1) unitWritten = true;
   let rate: string | undefined;
   const counted: string[] = [];
-  const next = tokens[after + 1]?.text;
-  if (rateWords.has(tokens[after]?.text ?? '') && next && next.length >= 2 && isLetters(next) && !isFunctionWord(next)) rate = next;
+  const next = tokenText(tokens, after + 1);
+  if (rateWords.has(tokenText(tokens, after) ?? '') && next && next.length >= 2 && isLetters(next) && !isFunctionWord(next)) rate = next;
   else if (!isYear) for (let at = after; at < tokens.length && counted.length < 3 && isContentWord(tokens[at]!.text); at += 1) counted.push(tokens[at]!.text);
   let earlier = false;
   for (let at = after; at < tokens.length && at < after + 6 && !isNumberToken(tokens[at]!.text); at += 1) {
-    earlier ||= earlierWords.has(tokens[at]!.text) || (earlierPeriodWords.has(tokens[at]!.text) && periodWords.has(tokens[at + 1]?.text ?? ''));
+    earlier ||= earlierWords.has(tokens[at]!.text) || (earlierPeriodWords.has(tokens[at]!.text) && periodWords.has(tokenText(tokens, at + 1) ?? ''));
   }
 
   let before = first - 1;
@@ -124,7 +132,7 @@ export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSent
     return against(`its number counts "${counted.join(' ')}", not an amount in ${attribute.unit}`);
   }
   if (counted.length && head < 0 && !anyWeak) return against(`its number counts "${counted.join(' ')}", not ${words(attribute.name)}`);
-  const fromAfterChange = label.some((word, index) => word === 'from' && changeWords.has(label[index - 1] ?? ''));
+  const fromAfterChange = label.some((word, index) => word === 'from' && index > 0 && changeWords.has(label[index - 1]!));
   if (earlier || fromAfterChange || near.some((word) => comparisonWords.has(word))) {
     const context = tokens.slice(Math.max(0, first - 3), Math.min(tokens.length, last + 4)).map((token) => token.text).join(' ');
     return against(`its number is the figure another is compared with ("${context}"), not ${words(attribute.name)}`);
@@ -165,14 +173,28 @@ function isNumberToken(text: string): boolean {
   return code >= 48 && code <= 57;
 }
 
-/** The words of folded text (single spaces between them) with where each starts and ends. */
-function tokensOf(text: string): Token[] {
+/**
+ * The text of the token at `at`, undefined outside the list. Read so, not as `tokens[at]?.text`: an
+ * index before the first is no element but a property name, looked up slowly, and the words around
+ * a number are read at such indexes for every number judged.
+ */
+function tokenText(tokens: readonly Token[], at: number): string | undefined {
+  return at >= 0 && at < tokens.length ? tokens[at]!.text : undefined;
+}
+
+/** The last sentence's words: the numbers of one sentence are judged in turn (see `tokensOf`). */
+let lastTokens: { text: string; tokens: readonly Token[] } | undefined;
+
+/** The words of folded text (single spaces between them) with where each starts and ends; read only. */
+function tokensOf(text: string): readonly Token[] {
+  if (lastTokens?.text === text) return lastTokens.tokens;
   const tokens: Token[] = [];
   let start = 0;
   for (const word of text.split(' ')) {
     if (word) tokens.push({ text: word, start, end: start + word.length });
     start += word.length + 1;
   }
+  lastTokens = { text, tokens };
   return tokens;
 }
 
@@ -182,34 +204,41 @@ export function words(name: string): string {
 }
 
 /** A year written within four words of the number in its clause, on either side, nearest first ("in fiscal 2022"). */
-function yearNear(tokens: Token[], first: number, last: number, value: number): number | undefined {
+function yearNear(tokens: readonly Token[], first: number, last: number, value: number): number | undefined {
   for (let distance = 1; distance <= 4; distance += 1) {
-    for (const at of [first - distance, last + distance]) {
-      const text = tokens[at]?.text ?? '';
-      if (text.length !== 4 || !/^\d{4}$/.test(text)) continue;
-      const word = Number(text);
-      if (word >= 1900 && word <= 2100 && word !== value) return word;
-    }
+    const before = yearAt(tokens, first - distance, value);
+    if (before !== undefined) return before;
+    const after = yearAt(tokens, last + distance, value);
+    if (after !== undefined) return after;
   }
   return undefined;
 }
+
+/** The year the token at `at` writes (four digits, 1900 to 2100), unless it is `value` or there is no such token. */
+function yearAt(tokens: readonly Token[], at: number, value: number): number | undefined {
+  const text = tokenText(tokens, at);
+  if (text === undefined || !isDigits(text, 4, 4)) return undefined;
+  const word = Number(text);
+  return word >= 1900 && word <= 2100 && word !== value ? word : undefined;
+}
+
 
 /**
  * The four words before (`step` -1) or after (+1) the token at `from` in the clause, passing over
  * units, currencies, years and the parts of a date ("the fiscal year ended December 31, 2020").
  */
-function wordsAround(tokens: Token[], from: number, step: 1 | -1): string[] {
+function wordsAround(tokens: readonly Token[], from: number, step: 1 | -1): string[] {
   const found: string[] = [];
   for (let at = from + step; at >= 0 && at < tokens.length && found.length < 4; at += step) {
     const text = tokens[at]!.text;
-    const dayOfMonth = /^\d{1,2}$/.test(text) && (monthWords.test(tokens[at - 1]?.text ?? '') || monthWords.test(tokens[at + 1]?.text ?? ''));
-    if (!isUnitToken(text) && !isYearToken(text) && !monthWords.test(text) && !dayOfMonth) found.push(text);
+    const dayOfMonth = isDigits(text, 1, 2) && (monthWords.has(tokenText(tokens, at - 1) ?? '') || monthWords.has(tokenText(tokens, at + 1) ?? ''));
+    if (!isUnitToken(text) && !isYearToken(text) && !monthWords.has(text) && !dayOfMonth) found.push(text);
   }
   return found;
 }
 
 function isYearToken(text: string): boolean {
-  return text.length === 4 && /^\d{4}$/.test(text) && Number(text) >= 1800 && Number(text) <= 2100;
+  return isDigits(text, 4, 4) && Number(text) >= 1800 && Number(text) <= 2100;
 }
 
 /** A unit, currency or magnitude word, or a currency sign or "%", next to a number; not a function word ("in" is an inch only in a length). */
@@ -220,9 +249,19 @@ function isUnitToken(word: string): boolean {
 
 /** A word that can name what a number is about: letters, not a function, comparison, unit, currency or month word. */
 function isContentWord(word: string | undefined): boolean {
-  return word !== undefined && word.length >= 2 && isLetters(word) && !isFunctionWord(word) && !isUnitWord(word) && !monthWords.test(word)
-    && !comparisonWords.has(word) && !changeWords.has(word) && !earlierWords.has(word) && !earlierPeriodWords.has(word);
+  if (word === undefined) return false;
+  let known = contentWords.get(word);
+  if (known === undefined) {
+    // Bounded: a document's words are few, but a million documents' are not.
+    if (contentWords.size >= 20_000) contentWords.clear();
+    contentWords.set(word, (known = word.length >= 2 && isLetters(word) && !isFunctionWord(word) && !isUnitWord(word) && !monthWords.has(word)
+      && !comparisonWords.has(word) && !changeWords.has(word) && !earlierWords.has(word) && !earlierPeriodWords.has(word)));
+  }
+  return known;
 }
+
+/** Whether a word is a content word, per word: each token of a clause is asked two or three times, in every clause judged. */
+const contentWords = new Map<string, boolean>();
 
 /** Whether a word is letters only (lower-case ASCII checked by code, anything else by Unicode property). */
 function isLetters(word: string): boolean {

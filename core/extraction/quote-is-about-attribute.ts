@@ -7,6 +7,7 @@ import { numbersStatingValue } from './numbers-stating-value.ts';
 import type { FoldedDocument, QuoteInDocument } from './quote-in-document.ts';
 import { sentenceAround, type FoldedSentence } from './sentence-around.ts';
 import { stemForms, wordStem } from './word-stem.ts';
+import { isDigits } from '../text/is-digits.ts';
 
 /** How many of a document's best sentences for an attribute are read for a number that answers it better. */
 const mostSentencesRead = 12;
@@ -97,17 +98,45 @@ export function quoteIsAboutAttribute(value: number, where: QuoteInDocument, att
  */
 function literalsWithin(text: string, from: number, to: number, literals: readonly string[], value: number): NumberInText[] {
   const found: NumberInText[] = [];
-  for (const literal of new Set(literals)) {
+  for (let index = 0; index < literals.length; index += 1) {
+    const literal = literals[index]!;
+    // Each literal once: a quote may state the value twice in the same digits.
+    if (literals.indexOf(literal) < index) continue;
+    const endsInLetter = isLetter(literal.charCodeAt(literal.length - 1), literal[literal.length - 1]!);
     for (let at = text.indexOf(literal, from); at >= 0 && at + literal.length <= to; at = text.indexOf(literal, at + 1)) {
       const end = at + literal.length;
-      const before = text[at - 1] ?? ' ';
-      const after = text[end] ?? ' ';
-      if (/[\p{L}\p{N}]/u.test(before) || (/[.,/]/.test(before) && /\d/.test(text[at - 2] ?? ''))) continue;
-      if (/\p{N}/u.test(after) || (/\p{L}/u.test(after) && /\p{L}/u.test(literal[literal.length - 1]!)) || (/[.,/]/.test(after) && /\d/.test(text[end + 1] ?? ''))) continue;
+      const before = at > 0 ? text.charCodeAt(at - 1) : space;
+      const after = end < text.length ? text.charCodeAt(end) : space;
+      if (isLetter(before, text[at - 1]) || isNumeral(before, text[at - 1]) || (isNumberMark(before) && isDigitCode(text.charCodeAt(at - 2)))) continue;
+      if (isNumeral(after, text[end]) || (endsInLetter && isLetter(after, text[end])) || (isNumberMark(after) && isDigitCode(text.charCodeAt(end + 1)))) continue;
       found.push({ written: literal, value, start: at, end });
     }
   }
   return found;
+}
+
+const space = 32;
+
+/** A letter (`\p{L}`): ASCII ones by code, any other by its Unicode property. */
+function isLetter(code: number, character: string | undefined): boolean {
+  if (code < 128) return (code | 32) >= 97 && (code | 32) <= 122;
+  return /\p{L}/u.test(character!);
+}
+
+/** A number character (`\p{N}`): ASCII digits by code, any other by its Unicode property. */
+function isNumeral(code: number, character: string | undefined): boolean {
+  if (code < 128) return code >= 48 && code <= 57;
+  return /\p{N}/u.test(character!);
+}
+
+/** ".", "," or "/": a mark that joins the digits of one number. */
+function isNumberMark(code: number): boolean {
+  return code === 46 || code === 44 || code === 47;
+}
+
+/** An ASCII digit; false past either end of the text (NaN). */
+function isDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 /** The most favourable footing first: named, then named in the clause only, then open; a higher score first. */
@@ -117,7 +146,7 @@ function rank(footing: Footing): number {
 
 /** Whether a number written so ("1988", not "1,988") is a year. */
 function isYearWritten(written: string, value: number): boolean {
-  return /^\d{4}$/.test(written) && Number.isInteger(value) && value >= 1800 && value <= 2100;
+  return isDigits(written, 4, 4) && Number.isInteger(value) && value >= 1800 && value <= 2100;
 }
 
 /**
