@@ -1,4 +1,5 @@
 import { withoutPageMarkers } from '../documents/page-marker.ts';
+import { isAscii } from '../text/is-ascii.ts';
 
 /**
  * An accounting negative whose parentheses can only be a sign: an amount with a currency symbol
@@ -27,12 +28,31 @@ const signBeforeCurrency = /-\s*(\p{Sc})\s*(?=\d)/gu;
  */
 export function foldQuoteText(text: string, breaks?: { sentenceEnds: number[]; clauseEnds: number[] }): string {
   text = withoutPageMarkers(text);
-  const ascii = !/[^\x00-\x7f]/.test(text);
+  const ascii = isAscii(text);
   let folded = (ascii ? text : text.replace(nonAsciiRun, foldNonAscii)).toLowerCase();
   // Each rewrite needs its first character: most quotes have neither.
   if (folded.includes('(')) folded = folded.replace(accountingNegative, '$1-$2');
-  if (folded.includes('-')) folded = folded.replace(signBeforeCurrency, '$1-');
+  if (folded.includes('-') && (!ascii || hasMinusBeforeDollar(folded))) folded = folded.replace(signBeforeCurrency, '$1-');
   return keepWordsAndNumbers(folded, breaks);
+}
+
+/**
+ * Whether an ASCII text has a "-" followed, after whitespace, by "$", the one currency symbol ASCII
+ * has: where `signBeforeCurrency` can match in it. A list's "- " markers are no such place, and
+ * looking is cheaper than the Unicode pattern's search of the whole page.
+ */
+function hasMinusBeforeDollar(text: string): boolean {
+  for (let at = text.indexOf('-'); at >= 0; at = text.indexOf('-', at + 1)) {
+    let next = at + 1;
+    while (next < text.length && isAsciiSpace(text.charCodeAt(next))) next += 1;
+    if (text.charCodeAt(next) === 36) return true;
+  }
+  return false;
+}
+
+/** What `\s` matches in ASCII: tab, line feed, vertical tab, form feed, carriage return, space. */
+function isAsciiSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13);
 }
 
 /** A run of non-ASCII characters: what NFKD, marks and dashes can change. */
@@ -45,8 +65,24 @@ const nonAsciiRun = /[^\x00-\x7f]+/g;
  * what its names do, not what its whole text did.
  */
 function foldNonAscii(run: string): string {
-  return run.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[\u2010-\u2015\u2212]/g, '-');
+  let folded = foldedRuns.get(run);
+  if (folded === undefined) {
+    folded = run.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[\u2010-\u2015\u2212]/g, '-');
+    if (run.length <= longestRunKept) {
+      // Bounded: a page's runs are few ("é", "–", "’"), but a million pages' are not.
+      if (foldedRuns.size >= 10_000) foldedRuns.clear();
+      foldedRuns.set(run, folded);
+    }
+  }
+  return folded;
 }
+
+/**
+ * Runs already folded: the same few ("é", "’", "–") recur on every page of a language, and
+ * decomposing each again was a third of folding a page with them.
+ */
+const foldedRuns = new Map<string, string>();
+const longestRunKept = 16;
 
 /** Character kinds (plain constants: the hot loop compares small integers). */
 const Kind = { Word: 0, Symbol: 1, Mark: 2, Hyphen: 3, Other: 4 } as const;
@@ -70,6 +106,12 @@ function kindAt(text: string, index: number): Kind {
   return /\p{Sc}/u.test(character) ? Kind.Symbol : Kind.Other;
 }
 
+/**
+ * ASCII words with single spaces between them: characters the loop of `keepWordsAndNumbers` keeps
+ * in the run one by one (a word character; a space after one in the run, before another).
+ */
+const asciiWordRun = /[a-zA-Z0-9]+(?: [a-zA-Z0-9]+)*/y;
+
 function isDigitAt(text: string, index: number): boolean {
   const code = text.charCodeAt(index);
   return code >= 48 && code <= 57;
@@ -90,7 +132,14 @@ function keepWordsAndNumbers(text: string, breaks?: { sentenceEnds: number[]; cl
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
     const kind = code < 128 ? (asciiKinds[code] as Kind) : kindAt(text, index);
-    if (kind === Kind.Word) continue;
+    if (kind === Kind.Word) {
+      // A run of ASCII words is passed over in one match: what the loop would do character by character.
+      if (code < 128) {
+        asciiWordRun.lastIndex = index;
+        if (asciiWordRun.test(text)) index = asciiWordRun.lastIndex - 1;
+      }
+      continue;
+    }
     // A single space between two kept words stays inside the run: prose is copied in long slices.
     if (code === 32 && index > runStart && kindAt(text, index + 1) === Kind.Word) continue;
     if (kind === Kind.Mark && isDigitAt(text, index - 1) && isDigitAt(text, index + 1)) continue;
