@@ -14,11 +14,24 @@ const lineTerminator = /[\n\r\u2028\u2029]/;
  * item. Empty passages (a quote that starts with "…") are dropped; the rest of the re-typing
  * (case, punctuation, spacing, quotation marks) is folded by `foldQuoteText`.
  */
-export function quoteParts(quote: string): string[] {
-  const unmarked = quote.replace(lineTerminator.test(quote) ? listMarker : listMarkerAtStart, '');
+export function quoteParts(quote: string): readonly string[] {
+  if (quote === lastQuote) return lastParts;
+  const unmarked = lineTerminator.test(quote) ? quote.replace(listMarker, '') : mayStartWithMarker(quote) ? quote.replace(listMarkerAtStart, '') : quote;
   // Every elision mark has "..." or "…": a quote with neither is one passage.
-  const parts = unmarked.includes('...') || unmarked.includes('…') ? unmarked.split(elision) : [unmarked];
-  return parts.filter(hasLetterOrDigit);
+  const parts = unmarked.includes('...') || unmarked.includes('…') ? unmarked.split(elision).filter(hasLetterOrDigit) : hasLetterOrDigit(unmarked) ? [unmarked] : [];
+  lastQuote = quote;
+  lastParts = parts;
+  return parts;
+}
+
+/** The last quote's passages: a quote is split where it is found and again where its value is read. */
+let lastQuote: string | undefined;
+let lastParts: readonly string[] = [];
+
+/** Whether a list marker could start `quote` (`listMarkerAtStart`'s first character): most quotes start with a capital. */
+function mayStartWithMarker(quote: string): boolean {
+  const code = quote.charCodeAt(0);
+  return code === 32 || code === 9 || (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || '-*+•‣◦▪'.includes(quote[0] ?? 'A');
 }
 
 /** Whether a text has a letter or a digit (an ASCII one found without a Unicode property). */

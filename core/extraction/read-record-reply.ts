@@ -74,7 +74,7 @@ function readValues(object: Record<string, unknown>, attributes: AttributeDefini
     if (withEvidence && typeof received === 'object' && received !== null && !Array.isArray(received) && Object.hasOwn(received, 'value')) {
       const entry = received as { value?: unknown; quote?: unknown };
       received = entry.value ?? null;
-      quote = typeof entry.quote === 'string' && entry.quote.trim() ? entry.quote : null;
+      quote = typeof entry.quote === 'string' && !isBlank(entry.quote) ? entry.quote : null;
     }
     const normalized = normalizeValue(received, attribute);
     const raw = boundedRaw(received);
@@ -158,6 +158,12 @@ function readChildItems(received: unknown, entity: ChildEntity, issues: RecordIs
     items.push({ values: item.values, evidence: item.evidence });
   }
   return items;
+}
+
+/** Whether a text is empty or whitespace only (`trim()` would leave nothing), without copying it when it starts with a visible ASCII character, as quotes do. */
+function isBlank(text: string): boolean {
+  const first = text.charCodeAt(0);
+  return !(first > 32 && first < 127) && text.trim() === '';
 }
 
 /** One line for the properties a reply (or an item of a list) left out, with what to do instead. */
