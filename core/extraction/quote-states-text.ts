@@ -6,8 +6,25 @@ const stopWords = new Set(['the', 'a', 'an', 'of', 'and', 'in', 'at', 'on', 'for
 /** Lower-case words (letters and digits) without diacritics. */
 function wordsOf(text: string): string[] {
   // The same words of an ASCII text, without normalizing it.
-  if (isAscii(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  if (isAscii(text)) return asciiWords(text);
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** The runs of ASCII letters and digits of an ASCII text, lower-cased: `text.toLowerCase().match(/[a-z0-9]+/g)`, read by code. */
+function asciiWords(text: string): string[] {
+  const lower = text.toLowerCase();
+  const words: string[] = [];
+  let start = -1;
+  for (let index = 0; index <= lower.length; index += 1) {
+    const code = index < lower.length ? lower.charCodeAt(index) : 0;
+    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) {
+      if (start < 0) start = index;
+    } else if (start >= 0) {
+      words.push(lower.slice(start, index));
+      start = -1;
+    }
+  }
+  return words;
 }
 
 /**
@@ -23,9 +40,10 @@ export function quoteStatesText(value: string, quote: string): string | null {
   const quoteWords = wordsOf(quote);
   const content = valueWords.filter((word) => !stopWords.has(word));
   if (content.length === 0) return null;
+  // Every word of the value is a word of the quote, the usual case: stated, whatever the rules below
+  // add. Looked up in the list: a quote's words are few, and a set of them cost more than the search.
+  if (content.every((word) => quoteWords.includes(word))) return null;
   const present = new Set(quoteWords);
-  // Every word of the value is a word of the quote, the usual case: stated, whatever the rules below add.
-  if (content.every((word) => present.has(word))) return null;
   for (let start = 0; start < quoteWords.length; start += 1) {
     let joined = quoteWords[start]!;
     for (let end = start + 1; end < Math.min(quoteWords.length, start + 4); end += 1) present.add((joined += quoteWords[end]!));

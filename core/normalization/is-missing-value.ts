@@ -23,6 +23,7 @@ export function isMissingValue(raw: unknown): boolean {
   if (typeof raw !== 'string') return false;
   // No marker has a digit, and folding keeps every ASCII digit: "$108" is read, not looked up.
   if (/\d/.test(raw)) return false;
+  if (isAscii(raw) && !mayStartMarker(raw)) return false;
   const folded = (isAscii(raw) ? raw : raw.normalize('NFKC'))
     .trim()
     .toLowerCase()
@@ -31,3 +32,19 @@ export function isMissingValue(raw: unknown): boolean {
     .replace(/(?<=[a-z])\.$/, '');
   return missingMarkers.has(folded);
 }
+
+/**
+ * Whether an ASCII text's first character other than whitespace can start a marker (lower-cased:
+ * "n", "u", "t", "-", "?", "."), or there is none: folding keeps that character first, so any other
+ * text ("Opal Square Hotel 1", "Barcelona") is no marker, and is not folded to be looked up.
+ */
+function mayStartMarker(raw: string): boolean {
+  for (let index = 0; index < raw.length; index += 1) {
+    const code = raw.charCodeAt(index);
+    if (code === 32 || (code >= 9 && code <= 13)) continue;
+    return markerStarts.includes(String.fromCharCode(code | (code >= 65 && code <= 90 ? 32 : 0)));
+  }
+  return true;
+}
+
+const markerStarts = [...new Set([...missingMarkers].map((marker) => marker[0]).filter((first) => first !== undefined))].join('');

@@ -124,7 +124,8 @@ function readNumberAt(
   if (/^[-−]/.test(prefix) && /\d/.test(written[start - prefix.length - 1] ?? '')) prefix = prefix.replace(/^[-−]\s*/, '');
   const literalEnd = start + literalLength;
   const afterText = written.slice(literalEnd);
-  const clause = afterText.slice(0, afterText.search(clauseEnd) < 0 ? afterText.length : afterText.search(clauseEnd));
+  const clauseEndsAt = afterText.search(clauseEnd);
+  const clause = clauseEndsAt < 0 ? afterText : afterText.slice(0, clauseEndsAt);
   const windows: number[] = [0];
   const token = /\S+/g;
   for (let match = token.exec(clause); match && windows.length <= mostWordsAfter; match = token.exec(clause)) windows.unshift(match.index + match[0].length);

@@ -1,5 +1,6 @@
 import { monthNumbers } from './month-numbers.ts';
 import { isAscii } from '../text/is-ascii.ts';
+import { isDigits } from '../text/is-digits.ts';
 
 const weekdayPattern = /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday)?\b[,.]?\s*/;
 
@@ -33,15 +34,15 @@ export function readCalendarDate(written: string): CalendarDateReading {
     .replace(weekdayPattern, '')
     .replace(/(\d)(?:st|nd|rd|th)\b/g, '$1')
     .replace(/\b(?:of|the)\b/g, ' ')
-    .split(/[\s,./-]+/)
-    .filter(Boolean);
+    // The runs between separators (a match, not a split: the same words, found faster).
+    .match(/[^\s,./-]+/g) ?? [];
   const month = words.filter((word) => monthNumbers.has(word));
-  const year = words.filter((word) => /^\d{4}$/.test(word));
-  const day = words.filter((word) => /^\d{1,2}$/.test(word));
+  const year = words.filter((word) => isDigits(word, 4, 4));
+  const day = words.filter((word) => isDigits(word, 1, 2));
   if (month.length === 1 && year.length === 1 && day.length === 1 && words.length === 3) {
     return calendarDate(Number(year[0]), monthNumbers.get(month[0] ?? '') ?? 0, Number(day[0]));
   }
-  if (/^\d{4}$/.test(text) || (month.length === 1 && year.length === 1 && words.length === 2)) {
+  if (isDigits(text, 4, 4) || (month.length === 1 && year.length === 1 && words.length === 2)) {
     return { failure: 'not_a_date', reason: 'has no day' };
   }
   return { failure: 'not_a_date', reason: 'is not a date' };
