@@ -32,28 +32,33 @@ export function foldQuoteText(text: string, breaks?: { sentenceEnds: number[]; c
   let folded = (ascii ? text : text.replace(nonAsciiRun, foldNonAscii)).toLowerCase();
   // Each rewrite needs its first character: most quotes have neither.
   if (folded.includes('(')) folded = folded.replace(accountingNegative, '$1-$2');
-  if (folded.includes('-') && (!ascii || hasMinusBeforeDollar(folded))) folded = folded.replace(signBeforeCurrency, '$1-');
+  if (folded.includes('-') && hasMinusBeforeCurrency(folded)) folded = folded.replace(signBeforeCurrency, '$1-');
   return keepWordsAndNumbers(folded, breaks);
 }
 
 /**
- * Whether an ASCII text has a "-" followed, after whitespace, by "$", the one currency symbol ASCII
- * has: where `signBeforeCurrency` can match in it. A list's "- " markers are no such place, and
- * looking is cheaper than the Unicode pattern's search of the whole page.
+ * Whether a text has a "-" followed, after whitespace, by a currency symbol: where
+ * `signBeforeCurrency` can match in it. A list's "- " markers are no such place, and looking from
+ * each "-" is cheaper than the Unicode pattern's search of the whole page.
  */
-function hasMinusBeforeDollar(text: string): boolean {
+function hasMinusBeforeCurrency(text: string): boolean {
   for (let at = text.indexOf('-'); at >= 0; at = text.indexOf('-', at + 1)) {
     let next = at + 1;
-    while (next < text.length && isAsciiSpace(text.charCodeAt(next))) next += 1;
-    if (text.charCodeAt(next) === 36) return true;
+    while (next < text.length && isSpace(text.charCodeAt(next), next, text)) next += 1;
+    const code = text.charCodeAt(next);
+    if (code === 36 || (code >= 128 && currencySymbolAt.test(text.slice(next, next + 2)))) return true;
   }
   return false;
 }
 
-/** What `\s` matches in ASCII: tab, line feed, vertical tab, form feed, carriage return, space. */
-function isAsciiSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13);
+/** What `\s` matches: ASCII whitespace by code, any other character by the pattern. */
+function isSpace(code: number, index: number, text: string): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return /\s/.test(text[index]!);
 }
+
+/** A currency symbol at the start (one code point: a pair of surrogates is read as one, as the `u` pattern does). */
+const currencySymbolAt = /^\p{Sc}/u;
 
 /** A run of non-ASCII characters: what NFKD, marks and dashes can change. */
 const nonAsciiRun = /[^\x00-\x7f]+/g;

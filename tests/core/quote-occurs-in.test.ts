@@ -129,6 +129,12 @@ describe('foldQuoteText of a text with a few non-ASCII characters', () => {
     const text = 'Zu\u0308rich: Café “Crème” — ﬁve Ａ１ rooms, q\u0307\u0323 and ℌ²; Ǆemal −45 € (1,234) São Paulo';
     expect(foldQuoteText(text)).toBe('zurich cafe creme five a1 rooms q and h2 dzemal -45 € -1,234 sao paulo');
   });
+  it('moves a minus after the currency symbol it stands before, across any whitespace, and leaves a list\'s dashes alone', () => {
+    expect(foldQuoteText('- Refund: -$ 45\n- Fee: - 12')).toBe('refund $ -45 fee 12');
+    // Whitespace that NFKD leaves as it is (an ogham space mark, a byte-order mark), before a symbol beyond ASCII.
+    expect(foldQuoteText('Solde : -\u1680€ 5, - 7 €')).toBe('solde € -5 7 €');
+    expect(foldQuoteText('Cost -\ufeff£12 (est.) - ₹ soon')).toBe('cost £ -12 est ₹ soon');
+  });
 });
 
 describe('foldQuoteText with sentence and clause ends', () => {
