@@ -1,5 +1,4 @@
 import { withoutPageMarkers } from '../documents/page-marker.ts';
-import { isAscii } from '../text/is-ascii.ts';
 
 /**
  * An accounting negative whose parentheses can only be a sign: an amount with a currency symbol
@@ -28,7 +27,8 @@ const signBeforeCurrency = /-\s*(\p{Sc})\s*(?=\d)/gu;
  */
 export function foldQuoteText(text: string, breaks?: { sentenceEnds: number[]; clauseEnds: number[] }): string {
   text = withoutPageMarkers(text);
-  const ascii = isAscii(text);
+  // A pattern, not a loop of charCodeAt: a whole page is tested, and the pattern scans it faster.
+  const ascii = !/[^\x00-\x7f]/.test(text);
   let folded = (ascii ? text : text.replace(nonAsciiRun, foldNonAscii)).toLowerCase();
   // Each rewrite needs its first character: most quotes have neither.
   if (folded.includes('(')) folded = folded.replace(accountingNegative, '$1-$2');

@@ -102,40 +102,41 @@ function literalsWithin(text: string, from: number, to: number, literals: readon
     const literal = literals[index]!;
     // Each literal once: a quote may state the value twice in the same digits.
     if (literals.indexOf(literal) < index) continue;
-    const endsInLetter = isLetter(literal.charCodeAt(literal.length - 1), literal[literal.length - 1]!);
+    const endsInLetter = isLetterAt(literal, literal.length - 1);
     for (let at = text.indexOf(literal, from); at >= 0 && at + literal.length <= to; at = text.indexOf(literal, at + 1)) {
       const end = at + literal.length;
-      const before = at > 0 ? text.charCodeAt(at - 1) : space;
-      const after = end < text.length ? text.charCodeAt(end) : space;
-      if (isLetter(before, text[at - 1]) || isNumeral(before, text[at - 1]) || (isNumberMark(before) && isDigitCode(text.charCodeAt(at - 2)))) continue;
-      if (isNumeral(after, text[end]) || (endsInLetter && isLetter(after, text[end])) || (isNumberMark(after) && isDigitCode(text.charCodeAt(end + 1)))) continue;
+      if (isLetterAt(text, at - 1) || isNumeralAt(text, at - 1) || (isNumberMarkAt(text, at - 1) && isNumeralCode(text.charCodeAt(at - 2)))) continue;
+      if (isNumeralAt(text, end) || (endsInLetter && isLetterAt(text, end)) || (isNumberMarkAt(text, end) && isNumeralCode(text.charCodeAt(end + 1)))) continue;
       found.push({ written: literal, value, start: at, end });
     }
   }
   return found;
 }
 
-const space = 32;
-
-/** A letter (`\p{L}`): ASCII ones by code, any other by its Unicode property. */
-function isLetter(code: number, character: string | undefined): boolean {
+/** Whether the character at `index` is a letter (`\p{L}`); false outside the text. ASCII by code, any other by its Unicode property. */
+function isLetterAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (Number.isNaN(code)) return false;
   if (code < 128) return (code | 32) >= 97 && (code | 32) <= 122;
-  return /\p{L}/u.test(character!);
+  return /\p{L}/u.test(text[index]!);
 }
 
-/** A number character (`\p{N}`): ASCII digits by code, any other by its Unicode property. */
-function isNumeral(code: number, character: string | undefined): boolean {
-  if (code < 128) return code >= 48 && code <= 57;
-  return /\p{N}/u.test(character!);
+/** Whether the character at `index` is a number character (`\p{N}`); false outside the text. */
+function isNumeralAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (Number.isNaN(code)) return false;
+  if (code < 128) return isNumeralCode(code);
+  return /\p{N}/u.test(text[index]!);
 }
 
-/** ".", "," or "/": a mark that joins the digits of one number. */
-function isNumberMark(code: number): boolean {
+/** Whether the character at `index` is ".", "," or "/", a mark that joins the digits of one number. */
+function isNumberMarkAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
   return code === 46 || code === 44 || code === 47;
 }
 
 /** An ASCII digit; false past either end of the text (NaN). */
-function isDigitCode(code: number): boolean {
+function isNumeralCode(code: number): boolean {
   return code >= 48 && code <= 57;
 }
 
