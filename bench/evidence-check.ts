@@ -1,8 +1,9 @@
 /**
- * Evidence-check benchmark: `npx tsx bench/evidence-check.ts [--rounds N] [--reference DIR]`
+ * Evidence-check benchmark: `npx tsx bench/evidence-check.ts [--rounds N] [--reference DIR] [--hotels N]`
  *
  * What checking each value against its document costs, per record, over the gold records of the
- * sample corpora (a model reply made of the gold values and quotes): reading the reply with
+ * sample corpora (a model reply made of the gold values and quotes) and `--hotels` generated hotel
+ * pages with the stand-in's replies (default 3,000, the CLI benchmark's corpus): reading the reply with
  * evidence (fold the document once, find every quote, check every value against its quote) versus
  * without (normalization only), as CPU milliseconds per record and as a ratio; the same on one record
  * of a 1 MB document with elided quotes; and the fold's throughput in MB/s. Timings are
@@ -12,14 +13,18 @@
  * `git archive main core | tar -x -C DIR`) on the same records, rounds interleaved with this one's,
  * and prints before/after per corpus: the machine's load then weighs on both alike.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { documentText, parseRecordSchema, type RecordSchema } from '../core/index.ts';
 import { foldQuoteText } from '../core/extraction/fold-quote-text.ts';
 import { readRecordReply } from '../core/extraction/read-record-reply.ts';
+import { answerProperty } from '../tests/helpers/llm-stand-in/answer-property.ts';
+import type { GoldRecord } from '../tests/helpers/llm-stand-in/load-gold-corpus.ts';
+import { generateHotelCorpus } from './generate-hotel-corpus.ts';
 
-const { values: flags } = parseArgs({ options: { rounds: { type: 'string', default: '20' }, reference: { type: 'string' } } });
+const { values: flags } = parseArgs({ options: { rounds: { type: 'string', default: '20' }, reference: { type: 'string' }, hotels: { type: 'string', default: '3000' } } });
 const rounds = Math.max(1, Number(flags.rounds));
 
 interface Case {
@@ -69,7 +74,32 @@ function interleavedMilliseconds(cases: readonly Case[], runs: ReadonlyArray<(it
 const withEvidence = (item: Case) => readRecordReply(item.reply, { schema: item.schema, documentText: item.text, withEvidence: true, strict: false });
 const withoutEvidence = (item: Case) => readRecordReply(item.reply, { schema: item.schema, documentText: item.text, withEvidence: false, strict: false });
 
-const corpora: Array<[string, Case[]]> = [['hotels', goldCases('examples/hotels')], ['worldcup', goldCases('examples/worldcup')]];
+/**
+ * The generated hotel pages of the CLI benchmark (`bench/generate-hotel-corpus.ts`), each with the
+ * reply the stand-in gives there (`answerProperty`, no slip): what `srag ingest` reads in `npm run bench`.
+ */
+function generatedHotelCases(count: number): Case[] {
+  const directory = mkdtempSync(join(tmpdir(), 'srag-evidence-check-'));
+  try {
+    generateHotelCorpus(directory, count);
+    const schema = parseRecordSchema(JSON.parse(readFileSync(join(directory, 'schema.json'), 'utf8')));
+    return readFileSync(join(directory, 'gold/records.jsonl'), 'utf8').trim().split('\n').map((line) => {
+      const record = JSON.parse(line) as GoldRecord;
+      const path = join(directory, record.document);
+      const text = documentText(path, readFileSync(path, 'utf8'));
+      const reply = Object.fromEntries(schema.attributes.map((attribute, position) => [attribute.name, answerProperty(attribute.name, record, text, [], position)]));
+      return { schema, text, reply };
+    });
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+const corpora: Array<[string, Case[]]> = [
+  ['hotels', goldCases('examples/hotels')],
+  ['worldcup', goldCases('examples/worldcup')],
+  ...(Number(flags.hotels) > 0 ? [[`generated hotel pages`, generatedHotelCases(Number(flags.hotels))] as [string, Case[]]] : []),
+];
 
 // One record of a 1 MB document: the hotel page padded with prose, its quotes elided across it.
 const hotel = corpora[0]![1][0]!;

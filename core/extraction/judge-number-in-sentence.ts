@@ -76,7 +76,8 @@ export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSent
   while (clauseFirst < sentenceTokens.length && sentenceTokens[clauseFirst]!.start < clauseStart) clauseFirst += 1;
   let clauseLast = clauseFirst;
   while (clauseLast < sentenceTokens.length && sentenceTokens[clauseLast]!.end <= clauseEnd) clauseLast += 1;
-  const tokens = sentenceTokens.slice(clauseFirst, clauseLast);
+  // The sentence's own list when the clause is the whole sentence (a line of a list, the usual case): neither is changed.
+  const tokens = clauseFirst === 0 && clauseLast === sentenceTokens.length ? sentenceTokens : sentenceTokens.slice(clauseFirst, clauseLast);
   let first = 0;
   while (first < tokens.length && tokens[first]!.end <= number.start) first += 1;
   if (first === tokens.length) return { verdict: 'open', topic: [], score: 0 };
