@@ -108,13 +108,12 @@ export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSent
   }
   const year = yearNear(sentenceTokens, clauseFirst + first, clauseFirst + last, number.value);
   const tied = year === undefined ? {} : { year };
-  const against = (reason: string): NumberJudgement => ({ verdict: 'against', reason, ...tied });
 
   const near = label.slice(-3);
   const excluded = firstExcluded(vocabulary, counted, rate, near);
-  if (excluded) return against(`its number is about "${excluded}", which the description of ${attribute.name} excludes`);
-  if (rate && vocabulary.excludedRates.some((other) => stemsMatch(other, wordStem(rate)))) return against(`its number is per ${rate}, which the description of ${attribute.name} excludes`);
-  if (rate && vocabulary.rate && !stemsMatch(vocabulary.rate, wordStem(rate)) && wordRole(vocabulary, rate) !== 'strong') return against(`its number is per ${rate}, not per ${vocabulary.rate}`);
+  if (excluded) return judgedAgainst(year, `its number is about "${excluded}", which the description of ${attribute.name} excludes`);
+  if (rate && vocabulary.excludedRates.some((other) => stemsMatch(other, wordStem(rate)))) return judgedAgainst(year, `its number is per ${rate}, which the description of ${attribute.name} excludes`);
+  if (rate && vocabulary.rate && !stemsMatch(vocabulary.rate, wordStem(rate)) && wordRole(vocabulary, rate) !== 'strong') return judgedAgainst(year, `its number is per ${rate}, not per ${vocabulary.rate}`);
   // What the counted words are, read once: the first that is the attribute's own ("strong"), whether
   // only "weak" ones come before it, and whether any is weak. Counters, not a list of roles: this
   // runs for every number judged, and a list whose kind of elements changed with its length sent
@@ -130,13 +129,13 @@ export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSent
   }
   const column = resolveColumnUnit(attribute.unit).kind;
   if (counted.length && (column === 'currency' || column === 'measure') && !unitWritten && head < 0) {
-    return against(`its number counts "${counted.join(' ')}", not an amount in ${attribute.unit}`);
+    return judgedAgainst(year, `its number counts "${counted.join(' ')}", not an amount in ${attribute.unit}`);
   }
-  if (counted.length && head < 0 && !anyWeak) return against(`its number counts "${counted.join(' ')}", not ${words(attribute.name)}`);
+  if (counted.length && head < 0 && !anyWeak) return judgedAgainst(year, `its number counts "${counted.join(' ')}", not ${words(attribute.name)}`);
   const fromAfterChange = label.some((word, index) => word === 'from' && index > 0 && changeWords.has(label[index - 1]!));
   if (earlier || fromAfterChange || near.some((word) => comparisonWords.has(word))) {
     const context = tokens.slice(Math.max(0, first - 3), Math.min(tokens.length, last + 4)).map((token) => token.text).join(' ');
-    return against(`its number is the figure another is compared with ("${context}"), not ${words(attribute.name)}`);
+    return judgedAgainst(year, `its number is the figure another is compared with ("${context}"), not ${words(attribute.name)}`);
   }
 
   const strong = new Set<string>();
@@ -153,12 +152,22 @@ export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSent
   if (strong.size > 0) {
     // What it counts, if anything, must be the attribute's own thing: "3 meeting rooms" does not name total rooms, "21 guests" does not.
     const countsIt = counted.length === 0 || (head >= 0 && weakBeforeHead);
-    const names = (word: string) => wordRole(vocabulary, word) === 'strong' && !(isYear && wordStem(word) === 'year');
-    const named = countsIt && (wordsAround(tokens, first, -1).some(names) || wordsAround(tokens, last, 1).some(names));
+    const named = countsIt && (namesAttribute(wordsAround(tokens, first, -1), vocabulary, isYear) || namesAttribute(wordsAround(tokens, last, 1), vocabulary, isYear));
     return { verdict: 'for', score, named, ...tied };
   }
   const topic = [...label, ...counted].filter(isContentWord);
   return { verdict: 'open', topic: topic.length ? topic : content.slice(0, 3), score, ...tied };
+}
+
+/** An `against` judgement with its reason, tied to `year` when there is one. A function, not a closure made for every number judged. */
+function judgedAgainst(year: number | undefined, reason: string): NumberJudgement {
+  return year === undefined ? { verdict: 'against', reason } : { verdict: 'against', reason, year };
+}
+
+/** Whether one of `words` is the attribute's own ("strong"), "year" aside for a number that is a year (a year is not named by "year"). */
+function namesAttribute(words: readonly string[], vocabulary: AttributeVocabulary, isYear: boolean): boolean {
+  for (const word of words) if (wordRole(vocabulary, word) === 'strong' && !(isYear && wordStem(word) === 'year')) return true;
+  return false;
 }
 
 /** The first of the counted words, the rate and the words just before the number that the description excludes, in that order. */

@@ -13,6 +13,11 @@ const falseWords = new Set([
   'absent', 'not provided', 'not offered', 'not supported', 'not allowed', 'not permitted', '✗', '✘', '☐',
 ]);
 
+/** The refusal of a value that is no yes or no (a function, not a closure made for every value read). */
+function refuse(attribute: AttributeDefinition, raw: unknown): NormalizationResult {
+  return rejectValue(attribute, 'not_a_boolean', raw, 'true or false (yes/no)', 'is not a yes or no');
+}
+
 /**
  * Normalize a value for a `boolean` column. Negative words are read before missing markers, so
  * "none" and "not available" are false here although they are missing elsewhere; markers that say
@@ -20,14 +25,13 @@ const falseWords = new Set([
  * ("Yes, on request", "No (extra charge)"); "no idea" and "maybe" do not.
  */
 export function normalizeBoolean(raw: unknown, attribute: AttributeDefinition): NormalizationResult {
-  const reject = () => rejectValue(attribute, 'not_a_boolean', raw, 'true or false (yes/no)', 'is not a yes or no');
   if (typeof raw === 'boolean') return { value: raw };
-  if (typeof raw === 'number') return raw === 1 ? { value: true } : raw === 0 ? { value: false } : reject();
-  if (typeof raw !== 'string') return raw === null || raw === undefined ? { value: null } : reject();
+  if (typeof raw === 'number') return raw === 1 ? { value: true } : raw === 0 ? { value: false } : refuse(attribute, raw);
+  if (typeof raw !== 'string') return raw === null || raw === undefined ? { value: null } : refuse(attribute, raw);
   const folded = (isAscii(raw) ? raw : raw.normalize('NFKC')).trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
   if (trueWords.has(folded)) return { value: true };
   if (falseWords.has(folded)) return { value: false };
   const leading = /^(yes|no)\s*[,;:(–—-]/.exec(folded)?.[1];
   if (leading) return { value: leading === 'yes' };
-  return isMissingValue(raw) ? { value: null } : reject();
+  return isMissingValue(raw) ? { value: null } : refuse(attribute, raw);
 }

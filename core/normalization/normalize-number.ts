@@ -39,46 +39,51 @@ const readTexts = new WeakMap<AttributeDefinition, Map<string, NormalizationResu
 const mostTextsKept = 500;
 
 function readNumber(raw: unknown, attribute: AttributeDefinition): NormalizationResult {
-  const wantsInteger = attribute.kind === 'integer';
   const scale = attribute.scale !== undefined && attribute.scale > 0 && Number.isFinite(attribute.scale) ? attribute.scale : 1;
-  // What the column takes is spelled out only for a refusal: most values are read.
-  const reject = (code: Parameters<typeof rejectValue>[1], reason: string) => {
-    const expected = `${wantsInteger ? 'a whole number' : 'a number'}${attribute.unit ? ` in ${attribute.unit}` : ''}${scale === 1 ? '' : ` at scale ${scale}`}`;
-    return rejectValue(attribute, code, raw, expected, reason);
-  };
-  // An integer column is BIGINT; past 2^53 a JavaScript number no longer holds every integer, so a
-  // larger one (a model's "99999999999999999999") is refused rather than stored rounded or overflowing.
-  const finish = (value: number): NormalizationResult => {
-    if (!wantsInteger) return { value };
-    if (!Number.isInteger(value)) return reject('not_an_integer', 'is not a whole number');
-    return Number.isSafeInteger(value) ? { value } : reject('not_a_number', 'is too large to hold exactly');
-  };
 
-  if (typeof raw === 'number') return Number.isFinite(raw) ? finish(raw) : reject('not_a_number', 'is not a finite number');
-  if (typeof raw === 'bigint') return Number.isSafeInteger(Number(raw)) ? finish(Number(raw)) : reject('not_a_number', 'is too large to hold exactly');
-  if (typeof raw !== 'string') return reject('not_a_number', 'is not a number');
+  if (typeof raw === 'number') return Number.isFinite(raw) ? finished(attribute, raw, raw) : refuse(attribute, raw, 'not_a_number', 'is not a finite number');
+  if (typeof raw === 'bigint') return Number.isSafeInteger(Number(raw)) ? finished(attribute, raw, Number(raw)) : refuse(attribute, raw, 'not_a_number', 'is too large to hold exactly');
+  if (typeof raw !== 'string') return refuse(attribute, raw, 'not_a_number', 'is not a number');
 
   const column = resolveColumnUnit(attribute.unit);
   const reading = readQuantity(raw, column);
-  if ('failure' in reading) return reject(reading.failure.code, reading.failure.reason);
+  if ('failure' in reading) return refuse(attribute, raw, reading.failure.code, reading.failure.reason);
   const { amount, magnitude, currency, unit } = reading.quantity;
 
   if (currency && column.kind === 'currency' && !currency.codes.includes(column.code)) {
-    return reject('currency_mismatch', `is in ${currency.label} but the column is in ${column.code}`);
+    return refuse(attribute, raw, 'currency_mismatch', `is in ${currency.label} but the column is in ${column.code}`);
   }
   if (currency && column.kind !== 'currency' && column.kind !== 'none') {
-    return reject('unit_mismatch', `is an amount of money but the column is in ${attribute.unit}`);
+    return refuse(attribute, raw, 'unit_mismatch', `is an amount of money but the column is in ${attribute.unit}`);
   }
   if (unit && column.kind !== 'none' && !(column.kind === 'measure' && column.unit.dimension === unit.dimension)) {
-    return reject('unit_mismatch', `is ${describeDimension(unit.dimension)} (${unit.label}) but the column is in ${attribute.unit}${describeColumn(column)}`);
+    return refuse(attribute, raw, 'unit_mismatch', `is ${describeDimension(unit.dimension)} (${unit.label}) but the column is in ${attribute.unit}${describeColumn(column)}`);
   }
 
   let value = amount;
   if (unit && column.kind === 'measure' && unit.toBase !== column.unit.toBase) value = (value * unit.toBase) / column.unit.toBase;
   if (magnitude !== undefined) value = (value * magnitude) / scale;
   if (value !== amount) value = roundSignificant(value);
-  if (!Number.isFinite(value)) return reject('not_a_number', 'is not a finite number');
-  return finish(value === 0 ? 0 : value);
+  if (!Number.isFinite(value)) return refuse(attribute, raw, 'not_a_number', 'is not a finite number');
+  return finished(attribute, raw, value === 0 ? 0 : value);
+}
+
+/** The refusal of `raw` for the column, saying what the column takes: spelled out only for a refusal, most values are read. */
+function refuse(attribute: AttributeDefinition, raw: unknown, code: Parameters<typeof rejectValue>[1], reason: string): NormalizationResult {
+  const scale = attribute.scale !== undefined && attribute.scale > 0 && Number.isFinite(attribute.scale) ? attribute.scale : 1;
+  const expected = `${attribute.kind === 'integer' ? 'a whole number' : 'a number'}${attribute.unit ? ` in ${attribute.unit}` : ''}${scale === 1 ? '' : ` at scale ${scale}`}`;
+  return rejectValue(attribute, code, raw, expected, reason);
+}
+
+/**
+ * The value read, checked for an integer column. Such a column is BIGINT; past 2^53 a JavaScript
+ * number no longer holds every integer, so a larger one (a model's "99999999999999999999") is
+ * refused rather than stored rounded or overflowing.
+ */
+function finished(attribute: AttributeDefinition, raw: unknown, value: number): NormalizationResult {
+  if (attribute.kind !== 'integer') return { value };
+  if (!Number.isInteger(value)) return refuse(attribute, raw, 'not_an_integer', 'is not a whole number');
+  return Number.isSafeInteger(value) ? { value } : refuse(attribute, raw, 'not_a_number', 'is too large to hold exactly');
 }
 
 function describeDimension(dimension: string): string {

@@ -53,8 +53,11 @@ function calendarDate(year: number, month: number, day: number): CalendarDateRea
   if (year < 1 || daysInMonth === undefined || day < 1 || day > daysInMonth) {
     return { failure: 'not_a_date', reason: 'is not a day of the calendar' };
   }
-  const pad = (value: number, width: number) => String(value).padStart(width, '0');
-  return { date: `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}` };
+  return { date: `${padded(year, 4)}-${padded(month, 2)}-${padded(day, 2)}` };
+}
+
+function padded(value: number, width: number): string {
+  return String(value).padStart(width, '0');
 }
 
 function isLeapYear(year: number): boolean {
