@@ -38,17 +38,14 @@ const scoreDenominators = new Set([5, 10, 20, 100]);
  * ("3 stone") or a rate ("100 km per hour") is a `unit_mismatch`.
  */
 export function readQuantity(written: string, column: ColumnUnit): QuantityReading {
-  const fail = (code: ValueIssueCode, reason: string): QuantityReading => ({ failure: { code, reason } });
   const dimension = column.kind === 'measure' ? column.unit.dimension : undefined;
   let text = tidyNumberText(written);
   let negative = false;
   const accounting = /^\((.+)\)$/.exec(text);
   if (accounting?.[1]) [negative, text] = [true, accounting[1].trim()];
-  const readSign = () => {
-    const sign = /^([+-])\s*/.exec(text);
-    if (sign) [negative, text] = [negative !== (sign[1] === '-'), text.slice(sign[0].length)];
-  };
-  readSign();
+  // A sign, before a currency and after one ("-$45", "$-45"): read in place twice, not by a closure made for every text read.
+  let sign = /^([+-])\s*/.exec(text);
+  if (sign) [negative, text] = [negative !== (sign[1] === '-'), text.slice(sign[0].length)];
   const prefix = matchLeadingAlias(text, currencyAliases);
   const currencies: CurrencyMention[] = [];
   if (prefix) {
@@ -56,19 +53,20 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
     text = prefix.rest.trimStart();
     const inner = negative ? null : /^\((.+)\)$/.exec(text);
     if (inner?.[1]) [negative, text] = [true, inner[1].trim()];
-    readSign();
+    sign = /^([+-])\s*/.exec(text);
+    if (sign) [negative, text] = [negative !== (sign[1] === '-'), text.slice(sign[0].length)];
   }
   text = replaceNumberWords(text);
   const literal = decimalLiteralPattern.exec(text)?.[0];
-  if (!literal) return fail('not_a_number', 'is not a number');
+  if (!literal) return failure('not_a_number', 'is not a number');
   let rest = text.slice(literal.length);
 
   const isRange = /^\s*(?:-|–|—|to)\s*(?:[$€£¥]\s*)?\d/.test(rest) && !/^-\d+-\d/.test(rest);
-  if (isRange) return fail('ambiguous', 'is a range, not one number');
+  if (isRange) return failure('ambiguous', 'is a range, not one number');
   const score = /^\s*(?:\/|out of)\s*(\d+)(?![\d.,])/.exec(rest);
   if (score) {
     const numerator = readDecimalLiteral(literal, { money: column.kind === 'currency' || currencies.length > 0 }) ?? Infinity;
-    if (!scoreDenominators.has(Number(score[1])) || numerator > Number(score[1])) return fail('not_a_number', 'is a fraction, not one number');
+    if (!scoreDenominators.has(Number(score[1])) || numerator > Number(score[1])) return failure('not_a_number', 'is a fraction, not one number');
     rest = rest.slice(score[0].length);
   }
   rest = rest.replace(/^\s*\+/, '');
@@ -87,7 +85,7 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
   }
   const isMoney = column.kind === 'currency' || currencies.length > 0;
   let amount = readDecimalLiteral(literal, { money: isMoney, magnitude: magnitude !== undefined });
-  if (amount === undefined) return fail('not_a_number', 'is not a number');
+  if (amount === undefined) return failure('not_a_number', 'is not a number');
 
   for (let part = compoundPart(rest, unit, dimension); part && unit; part = compoundPart(rest, unit, dimension)) {
     amount += (part.amount * part.unit.toBase) / unit.toBase;
@@ -95,13 +93,17 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
   }
   const after = rest.trim();
   const hasConvertibleColumn = dimension !== undefined && dimension !== 'proportion';
-  if (hasConvertibleColumn && unit && /^(?:per\b|\/|an? \p{L})/u.test(after)) return fail('unit_mismatch', 'is a rate, not an amount');
-  if (hasConvertibleColumn && !unit && /^\p{L}/u.test(after)) return fail('unit_mismatch', 'has a unit that cannot be read');
-  if (/^[,;]\s*\d/.test(after)) return fail('ambiguous', 'lists several numbers');
-  if (after !== '' && !/^(?:\p{L}|\(|[,;]|\/\s*\p{L})/u.test(after)) return fail('not_a_number', 'is not a number');
+  if (hasConvertibleColumn && unit && /^(?:per\b|\/|an? \p{L})/u.test(after)) return failure('unit_mismatch', 'is a rate, not an amount');
+  if (hasConvertibleColumn && !unit && /^\p{L}/u.test(after)) return failure('unit_mismatch', 'has a unit that cannot be read');
+  if (/^[,;]\s*\d/.test(after)) return failure('ambiguous', 'lists several numbers');
+  if (after !== '' && !/^(?:\p{L}|\(|[,;]|\/\s*\p{L})/u.test(after)) return failure('not_a_number', 'is not a number');
 
   const signed = negative ? -amount : amount;
   return { quantity: { amount: signed === 0 ? 0 : signed, magnitude, currency: currencies[0], unit } };
+}
+
+function failure(code: ValueIssueCode, reason: string): QuantityReading {
+  return { failure: { code, reason } };
 }
 
 /** Every unit and currency spelling, listed once (quotes are read many times per record). */

@@ -17,6 +17,9 @@ export function mayStartNumberWords(word: string): boolean {
   return ones.has(word) || tens.has(word) || word === 'a';
 }
 
+/** The first letters of the words `mayStartNumberWords` accepts ("o" of "one", "a"): a word starting otherwise is not cut out of its text to be asked. */
+export const numberWordInitials: ReadonlySet<string> = new Set([...ones.keys(), ...tens.keys(), 'a'].map((word) => word[0]!));
+
 /**
  * Replace a leading English number phrase below a thousand ("twelve", "twenty-five", "a dozen",
  * "two hundred and five") with its digits, so "twelve km" reads as "12 km". "thousand", "million"
