@@ -40,6 +40,12 @@ export function recordTarget(table: string, schema: RecordSchema): RecordTarget 
   };
 }
 
+/** `recordTarget`, its tables' rows through DuckDB's appender (see `RecordTarget.appendTable`): the ingest's group commit's. */
+function appendingRecordTarget(table: string, schema: RecordSchema): RecordTarget {
+  const target = recordTarget(table, schema);
+  return { ...target, appendTable: table, children: target.children!.map((child) => ({ ...child, appendTable: child.logName })) };
+}
+
 export interface TableInfo {
   table: string;
   schema: RecordSchema;
@@ -286,7 +292,7 @@ export class SragStore {
    * own record is committed, so "done" stays durable.
    */
   extractionStore(table: string, schema: RecordSchema): IngestExtractionStore {
-    const target = recordTarget(table, schema);
+    const target = appendingRecordTarget(table, schema);
     type Write = { record: StoredRecord } | { entry: LogWrite } | { cache: CacheWrite } | { move: { from: string; to: string } };
     let pending: Array<{ write: Write; resolve: () => void; reject: (error: unknown) => void }> = [];
     // The documents the log did not know when the run read it (`logEntries`), none saved or moved
