@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier } from '../quote-identifier.ts';
+import { sqlString } from '../../runtime/sql-string.ts';
 
 /** Hashes kept per column: overlap between two columns is exact below this many distinct values, estimated above. */
 export const sketchSize = 1024;
@@ -30,25 +31,26 @@ export async function refreshTableProfile(connection: DuckDBConnection, table: s
     .filter((column) => !skippedColumns.has(column.name) && (column.type === 'VARCHAR' || integerTypes.has(column.type)));
   const source = quoteIdentifier(table);
   await forgetTableProfile(connection, table);
+  // The table's and column's names as literals, not parameters: a statement with parameters is
+  // prepared, bound and run in three steps, ~0.5–0.8 ms of CPU more each (three per column).
+  const tableName = sqlString(table);
   for (const column of columns) {
     const name = quoteIdentifier(column.name);
+    const columnName = sqlString(column.name);
     const text = `CAST(${name} AS VARCHAR)`;
     await connection.run(
-      `INSERT INTO srag_column_sketches SELECT $1, $2, value_hash FROM (
-         SELECT DISTINCT hash(${text}) AS value_hash FROM ${source} WHERE ${name} IS NOT NULL) ORDER BY value_hash LIMIT ${sketchSize}`,
-      [table, column.name]);
+      `INSERT INTO srag_column_sketches SELECT ${tableName}, ${columnName}, value_hash FROM (
+         SELECT DISTINCT hash(${text}) AS value_hash FROM ${source} WHERE ${name} IS NOT NULL) ORDER BY value_hash LIMIT ${sketchSize}`);
     await connection.run(
-      `INSERT INTO srag_column_profiles SELECT $1, $2, $3, count(${name}), count(DISTINCT ${text}),
-         CASE WHEN count(DISTINCT ${text}) > ${sketchSize} THEN (SELECT max(value_hash) FROM srag_column_sketches WHERE table_name = $1 AND column_name = $2) END
-       FROM ${source}`,
-      [table, column.name, column.type]);
+      `INSERT INTO srag_column_profiles SELECT ${tableName}, ${columnName}, ${sqlString(column.type)}, count(${name}), count(DISTINCT ${text}),
+         CASE WHEN count(DISTINCT ${text}) > ${sketchSize} THEN (SELECT max(value_hash) FROM srag_column_sketches WHERE table_name = ${tableName} AND column_name = ${columnName}) END
+       FROM ${source}`);
     if (column.type === 'VARCHAR') {
       await connection.run(
-        `INSERT INTO srag_column_values SELECT $1, $2, phrase FROM (
+        `INSERT INTO srag_column_values SELECT ${tableName}, ${columnName}, phrase FROM (
            SELECT trim(regexp_replace(lower(${name}), '[^\\p{L}\\p{N}]+', ' ', 'g')) AS phrase, count(*) AS frequency
            FROM ${source} WHERE ${name} IS NOT NULL AND length(${name}) <= ${longestValuePhrase}
-           GROUP BY phrase ORDER BY frequency DESC, phrase LIMIT ${valuePhrasesPerColumn}) WHERE phrase <> ''`,
-        [table, column.name]);
+           GROUP BY phrase ORDER BY frequency DESC, phrase LIMIT ${valuePhrasesPerColumn}) WHERE phrase <> ''`);
     }
   }
   await connection.run(
