@@ -95,6 +95,23 @@ describe('the ingest store appends what it knows to be new through DuckDB\'s app
     }
   });
 
+  it('looks up and keeps replies under keys that hold quotes, as any other key', async () => {
+    const store = await openStore();
+    try {
+      const run = store.extractionStore('guesthouses', schema);
+      const reply = (text: string) => ({ text, model: 'm', usage: { promptTokens: 1, completionTokens: 1 } });
+      const key = "it's a \"key\" '' --";
+      expect(await run.responseCache.get(key)).toBeUndefined();
+      await writeCacheEntries(store.connection, [{ key, response: reply('first'), purpose: null }], { appender: true });
+      await writeCacheEntries(store.connection, [{ key, response: reply('second'), purpose: null }, { key: `${key}'`, response: reply('other'), purpose: null }], { appender: true });
+      expect((await run.responseCache.get(key))?.text).toBe('first');
+      expect((await run.responseCache.get(`${key}'`))?.text).toBe('other');
+      expect(await run.responseCache.get("it's")).toBeUndefined();
+    } finally {
+      store.close();
+    }
+  });
+
   it('appends a run\'s records with no statement, each typed column as the statement wrote it', async () => {
     const typed = parseRecordSchema({ title: 'Hotel', properties: {
       name: { type: 'string', description: 'Name.' }, stars: { type: 'integer', description: 'Stars.' }, price: { type: 'number', description: 'Price.' },

@@ -23,7 +23,7 @@ import { hashText } from '../../runtime/hash-text.ts';
 import { compareSchemas, type SchemaChange } from './compare-schemas.ts';
 import { addedColumns, storeTablesSql } from './store-tables.ts';
 import { bufferCacheTrimmer, checkpointBufferCacheBytes, checkpointSoonBytes, ingestBufferCacheBytes, memoryLimitSql } from './trim-buffer-cache.ts';
-import { moveSources, writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget } from './store-writes.ts';
+import { moveSources, textLiterals, writeCacheEntries, writeLogEntries, writeRecords, type CacheWrite, type LogWrite, type RecordTarget } from './store-writes.ts';
 
 /**
  * The extraction store of a table `srag ingest` fills, with one write more than the run's port:
@@ -500,7 +500,7 @@ export class SragStore {
       // A run's first pass finds none, so its replies are read only when some are there.
       const keys = [...waiting.keys()];
       const inList = (count: number) => Array.from({ length: count }, (_, index) => `$${index + 1}`).join(', ');
-      const held = (await connection.runAndReadAll(`SELECT DISTINCT key FROM srag_cache WHERE key IN (${inList(keys.length)})`, keys)).getRowsJS().map(([key]) => String(key));
+      const held = (await connection.runAndReadAll(`SELECT DISTINCT key FROM srag_cache WHERE key IN (${textLiterals(keys)})`)).getRowsJS().map(([key]) => String(key));
       const rows = held.length === 0 ? [] : (await connection.runAndReadAll(
         `SELECT key, ${this.replyTextColumns}, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key IN (${inList(held.length)})`,
         held)).getRowsJS();
