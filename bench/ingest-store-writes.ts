@@ -5,18 +5,25 @@
  * and records, the statistics and profile refresh, a checkpoint and the close — with the CPU of each
  * phase (user + system, every thread: nothing else runs meanwhile).
  *
- *   node --import tsx bench/ingest-store-writes.ts [--from DB] [--documents 3000] [--waves 9] [--runs 3] [--threads N]
+ *   node --import tsx bench/ingest-store-writes.ts [--from DB] [--documents 3000] [--waves 9] [--runs 3] [--threads N] [--statements]
  *
  * Without --from, a database is made first: `srag ingest` of --documents generated pages against the
  * test stand-in, in a process of its own. --threads runs `SET threads = N` after the open, as the
  * CLI's ingest does (see `ingestThreadsSql` in node/cli/ingest-command.ts). Nine waves are what a
- * 3,000-page ingest commits (its group commits). CPU varies with the machine's load: compare builds
- * interleaved.
+ * 3,000-page ingest committed when this was written; on 29 November (round 6) one made 4 group
+ * commits (`--waves 4`): a wave's size decides whether a table's rows go to the write-ahead log or,
+ * a row group or more at once, straight to the file (compressed at the commit). --statements prints
+ * the CPU of each statement, appender and instance close, per run (the process's, every thread:
+ * a statement's figure includes the JavaScript other saves ran while it was pending, so a short
+ * statement can read several times what it costs alone). CPU varies with the machine's load:
+ * compare builds interleaved.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
+import type * as NodeApi from '@duckdb/node-api';
 import { DuckDBInstance } from '../node/duckdb/duckdb-node-api.ts';
 import { parseRecordSchema, type CachedResponse, type StoredRecord } from '../core/index.ts';
 import { SragStore } from '../node/duckdb/store/srag-store.ts';
@@ -26,7 +33,65 @@ import { startLlmStandIn } from '../tests/helpers/llm-stand-in/index.ts';
 
 const { values: flags } = parseArgs({ options: {
   from: { type: 'string' }, documents: { type: 'string', default: '3000' }, waves: { type: 'string', default: '9' }, runs: { type: 'string', default: '3' }, threads: { type: 'string' },
+  statements: { type: 'boolean', default: false },
 } });
+const cpu = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
+const statementCpu = flags.statements ? timeStatements() : undefined;
+
+/**
+ * Times every statement, appender and instance close DuckDB runs from now on (CPU of the process,
+ * by statement text up to its first 100 characters); a statement run inside another (runAndReadAll
+ * runs one) counts once.
+ */
+function timeStatements(): Map<string, { calls: number; milliseconds: number }> {
+  const spent = new Map<string, { calls: number; milliseconds: number }>();
+  const add = (what: string, milliseconds: number) => {
+    const entry = spent.get(what) ?? { calls: 0, milliseconds: 0 };
+    entry.calls += 1;
+    entry.milliseconds += milliseconds;
+    spent.set(what, entry);
+  };
+  let depth = 0;
+  // The classes srag's sources use (`require`d as node/duckdb/duckdb-node-api.ts does: the same module).
+  const { DuckDBConnection } = createRequire(import.meta.url)('@duckdb/node-api') as typeof NodeApi;
+  const connection = DuckDBConnection.prototype as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const method of ['run', 'runAndReadAll']) {
+    const original = connection[method]!;
+    connection[method] = async function (this: unknown, sql: unknown, ...rest: unknown[]) {
+      if (depth > 0) return original.call(this, sql, ...rest);
+      depth += 1;
+      const start = cpu();
+      try {
+        return await original.call(this, sql, ...rest);
+      } finally {
+        depth -= 1;
+        add(String(sql).replace(/\s+/g, ' ').trim().replace(/\$\d+(, \$\d+)+/g, '$…').replace(/'[^']*'(, '[^']*')+/g, "'…'").slice(0, 100), cpu() - start);
+      }
+    };
+  }
+  const createAppender = connection.createAppender!;
+  connection.createAppender = async function (this: unknown, table: unknown, ...rest: unknown[]) {
+    const start = cpu();
+    const appender = await createAppender.call(this, table, ...rest) as { closeSync(): void };
+    const close = appender.closeSync.bind(appender);
+    // From its making to its close: the appends (JavaScript calling DuckDB per cell) and the flush.
+    appender.closeSync = () => {
+      close();
+      add(`appender of ${String(table)}`, cpu() - start);
+    };
+    return appender;
+  };
+  const closeInstance = DuckDBInstance.prototype.closeSync;
+  DuckDBInstance.prototype.closeSync = function (this: InstanceType<typeof DuckDBInstance>) {
+    const start = cpu();
+    closeInstance.call(this);
+    add('instance close (its checkpoint)', cpu() - start);
+  };
+  return spent;
+}
 const directory = mkdtempSync(join(tmpdir(), 'srag-store-writes-'));
 
 /** A database `srag ingest` filled with --documents generated pages. */
@@ -84,11 +149,9 @@ async function readWrites(database: string) {
 const source = flags.from ?? await ingestedDatabase();
 if (!existsSync(source)) throw new Error(`no database ${source}`);
 const { table, schema, replies, records } = await readWrites(source);
-const cpu = () => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-};
 const waves = Number(flags.waves);
+// The reads of the source database are not the replay's.
+statementCpu?.clear();
 console.log(`${replies.length} replies, ${records.length} records (${records.reduce((sum, record) => sum + record.evidence.length, 0)} evidence rows) in ${waves} waves${flags.threads ? `, threads = ${flags.threads}` : ''}`);
 for (let run = 0; run < Number(flags.runs); run++) {
   const database = join(directory, `replay-${run}.duckdb`);
@@ -118,5 +181,12 @@ for (let run = 0; run < Number(flags.runs); run++) {
   const closed = cpu();
   rmSync(database, { force: true });
   console.log(`run ${run + 1}: open ${(opened - start).toFixed(0)} ms, writes ${(written - opened).toFixed(0)}, statistics ${(refreshed - written).toFixed(0)}, checkpoint ${(checkpointed - refreshed).toFixed(0)}, close ${(closed - checkpointed).toFixed(0)}; total ${(closed - start).toFixed(0)} ms of CPU`);
+}
+if (statementCpu) {
+  const runs = Number(flags.runs);
+  console.log('CPU per run, by statement (ms, calls):');
+  for (const [what, { calls, milliseconds }] of [...statementCpu].sort((a, b) => b[1].milliseconds - a[1].milliseconds)) {
+    if (milliseconds / runs >= 1) console.log(`${(milliseconds / runs).toFixed(1).padStart(8)} ${String(calls / runs).padStart(6)}  ${what}`);
+  }
 }
 if (!flags.from) rmSync(directory, { recursive: true, force: true });

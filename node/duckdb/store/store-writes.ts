@@ -2,6 +2,7 @@ import { sqlTypeForKind, type AttributeDefinition, type AttributeEvidence, type 
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier } from '../quote-identifier.ts';
 import { deflateReplyText } from './kept-reply-text.ts';
+import { sqlString } from '../../runtime/sql-string.ts';
 
 /**
  * Records per slice of statements (each statement takes its rows as one JSON text): a 512-document
@@ -18,6 +19,12 @@ export interface StatementRunner {
 export interface RecordTarget {
   /** The record table, quoted (and qualified when it is not in `main`). */
   quotedTable: string;
+  /**
+   * The record table's name in `main` when its rows may go through DuckDB's appender (see
+   * `appendRowsByName`): only where nothing else can run a statement on the connection meanwhile
+   * (the ingest's group commit). Without it, rows go through a statement.
+   */
+  appendTable?: string;
   /** `table_name` in srag_ingestion_log and srag_evidence. */
   logName: string;
   schema: RecordSchema;
@@ -29,6 +36,8 @@ export interface RecordTarget {
 export interface ChildTarget {
   entity: ChildEntity;
   quotedTable: string;
+  /** As `RecordTarget.appendTable`, for the child table. */
+  appendTable?: string;
   /** `table_name` of its items' evidence in srag_evidence: the child table's name. */
   logName: string;
 }
@@ -127,13 +136,13 @@ async function writeWholeRecords(connection: StatementRunner, target: RecordTarg
     const sources = slice.map((record) => record.source);
     const replaced = withoutRows.size === 0 ? sources : sources.filter((source) => !withoutRows.has(source));
     if (replaced.length) await connection.run(`DELETE FROM ${quotedTable} WHERE "_source" IN ${textList('$1')}`, [jsonText(replaced)]);
-    await insertRows(connection, quotedTable, schema.attributes, [{ name: '"_source"', type: 'VARCHAR' }, { name: '"_content_hash"', type: 'VARCHAR' }],
+    await insertRows(connection, { quotedTable, appendTable: target.appendTable }, schema.attributes, [{ name: '_source', type: 'VARCHAR' }, { name: '_content_hash', type: 'VARCHAR' }],
       slice.map((record) => ({ values: record.values, provenance: [record.source, record.contentHash] })));
     await replaceEvidence(connection, logName, replaced, slice.flatMap((record) => record.evidence.map((entry) => ({ source: record.source, attribute: entry.attribute, entry }))));
     for (const child of target.children ?? []) {
       if (replaced.length) await connection.run(`DELETE FROM ${child.quotedTable} WHERE "_source" IN ${textList('$1')}`, [jsonText(replaced)]);
       const items = slice.flatMap((record) => (record.children?.[child.entity.name] ?? []).map((item, index) => ({ record, item, position: index + 1 })));
-      await insertRows(connection, child.quotedTable, child.entity.attributes, [{ name: '"_source"', type: 'VARCHAR' }, { name: '"_position"', type: 'INTEGER' }, { name: '"_content_hash"', type: 'VARCHAR' }],
+      await insertRows(connection, child, child.entity.attributes, [{ name: '_source', type: 'VARCHAR' }, { name: '_position', type: 'INTEGER' }, { name: '_content_hash', type: 'VARCHAR' }],
         items.map(({ record, item, position }) => ({ values: item.values, provenance: [record.source, position, record.contentHash] })));
       // An item's evidence is named by its attribute and place: `price_per_night[2]`.
       await replaceEvidence(connection, child.logName, replaced, items.flatMap(({ record, item, position }) =>
@@ -179,17 +188,23 @@ export async function removeSources(connection: StatementRunner, target: RecordT
   await connection.run(`DELETE FROM srag_ingestion_log WHERE table_name = $2 AND source IN ${textList('$1')}`, [text, target.logName]);
 }
 
-/** Inserts rows of typed attribute values followed by srag's own columns (`provenance`, in `extraColumns` order). */
+/**
+ * Inserts rows of typed attribute values followed by srag's own columns (`provenance`, in
+ * `extraColumns` order): through DuckDB's appender when the table may take it (`appendTable`, see
+ * `appendRowsByName`), else one statement per slice that takes the rows as one JSON text. The
+ * appender spares DuckDB parsing that text again: the record table's inserts of a 3,000-page
+ * ingest's group commits cost ~77 ms of CPU as statements (bench/ingest-store-writes.ts' replay).
+ */
 async function insertRows(
-  connection: StatementRunner, quotedTable: string, attributes: AttributeDefinition[], extraColumns: Array<{ name: string; type: string }>,
+  connection: StatementRunner, table: { quotedTable: string; appendTable?: string | undefined }, attributes: AttributeDefinition[], extraColumns: Array<{ name: string; type: string }>,
   rows: Array<{ values: StoredRecord['values']; provenance: Array<string | number> }>,
 ): Promise<void> {
   if (rows.length === 0) return;
-  const columnList = [...attributes.map((attribute) => quoteIdentifier(attribute.name)), ...extraColumns.map((column) => column.name)].join(', ');
-  const types = [...attributes.map((attribute) => sqlTypeForKind[attribute.kind]), ...extraColumns.map((column) => column.type)];
-  await writeJsonRows(connection,
-    rows.map((row) => [...attributes.map((attribute) => cellText(row.values[attribute.name])), ...row.provenance.map(cellText)]),
-    (source) => `INSERT INTO ${quotedTable} (${columnList}) SELECT ${castCells(types).join(', ')} FROM ${source}`);
+  const columns = [...attributes.map((attribute) => ({ name: attribute.name, type: sqlTypeForKind[attribute.kind] as string })), ...extraColumns];
+  const cells = rows.map((row) => [...attributes.map((attribute) => cellText(row.values[attribute.name])), ...row.provenance.map(cellText)]);
+  if (table.appendTable !== undefined && 'createAppender' in connection && await appendRowsByName(connection as Appending, table.appendTable, columns, cells)) return;
+  await writeJsonRows(connection, cells,
+    (source) => `INSERT INTO ${table.quotedTable} (${columns.map((column) => quoteIdentifier(column.name)).join(', ')}) SELECT ${castCells(columns.map((column) => column.type)).join(', ')} FROM ${source}`);
 }
 
 /** Replaces the evidence of `sources` under `logName` (only that of `attributes` when given) with `entries`; those of other documents are added. */
@@ -202,28 +217,47 @@ async function replaceEvidence(
     entry.value === null ? null : String(entry.value),
     entry.raw === null || entry.raw === undefined ? null : typeof entry.raw === 'string' ? entry.raw : JSON.stringify(entry.raw),
     entry.quote, entry.status, entry.reason]);
-  if (evidence.length && 'createAppender' in connection && await appendTexts(connection as Appending, 'srag_evidence', evidence)) return;
+  if (evidence.length && 'createAppender' in connection && await appendRowsByName(connection as Appending, 'srag_evidence', evidenceColumns, evidence)) return;
   await writeJsonRows(connection, evidence, (rows) => `INSERT INTO srag_evidence (table_name, source, attribute, value, raw, quote, status, reason) SELECT ${castCells(Array(8).fill('VARCHAR')).join(', ')} FROM ${rows}`);
 }
 
 /** A connection that can append rows to a table without a statement (DuckDB's appender). */
 type Appending = StatementRunner & Pick<DuckDBConnection, 'createAppender' | 'runAndReadAll'>;
 
+/** srag_evidence's columns, as `replaceEvidence` gives its rows' cells. */
+const evidenceColumns = ['table_name', 'source', 'attribute', 'value', 'raw', 'quote', 'status', 'reason'].map((name) => ({ name, type: 'VARCHAR' }));
+
 /**
- * Appends `rows` of texts to `table` (in `main`) through DuckDB's appender, in the caller's
- * transaction; false, having written nothing, when the table does not have one column per cell.
- * No JSON text to write and for DuckDB to parse: the group commits of 20,000 documents (280,000
- * evidence rows) cost 3.9–4.1 s of CPU so, 4.7–4.9 s with the evidence in `writeJsonRows`'
- * statements. The appender's flush runs on the calling thread; a value its column refuses or a row
- * that breaks a key fails it, and the transaction with it.
+ * Appends `rows` (cells as texts, in the order of `columns`) to `table` (in `main`) through DuckDB's
+ * appender, in the caller's transaction; false, having written nothing, unless the table has
+ * exactly the columns named, each of the type given. The appender fills a table's columns by
+ * place, not by name: the cells are put in the table's own order, read from the table first (a
+ * query that reads no row, made before the appender: a query on the connection while it is open
+ * failed the next statement), so a table whose columns came in another order (a grown table's
+ * added ones come after `_source`) cannot shift a value into its neighbour's column.
+ *
+ * A text appended to a typed column is cast by DuckDB as the statement's `::TYPE` casts it (the
+ * same cast, refusing what does not convert). No JSON text to write and for DuckDB to parse: the
+ * group commits of 20,000 documents (280,000 evidence rows) cost 3.9–4.1 s of CPU so, 4.7–4.9 s
+ * with the evidence in `writeJsonRows`' statements. The appender's flush runs on the calling
+ * thread; a value its column refuses or a row that breaks a key fails it, and the transaction with it.
  */
-async function appendTexts(connection: Appending, table: string, rows: ReadonlyArray<ReadonlyArray<string | null>>): Promise<boolean> {
+async function appendRowsByName(
+  connection: Appending, table: string, columns: ReadonlyArray<{ name: string; type: string }>, rows: ReadonlyArray<ReadonlyArray<string | null>>,
+): Promise<boolean> {
+  const shape = await connection.runAndReadAll(`SELECT * FROM ${quoteIdentifier(table)} LIMIT 0`);
+  const names = shape.columnNames();
+  const types = shape.columnTypes().map((type) => type.toString());
+  const given = new Map(columns.map((column, index) => [column.name, { type: column.type, index }]));
+  const places = names.map((name, index) => (given.get(name)?.type === types[index] ? given.get(name)!.index : -1));
+  if (names.length !== columns.length || places.includes(-1)) return false;
   const appender = await connection.createAppender(table);
   try {
-    if (appender.columnCount !== rows[0]!.length) return false;
+    if (appender.columnCount !== places.length) return false;
     for (const row of rows) {
-      for (const cell of row) {
-        if (cell === null) appender.appendNull();
+      for (const place of places) {
+        const cell = row[place];
+        if (cell === null || cell === undefined) appender.appendNull();
         else appender.appendVarchar(cell);
       }
       appender.endRow();
@@ -386,12 +420,12 @@ const cacheColumnTypes = ['VARCHAR', 'VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT', '
  * `created_at` takes its default, as the statement left it.
  */
 async function appendCacheEntries(connection: Appending, first: Map<string, CacheWrite>): Promise<boolean> {
-  // The keys as an IN list of parameters, as `SragStore.lookUpReplies` asks: a semi-join with them
-  // unnested from one JSON text cost twice as much here (3,000 pages' commits: ~50 against ~20 ms).
+  // The keys as an IN list of literals (`textLiterals`), as `SragStore.lookUpReplies` asks: a
+  // semi-join with them unnested from one JSON text cost twice as much here (3,000 pages' commits:
+  // ~50 against ~20 ms).
   // Asked before the appender is made: a query on the connection while it is open failed the next
   // statement ("Attempting to execute an unsuccessful or closed pending query result").
-  const keys = [...first.keys()];
-  const kept = new Set((await connection.runAndReadAll(`SELECT key FROM srag_cache WHERE key IN (${keys.map((_, index) => `$${index + 1}`).join(', ')})`, keys)).getRowsJS().map(([key]) => String(key)));
+  const kept = new Set((await connection.runAndReadAll(`SELECT key FROM srag_cache WHERE key IN (${textLiterals([...first.keys()])})`)).getRowsJS().map(([key]) => String(key)));
   const appender = await connection.createAppender('srag_cache');
   try {
     if (!hasColumnTypes(appender, cacheColumnTypes)) return false;
@@ -437,6 +471,15 @@ function slices<T>(items: T[]): T[][] {
  */
 function textList(parameter: string): string {
   return `(SELECT unnest(from_json(${parameter}::JSON, '["VARCHAR"]')))`;
+}
+
+/**
+ * `'a', 'b', …`: texts as SQL literals, for a key column's `IN (…)`. Not parameters: a statement
+ * with 64 of them cost ~1 ms of CPU more to prepare and bind (64 keys looked up among 334 replies:
+ * 3.3–3.5 ms against 2.2–2.8), and srag_cache's keys are asked for at every group commit and lookup.
+ */
+export function textLiterals(texts: readonly string[]): string {
+  return texts.map(sqlString).join(', ');
 }
 
 /** Texts as the JSON array `textList` reads. */
