@@ -19,19 +19,11 @@ const duckDbMagic = 'DUCK';
  * every row group that was appended to, whole: with the default, srag_cache (a reply of ~8 KB a
  * row), a record table and srag_ingestion_log stay one row group each up to 122,880 rows, so each
  * checkpoint of an ingest re-read and rewrote all of them — at 100,000 documents 95 MB of replies,
- * +85–99 MB of memory and 0.3–1 s a checkpoint, growing with the file. With fewer rows only the
+ * +85–99 MB of memory and 0.3–1 s a checkpoint, growing with the file. With 8,192 rows only the
  * last group of each is rewritten. Not kept in the file: given at every open (another program
  * opening it with the default merges small groups at its first checkpoint, which is harmless).
- *
- * 16,384, not 8,192 (round 5's, chosen before replies were kept deflated): a transaction that
- * appends a row group or more to a table writes them to the file, compressed, at its COMMIT, and
- * an ingest's group commit holds ~10,000 evidence rows (750 pages): with 8,192 each such commit
- * compressed them there, and the close's checkpoint took no less (bench/ingest-store-writes.ts
- * --waves 4 --statements: COMMIT 35–50 ms each against 12–18). `srag ingest` of 100,000 pages (zz runner,
- * adjacent runs, 29 November): 0.696 ms/doc and 383 MB peak (VmHWM) with 8,192, 0.657 and 311 with
- * 16,384 (another run: 0.742, 305; other 8,192 runs under load 368–396 MB).
  */
-export const rowGroupRows = 16_384;
+export const rowGroupRows = 8_192;
 
 /**
  * Opens the DuckDB file at `path` (or `:memory:`). A file that exists but is not a DuckDB database
