@@ -104,7 +104,7 @@ async function documentsRequest(patterns: string[], options: IngestCommandOption
   if (skipped.length) process.stderr.write(`skipping ${countNoun(skipped.length, 'file')} of unsupported type: ${listed(skipped)}\n`);
   if (outsideLinks.length) process.stderr.write(`skipping ${countNoun(outsideLinks.length, 'symbolic link')} that ${outsideLinks.length === 1 ? 'leads' : 'lead'} out of the given paths: ${listed(outsideLinks)} (pass --follow-links to read them)\n`);
   // A dry run saves nothing: without a database yet, every document is new, and no file is made.
-  const session = await openSession(options.dryRun && !existsSync(options.db) ? ':memory:' : options.db, { abortSignal });
+  const session = await openSession(options.dryRun && !existsSync(options.db) ? ':memory:' : options.db, { abortSignal, forIngest: true });
   const request: IngestRequest = { ...requestOptions(options), documents, schema, table };
   return { session, request };
 }
@@ -114,7 +114,7 @@ async function resumeRequest(patterns: string[], options: IngestCommandOptions, 
   if (patterns.length > 0) {
     throw new SragError({ code: 'INPUT_INVALID', message: '--resume-batch takes no documents: it finishes those the table\'s Batch API submissions list', hint: 'drop the document arguments, or run srag ingest DOCUMENTS --schema FILE --batch-api' });
   }
-  const session = await openSession(options.db, { abortSignal, mustExist: true });
+  const session = await openSession(options.db, { abortSignal, mustExist: true, forIngest: true });
   const request: IngestRequest = { ...requestOptions(options), resumeBatch: true, table: options.table };
   return { session, request };
 }

@@ -35,12 +35,14 @@ export interface OpenSessionOptions {
   environment?: Record<string, string | undefined>;
   /** Refuse a database that does not exist instead of creating it (commands that only read it). */
   mustExist?: boolean;
+  /** The store is opened for `srag ingest`'s writes (its row groups: see `ingestRowGroupRows`). */
+  forIngest?: boolean;
 }
 
 /** Everything a command needs: the store at `databasePath`, settings, prompts, and a model client on demand. */
-export async function openSession(databasePath: string, { abortSignal, environment, mustExist }: OpenSessionOptions = {}): Promise<Session> {
+export async function openSession(databasePath: string, { abortSignal, environment, mustExist, forIngest }: OpenSessionOptions = {}): Promise<Session> {
   const settings = readSettings(environment);
-  const store = await SragStore.open(databasePath, { mustExist });
+  const store = await SragStore.open(databasePath, { mustExist, forIngest });
   const clients = new Map<ResponseCache, ModelClient>();
   const defaultCache = store.responseCache();
   const endpoint = settings.endpoint;

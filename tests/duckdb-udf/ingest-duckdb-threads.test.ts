@@ -20,10 +20,16 @@ async function threadsOf(store: SragStore): Promise<number> {
   return store.exclusive(async (connection) => Number((await connection.runAndReadAll("SELECT current_setting('threads')")).getRowsJS()[0]![0]));
 }
 
-describe('srag ingest and DuckDB\'s threads', () => {
-  it('runs the ingest\'s statements on one DuckDB thread, where a store opened for anything else keeps DuckDB\'s default', async () => {
+describe('srag ingest and DuckDB\'s threads and row groups', () => {
+  it('runs the ingest\'s statements on one DuckDB thread in a store opened for the ingest, where a store opened for anything else keeps DuckDB\'s default', async () => {
     const database = join(mkdtempSync(join(tmpdir(), 'srag-threads-')), 'srag.duckdb');
     const seen: number[] = [];
+    const open = SragStore.open.bind(SragStore);
+    const opened: unknown[] = [];
+    vi.spyOn(SragStore, 'open').mockImplementation((path, options) => {
+      opened.push(options?.forIngest);
+      return open(path, options);
+    });
     const refresh = SragStore.prototype.refreshStatistics;
     // The statistics at the end of the run: the largest statements an ingest runs.
     vi.spyOn(SragStore.prototype, 'refreshStatistics').mockImplementation(async function (this: SragStore, ...args: Parameters<SragStore['refreshStatistics']>) {
@@ -34,6 +40,9 @@ describe('srag ingest and DuckDB\'s threads', () => {
       { environment: { OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: 'sk-test-not-a-real-key-0000' } });
     expect(ingest.status, ingest.stderr).toBe(0);
     expect(seen).toEqual([1]);
+    // Opened for the ingest's writes: its row groups (ingestRowGroupRows, tested in open-duckdb-file.test.ts).
+    expect(opened).toEqual([true]);
+    vi.mocked(SragStore.open).mockRestore();
     const store = await SragStore.open(database);
     try {
       // DuckDB's default is a thread per core: on a machine of one core, this test cannot tell the two apart.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { openDuckDbFile, rowGroupRows } from '../../node/duckdb/store/open-duckdb-file.ts';
+import { ingestRowGroupRows, openDuckDbFile, rowGroupRows } from '../../node/duckdb/store/open-duckdb-file.ts';
 
 const rows = async (connection: DuckDBConnection, sql: string) => (await connection.runAndReadAll(sql)).getRowsJS();
 
@@ -32,6 +32,25 @@ describe('a database file srag opens', () => {
       connection.closeSync();
       instance.closeSync();
     }
+  });
+
+  it('puts ingestRowGroupRows rows in a row group when opened for srag ingest, rowGroupRows otherwise', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'srag-open-'));
+    const groups = async (forIngest: boolean) => {
+      const { instance } = await openDuckDbFile(join(directory, `${forIngest ? 'ingest' : 'other'}.duckdb`), { forIngest });
+      const connection = await instance.connect();
+      try {
+        await connection.run(`CREATE TABLE evidence AS SELECT i AS id, 'quote ' || i AS quote FROM range(${ingestRowGroupRows + 100}) r(i)`);
+        await connection.run('CHECKPOINT');
+        return Number((await rows(connection, "SELECT count(DISTINCT row_group_id) FROM pragma_storage_info('evidence')"))[0]![0]);
+      } finally {
+        connection.closeSync();
+        instance.closeSync();
+      }
+    };
+    expect(ingestRowGroupRows).toBeGreaterThan(rowGroupRows);
+    expect(await groups(true)).toBe(Math.ceil((ingestRowGroupRows + 100) / ingestRowGroupRows));
+    expect(await groups(false)).toBe(Math.ceil((ingestRowGroupRows + 100) / rowGroupRows));
   });
 
   it('is the database every connection of its instance starts in, under the name DuckDB gives the file', async () => {

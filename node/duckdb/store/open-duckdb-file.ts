@@ -9,6 +9,11 @@ import { quoteIdentifier } from '../quote-identifier.ts';
 export interface OpenDuckDbFileOptions {
   /** Refuse a file that does not exist rather than create it (commands that only read: ask, stats, why). */
   mustExist?: boolean;
+  /**
+   * The file is opened for `srag ingest`'s writes: its rows go in row groups of
+   * `ingestRowGroupRows`, not `rowGroupRows` (see there why only then).
+   */
+  forIngest?: boolean;
 }
 
 /** The magic DuckDB writes at byte 8 of every database file. */
@@ -26,26 +31,41 @@ const duckDbMagic = 'DUCK';
 export const rowGroupRows = 8_192;
 
 /**
+ * Rows per row group of a file `srag ingest` opens. A transaction that appends a row group or more
+ * to a table writes it to the file, compressed, at its COMMIT, and an ingest's group commit holds
+ * ~10,000 evidence rows (750 pages): with 8,192 each such commit compressed them there, and the
+ * close's checkpoint took no less (bench/ingest-store-writes.ts --waves 4 --statements: COMMIT
+ * 35–50 ms each against 12–18). `npm run bench -- --cli-only --memory-documents 100000` on
+ * 29 November: 100,000 pages peaked at 294 and 301 MB (VmHWM) with 16,384, 359–378 MB with 8,192.
+ * Not (yet) for every open: a million-page `srag_extract`, whose journal apply rewrites its tables'
+ * last row groups at each checkpoint, was measured with 8,192 only (834 MiB, goal 1 GB), and its
+ * 100,000-page run read 662 MB with 16,384 against 581 (same window) and 569–655 with 8,192.
+ */
+export const ingestRowGroupRows = 16_384;
+
+/**
  * Opens the DuckDB file at `path` (or `:memory:`). A file that exists but is not a DuckDB database
  * (`notes.json`, `data.csv`) is refused — DuckDB would open it as an empty in-memory database and
  * every paid reply would be lost. A file that cannot be opened for writing (read-only file or
  * directory) is opened read-only, so it can still be queried.
  *
- * A file is attached to an instance in memory with `rowGroupRows` rows a row group (an option only
+ * A file is attached to an instance in memory with `rowGroupRows` rows a row group (`ingestRowGroupRows`
+ * for `srag ingest`; an option only
  * ATTACH takes) under the name DuckDB gives a file it opens itself, and every connection of the
  * instance starts in it (`instance.connect` is wrapped), so statements and `current_database()`
  * read as they would on the file opened directly.
  */
-export async function openDuckDbFile(path: string, { mustExist = false }: OpenDuckDbFileOptions = {}): Promise<{ instance: DuckDBInstance; readOnly: boolean }> {
+export async function openDuckDbFile(path: string, { mustExist = false, forIngest = false }: OpenDuckDbFileOptions = {}): Promise<{ instance: DuckDBInstance; readOnly: boolean }> {
   if (path === ':memory:' || path.startsWith(':memory:')) return { instance: await DuckDBInstance.create(path), readOnly: false };
   checkDatabaseFile(path, mustExist);
+  const rows = forIngest ? ingestRowGroupRows : rowGroupRows;
   try {
-    return { instance: await attachDatabaseFile(path, false), readOnly: false };
+    return { instance: await attachDatabaseFile(path, false, rows), readOnly: false };
   } catch (error) {
     const message = firstLine((error as Error).message);
     if (/permission denied|read-only|readonly/i.test(message)) {
       try {
-        return { instance: await attachDatabaseFile(path, true), readOnly: true };
+        return { instance: await attachDatabaseFile(path, true, rows), readOnly: true };
       } catch {
         // Report the first error: it names the cause.
       }
@@ -63,7 +83,7 @@ export async function openDuckDbFile(path: string, { mustExist = false }: OpenDu
 const reservedDatabaseNames = new Set(['memory', 'system', 'temp', 'main']);
 
 /** The instance in memory with the file at `path` attached (see `openDuckDbFile`); its spill files beside the file, as DuckDB puts them. */
-async function attachDatabaseFile(path: string, readOnly: boolean): Promise<DuckDBInstance> {
+async function attachDatabaseFile(path: string, readOnly: boolean, rowGroupRows: number): Promise<DuckDBInstance> {
   const instance = await DuckDBInstance.create(':memory:', { temp_directory: `${path}.tmp` });
   // DuckDB names a file it opens by its base name up to the first dot (srag.duckdb → srag).
   const inferred = basename(path).split('.')[0]!;
