@@ -33,8 +33,9 @@ const periodWords = new Set(['year', 'years', 'quarter', 'quarters', 'period', '
 /** Words that put a rate after a number: "$45 per night", "$100,000 a year", "$45 each way". */
 const rateWords = new Set(['per', 'a', 'an', 'each', 'every']);
 /**
- * Month words and their short forms: "jan", "january", … "sept", "september". A set, not a pattern:
- * every token of a clause is looked up, and a lookup costs less than a match.
+ * Month words and their short forms: "jan", "january", … "sept", "september" — and "sepember", which
+ * the pattern this set replaced (`sept?(?:ember)?`) matched too. A set, not a pattern: every token
+ * of a clause is looked up, and a lookup costs less than a match.
  */
 const monthWords = new Set([
   'jan', 'january', 'feb', 'february', 'mar', 'march', 'apr', 'april', 'may', 'jun', 'june', 'jul', 'july', 'aug', 'august',

@@ -39,7 +39,7 @@ const readTexts = new WeakMap<AttributeDefinition, Map<string, NormalizationResu
 const mostTextsKept = 500;
 
 function readNumber(raw: unknown, attribute: AttributeDefinition): NormalizationResult {
-  const scale = attribute.scale !== undefined && attribute.scale > 0 && Number.isFinite(attribute.scale) ? attribute.scale : 1;
+  const scale = columnScale(attribute);
 
   if (typeof raw === 'number') return Number.isFinite(raw) ? finished(attribute, raw, raw) : refuse(attribute, raw, 'not_a_number', 'is not a finite number');
   if (typeof raw === 'bigint') return Number.isSafeInteger(Number(raw)) ? finished(attribute, raw, Number(raw)) : refuse(attribute, raw, 'not_a_number', 'is too large to hold exactly');
@@ -70,7 +70,7 @@ function readNumber(raw: unknown, attribute: AttributeDefinition): Normalization
 
 /** The refusal of `raw` for the column, saying what the column takes: spelled out only for a refusal, most values are read. */
 function refuse(attribute: AttributeDefinition, raw: unknown, code: Parameters<typeof rejectValue>[1], reason: string): NormalizationResult {
-  const scale = attribute.scale !== undefined && attribute.scale > 0 && Number.isFinite(attribute.scale) ? attribute.scale : 1;
+  const scale = columnScale(attribute);
   const expected = `${attribute.kind === 'integer' ? 'a whole number' : 'a number'}${attribute.unit ? ` in ${attribute.unit}` : ''}${scale === 1 ? '' : ` at scale ${scale}`}`;
   return rejectValue(attribute, code, raw, expected, reason);
 }
@@ -84,6 +84,11 @@ function finished(attribute: AttributeDefinition, raw: unknown, value: number): 
   if (attribute.kind !== 'integer') return { value };
   if (!Number.isInteger(value)) return refuse(attribute, raw, 'not_an_integer', 'is not a whole number');
   return Number.isSafeInteger(value) ? { value } : refuse(attribute, raw, 'not_a_number', 'is too large to hold exactly');
+}
+
+/** The column's scale: a positive finite `scale`, else 1. */
+function columnScale(attribute: AttributeDefinition): number {
+  return attribute.scale !== undefined && attribute.scale > 0 && Number.isFinite(attribute.scale) ? attribute.scale : 1;
 }
 
 function describeDimension(dimension: string): string {

@@ -43,9 +43,8 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
   let negative = false;
   const accounting = /^\((.+)\)$/.exec(text);
   if (accounting?.[1]) [negative, text] = [true, accounting[1].trim()];
-  // A sign, before a currency and after one ("-$45", "$-45"): read in place twice, not by a closure made for every text read.
-  let sign = /^([+-])\s*/.exec(text);
-  if (sign) [negative, text] = [negative !== (sign[1] === '-'), text.slice(sign[0].length)];
+  // A sign, before a currency and after one ("-$45", "$-45").
+  [negative, text] = withSign(text, negative);
   const prefix = matchLeadingAlias(text, currencyAliases);
   const currencies: CurrencyMention[] = [];
   if (prefix) {
@@ -53,8 +52,7 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
     text = prefix.rest.trimStart();
     const inner = negative ? null : /^\((.+)\)$/.exec(text);
     if (inner?.[1]) [negative, text] = [true, inner[1].trim()];
-    sign = /^([+-])\s*/.exec(text);
-    if (sign) [negative, text] = [negative !== (sign[1] === '-'), text.slice(sign[0].length)];
+    [negative, text] = withSign(text, negative);
   }
   text = replaceNumberWords(text);
   const literal = decimalLiteralPattern.exec(text)?.[0];
@@ -104,6 +102,12 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
 
 function failure(code: ValueIssueCode, reason: string): QuantityReading {
   return { failure: { code, reason } };
+}
+
+/** `text` without a leading sign, and whether the number is negative once it is read (a function, not a closure made for every text read). */
+function withSign(text: string, negative: boolean): [boolean, string] {
+  const sign = /^([+-])\s*/.exec(text);
+  return sign ? [negative !== (sign[1] === '-'), text.slice(sign[0].length)] : [negative, text];
 }
 
 /** Every unit and currency spelling, listed once (quotes are read many times per record). */
