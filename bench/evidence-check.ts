@@ -12,10 +12,18 @@
  * `--reference DIR` also times the evidence check of another checkout (DIR holds its `core/`, e.g.
  * `git archive main core | tar -x -C DIR`) on the same records, rounds interleaved with this one's,
  * and prints before/after per corpus: the machine's load then weighs on both alike.
+ *
+ * `--cold N` (with `--reference`) measures what `srag ingest` pays: the FIRST pass over the
+ * generated hotel pages in a fresh process, while V8 still runs the check in its interpreter and
+ * baseline tiers. N processes per build, started in turn (reference, this, reference, …), each
+ * reading every record once; half of them time the pass (CPU of the whole process, all threads,
+ * so the garbage collector's helper threads count), the other half sample what it allocates (V8's
+ * sampling heap profiler, counting objects the collector has already freed) as bytes per record.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { documentText, parseRecordSchema, type RecordSchema } from '../core/index.ts';
 import { foldQuoteText } from '../core/extraction/fold-quote-text.ts';
@@ -24,8 +32,19 @@ import { answerProperty } from '../tests/helpers/llm-stand-in/answer-property.ts
 import type { GoldRecord } from '../tests/helpers/llm-stand-in/load-gold-corpus.ts';
 import { generateHotelCorpus } from './generate-hotel-corpus.ts';
 
-const { values: flags } = parseArgs({ options: { rounds: { type: 'string', default: '20' }, reference: { type: 'string' }, hotels: { type: 'string', default: '3000' } } });
+const { values: flags } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '20' }, reference: { type: 'string' }, hotels: { type: 'string', default: '3000' },
+    cold: { type: 'string' }, 'cold-child': { type: 'string' }, core: { type: 'string' }, measure: { type: 'string' },
+  },
+});
 const rounds = Math.max(1, Number(flags.rounds));
+/** Where the first pass's CPU is marked: the interpreter's records, the baseline's, then the optimized code's. */
+const coldSegments = [250, 1000, 2000, Infinity];
+if (flags['cold-child']) {
+  await coldChild(flags['cold-child'], flags.core!, flags.measure === 'allocation');
+  process.exit(0);
+}
 
 interface Case {
   schema: RecordSchema;
@@ -101,6 +120,12 @@ const corpora: Array<[string, Case[]]> = [
   ...(Number(flags.hotels) > 0 ? [[`generated hotel pages`, generatedHotelCases(Number(flags.hotels))] as [string, Case[]]] : []),
 ];
 
+if (flags.cold) {
+  if (!flags.reference || Number(flags.hotels) <= 0) throw new Error('evidence-check: --cold needs --reference DIR (the checkout to compare with) and generated hotel pages');
+  await coldPasses(Number(flags.cold), corpora[corpora.length - 1]![1]);
+  process.exit(0);
+}
+
 // One record of a 1 MB document: the hotel page padded with prose, its quotes elided across it.
 const hotel = corpora[0]![1][0]!;
 const padding = 'Guests describe the lobby, the garden and the library as calm and well kept, year after year. '.repeat(11_000);
@@ -139,4 +164,95 @@ if (flags.reference) {
     const [old, now] = interleavedMilliseconds(cases, [before, withEvidence]);
     console.log(`  ${name}: ${old!.toFixed(3)} → ${now!.toFixed(3)} (${(old! / now!).toFixed(1)}× less)`);
   }
+}
+
+/** What one fresh process reports of its first pass (see `coldChild`). */
+interface ColdReport {
+  cpuMilliseconds: number[];
+  bytes?: number;
+}
+
+/**
+ * `--cold`: fresh processes per build, interleaved, half timing the first pass and half sampling
+ * its allocation (see the header). The cases are written to a file once; each child reads it
+ * before the pass, then imports the build's `readRecordReply`.
+ */
+async function coldPasses(count: number, cases: readonly Case[]): Promise<void> {
+  const directory = mkdtempSync(join(tmpdir(), 'srag-evidence-cold-'));
+  try {
+    const file = join(directory, 'cases.json');
+    // The schema once, as `srag ingest` parses it once: what is cached per attribute stays cached.
+    writeFileSync(file, JSON.stringify({ schema: cases[0]!.schema, items: cases.map(({ text, reply }) => ({ text, reply })) }));
+    const builds = [['before', resolve(flags.reference!)], ['after', resolve('.')]] as const;
+    const results = new Map<string, { cpu: number[][]; bytes: number[] }>(builds.map(([name]) => [name, { cpu: [], bytes: [] }]));
+    for (let round = 0; round < count; round += 1) {
+      for (const measure of ['cpu', 'allocation']) {
+        for (const [name, core] of round % 2 === 0 ? builds : [...builds].reverse()) {
+          const output = execFileSync(process.execPath, ['--import', 'tsx', 'bench/evidence-check.ts', '--cold-child', file, '--core', core, '--measure', measure], { encoding: 'utf8' });
+          const report = JSON.parse(output.trim().split('\n').pop()!) as ColdReport;
+          if (measure === 'cpu') results.get(name)!.cpu.push(report.cpuMilliseconds);
+          else results.get(name)!.bytes.push(report.bytes!);
+        }
+      }
+    }
+    const median = (list: number[]) => [...list].sort((left, right) => left - right)[Math.floor(list.length / 2)]!;
+    const range = (list: number[], digits: number) => `${Math.min(...list).toFixed(digits)}–${Math.max(...list).toFixed(digits)}`;
+    console.log(`\nfirst pass over ${cases.length} generated hotel pages in a fresh process, ${count} processes per build and measure (${flags.reference} before, this checkout after)`);
+    for (const [name] of builds) {
+      const { cpu, bytes } = results.get(name)!;
+      const totals = cpu.map((marks) => marks[marks.length - 1]!);
+      const segments = coldSegments.map((end, index) => {
+        const start = index === 0 ? 0 : coldSegments[index - 1]!;
+        const perRecord = cpu.map((marks) => (marks[index]! - (index === 0 ? 0 : marks[index - 1]!)) / (Math.min(end, cases.length) - start));
+        return `records ${start + 1}–${Math.min(end, cases.length)} ${median(perRecord).toFixed(3)}`;
+      });
+      const kilobytes = bytes.map((value) => value / cases.length / 1024);
+      console.log(`  ${name}: CPU ${median(totals).toFixed(0)} ms (${range(totals, 0)}), ${(median(totals) / cases.length).toFixed(3)} ms/record; median ms/record by segment: ${segments.join(', ')}`);
+      console.log(`  ${name}: allocated ${median(kilobytes).toFixed(1)} KB/record (${range(kilobytes, 1)}), ${(median(bytes) / 1e6).toFixed(0)} MB in all`);
+    }
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/**
+ * One fresh process of `--cold`: reads the cases, imports `readRecordReply` from `core`, and reads
+ * every reply once with evidence, printing one JSON line: the process's CPU at each of
+ * `coldSegments`, or (`allocation`) the bytes V8's sampling heap profiler saw allocated during the
+ * pass, freed objects included.
+ */
+async function coldChild(file: string, core: string, allocation: boolean): Promise<void> {
+  const { schema, items } = JSON.parse(readFileSync(file, 'utf8')) as { schema: RecordSchema; items: Array<Omit<Case, 'schema'>> };
+  const cases: Case[] = items.map((item) => ({ ...item, schema }));
+  const { readRecordReply: read } = (await import(join(core, 'core/extraction/read-record-reply.ts'))) as { readRecordReply: typeof readRecordReply };
+  const { Session } = await import('node:inspector');
+  const session = new Session();
+  const post = (method: string, parameters?: object) => new Promise<unknown>((done, fail) => session.post(method, parameters ?? {}, (error, result) => (error ? fail(error) : done(result))));
+  if (allocation) {
+    session.connect();
+    await post('HeapProfiler.enable');
+    await post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  }
+  const marks: number[] = [];
+  const started = process.cpuUsage();
+  for (let index = 0; index < cases.length; index += 1) {
+    const item = cases[index]!;
+    read(item.reply, { schema: item.schema, documentText: item.text, withEvidence: true, strict: false });
+    if (index + 1 === cases.length || coldSegments.includes(index + 1)) {
+      const used = process.cpuUsage(started);
+      marks.push((used.user + used.system) / 1000);
+    }
+  }
+  if (!allocation) {
+    console.log(JSON.stringify({ cpuMilliseconds: marks } satisfies ColdReport));
+    return;
+  }
+  const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: { head: SampledNode } };
+  const sum = (node: SampledNode): number => node.selfSize + node.children.reduce((total, child) => total + sum(child), 0);
+  console.log(JSON.stringify({ cpuMilliseconds: marks, bytes: sum(profile.head) } satisfies ColdReport));
+}
+
+interface SampledNode {
+  selfSize: number;
+  children: SampledNode[];
 }

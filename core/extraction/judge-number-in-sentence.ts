@@ -65,7 +65,10 @@ const monthWords = new Set([
 export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSentence, attribute: AttributeDefinition, vocabulary: AttributeVocabulary): NumberJudgement {
   let clauseStart = 0;
   let clauseEnd = sentence.text.length;
-  for (const end of sentence.clauseEnds) {
+  // Index loops, not for…of: the first thousands of numbers are judged by V8's interpreter and
+  // baseline code, where every step of an iterator allocates its result.
+  for (let index = 0; index < sentence.clauseEnds.length; index += 1) {
+    const end = sentence.clauseEnds[index]!;
     if (end <= number.start) clauseStart = end;
     else if (end >= number.end) {
       clauseEnd = end;
@@ -90,10 +93,11 @@ export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSent
   let unitWritten = false;
   for (; after < tokens.length && isUnitToken(tokens[after]!.text); after += 1) unitWritten = true;
   let rate: string | undefined;
-  const counted: string[] = [];
+  // What the number counts: the content words right after it (at most three), tokens `after` on.
+  let counted = 0;
   const next = tokenText(tokens, after + 1);
   if (rateWords.has(tokenText(tokens, after) ?? '') && next && next.length >= 2 && isLetters(next) && !isFunctionWord(next)) rate = next;
-  else if (!isYear) for (let at = after; at < tokens.length && counted.length < 3 && isContentWord(tokens[at]!.text); at += 1) counted.push(tokens[at]!.text);
+  else if (!isYear) while (after + counted < tokens.length && counted < 3 && isContentWord(tokens[after + counted]!.text)) counted += 1;
   let earlier = false;
   for (let at = after; at < tokens.length && at < after + 6 && !isNumberToken(tokens[at]!.text); at += 1) {
     earlier ||= earlierWords.has(tokens[at]!.text) || (earlierPeriodWords.has(tokens[at]!.text) && periodWords.has(tokenText(tokens, at + 1) ?? ''));
@@ -101,17 +105,18 @@ export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSent
 
   let before = first - 1;
   for (; before >= 0 && isUnitToken(tokens[before]!.text); before -= 1) unitWritten = true;
-  const label: string[] = [];
-  for (let at = before; at >= 0 && label.length < 5; at -= 1) {
+  // The label: up to five words before the number, years passed over, up to a number. Kept as
+  // token indexes, nearest first, in a list reused from call to call (see `labelAt`).
+  let labelCount = 0;
+  for (let at = before; at >= 0 && labelCount < 5; at -= 1) {
     if (isYearToken(tokens[at]!.text)) continue;
     if (isNumberToken(tokens[at]!.text)) break;
-    label.unshift(tokens[at]!.text);
+    labelAt[labelCount++] = at;
   }
+  const nearCount = Math.min(3, labelCount);
   const year = yearNear(sentenceTokens, clauseFirst + first, clauseFirst + last, number.value);
-  const tied = year === undefined ? {} : { year };
 
-  const near = label.slice(-3);
-  const excluded = firstExcluded(vocabulary, counted, rate, near);
+  const excluded = firstExcluded(vocabulary, tokens, after, counted, rate, nearCount);
   if (excluded) return judgedAgainst(year, `its number is about "${excluded}", which the description of ${attribute.name} excludes`);
   if (rate && vocabulary.excludedRates.some((other) => stemsMatch(other, wordStem(rate)))) return judgedAgainst(year, `its number is per ${rate}, which the description of ${attribute.name} excludes`);
   if (rate && vocabulary.rate && !stemsMatch(vocabulary.rate, wordStem(rate)) && wordRole(vocabulary, rate) !== 'strong') return judgedAgainst(year, `its number is per ${rate}, not per ${vocabulary.rate}`);
@@ -122,42 +127,73 @@ export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSent
   let head = -1;
   let weakBeforeHead = true;
   let anyWeak = false;
-  for (let at = 0; at < counted.length && head < 0; at += 1) {
-    const role = wordRole(vocabulary, counted[at]!);
+  for (let at = 0; at < counted && head < 0; at += 1) {
+    const role = wordRole(vocabulary, tokens[after + at]!.text);
     if (role === 'strong') head = at;
     else if (role === 'weak') anyWeak = true;
     else weakBeforeHead = false;
   }
   const column = resolveColumnUnit(attribute.unit).kind;
-  if (counted.length && (column === 'currency' || column === 'measure') && !unitWritten && head < 0) {
-    return judgedAgainst(year, `its number counts "${counted.join(' ')}", not an amount in ${attribute.unit}`);
+  if (counted && (column === 'currency' || column === 'measure') && !unitWritten && head < 0) {
+    return judgedAgainst(year, `its number counts "${tokenTexts(tokens, after, after + counted)}", not an amount in ${attribute.unit}`);
   }
-  if (counted.length && head < 0 && !anyWeak) return judgedAgainst(year, `its number counts "${counted.join(' ')}", not ${words(attribute.name)}`);
-  const fromAfterChange = label.some((word, index) => word === 'from' && index > 0 && changeWords.has(label[index - 1]!));
-  if (earlier || fromAfterChange || near.some((word) => comparisonWords.has(word))) {
-    const context = tokens.slice(Math.max(0, first - 3), Math.min(tokens.length, last + 4)).map((token) => token.text).join(' ');
+  if (counted && head < 0 && !anyWeak) return judgedAgainst(year, `its number counts "${tokenTexts(tokens, after, after + counted)}", not ${words(attribute.name)}`);
+  // "from" after a word of change ("rose from"), in the label's order: the word before "from" is the next farther one.
+  let fromAfterChange = false;
+  for (let near = 0; near + 1 < labelCount && !fromAfterChange; near += 1) fromAfterChange = tokens[labelAt[near]!]!.text === 'from' && changeWords.has(tokens[labelAt[near + 1]!]!.text);
+  let compared = false;
+  for (let near = 0; near < nearCount && !compared; near += 1) compared = comparisonWords.has(tokens[labelAt[near]!]!.text);
+  if (earlier || fromAfterChange || compared) {
+    const context = tokenTexts(tokens, Math.max(0, first - 3), Math.min(tokens.length, last + 4));
     return judgedAgainst(year, `its number is the figure another is compared with ("${context}"), not ${words(attribute.name)}`);
   }
 
-  const strong = new Set<string>();
-  const weak = new Set<string>();
-  const content: string[] = [];
-  for (const token of tokens) {
-    if (!isContentWord(token.text)) continue;
-    content.push(token.text);
-    const role = wordRole(vocabulary, token.text);
-    if (role === 'strong') strong.add(wordStem(token.text));
-    else if (role === 'weak') weak.add(wordStem(token.text));
+  // The distinct stems of the clause's strong and weak words, counted in lists reused from call to call (not two sets made per number judged).
+  let strong = 0;
+  let weak = 0;
+  for (let at = 0; at < tokens.length; at += 1) {
+    const text = tokens[at]!.text;
+    if (!isContentWord(text)) continue;
+    const role = wordRole(vocabulary, text);
+    if (role === 'strong') strong = addDistinct(strongStems, strong, wordStem(text));
+    else if (role === 'weak') weak = addDistinct(weakStems, weak, wordStem(text));
   }
-  const score = 3 * strong.size + weak.size;
-  if (strong.size > 0) {
+  const score = 3 * strong + weak;
+  if (strong > 0) {
     // What it counts, if anything, must be the attribute's own thing: "3 meeting rooms" does not name total rooms, "21 guests" does not.
-    const countsIt = counted.length === 0 || (head >= 0 && weakBeforeHead);
-    const named = countsIt && (namesAttribute(wordsAround(tokens, first, -1), vocabulary, isYear) || namesAttribute(wordsAround(tokens, last, 1), vocabulary, isYear));
-    return { verdict: 'for', score, named, ...tied };
+    const countsIt = counted === 0 || (head >= 0 && weakBeforeHead);
+    const named = countsIt && (namesAttributeAround(tokens, first, -1, vocabulary, isYear) || namesAttributeAround(tokens, last, 1, vocabulary, isYear));
+    return year === undefined ? { verdict: 'for', score, named } : { verdict: 'for', score, named, year };
   }
-  const topic = [...label, ...counted].filter(isContentWord);
-  return { verdict: 'open', topic: topic.length ? topic : content.slice(0, 3), score, ...tied };
+  const topic: string[] = [];
+  for (let near = labelCount - 1; near >= 0; near -= 1) if (isContentWord(tokens[labelAt[near]!]!.text)) topic.push(tokens[labelAt[near]!]!.text);
+  for (let at = after; at < after + counted; at += 1) if (isContentWord(tokens[at]!.text)) topic.push(tokens[at]!.text);
+  if (topic.length === 0) for (let at = 0; at < tokens.length && topic.length < 3; at += 1) if (isContentWord(tokens[at]!.text)) topic.push(tokens[at]!.text);
+  return year === undefined ? { verdict: 'open', topic, score } : { verdict: 'open', topic, score, year };
+}
+
+/**
+ * The label's token indexes, nearest the number first (at most five), and the distinct strong and
+ * weak stems of a clause: lists kept from one judgement to the next and filled from the start
+ * (a count says how much is in use), since a judgement runs for every number read and a list or a
+ * set made for each was most of what it allocated. Never returned; judging does not nest.
+ */
+const labelAt: number[] = [0, 0, 0, 0, 0];
+const strongStems: string[] = [];
+const weakStems: string[] = [];
+
+/** `stem` added to the first `count` of `stems` unless it is one of them; the new count. */
+function addDistinct(stems: string[], count: number, stem: string): number {
+  for (let index = 0; index < count; index += 1) if (stems[index] === stem) return count;
+  stems[count] = stem;
+  return count + 1;
+}
+
+/** The texts of tokens `from` to `to` (not included), joined by spaces. */
+function tokenTexts(tokens: readonly Token[], from: number, to: number): string {
+  let text = '';
+  for (let at = from; at < to; at += 1) text += at === from ? tokens[at]!.text : ` ${tokens[at]!.text}`;
+  return text;
 }
 
 /** An `against` judgement with its reason, tied to `year` when there is one. A function, not a closure made for every number judged. */
@@ -165,17 +201,11 @@ function judgedAgainst(year: number | undefined, reason: string): NumberJudgemen
   return year === undefined ? { verdict: 'against', reason } : { verdict: 'against', reason, year };
 }
 
-/** Whether one of `words` is the attribute's own ("strong"), "year" aside for a number that is a year (a year is not named by "year"). */
-function namesAttribute(words: readonly string[], vocabulary: AttributeVocabulary, isYear: boolean): boolean {
-  for (const word of words) if (wordRole(vocabulary, word) === 'strong' && !(isYear && wordStem(word) === 'year')) return true;
-  return false;
-}
-
-/** The first of the counted words, the rate and the words just before the number that the description excludes, in that order. */
-function firstExcluded(vocabulary: AttributeVocabulary, counted: readonly string[], rate: string | undefined, near: readonly string[]): string | undefined {
-  for (const word of counted) if (wordRole(vocabulary, word) === 'excluded') return word;
+/** The first of the counted words (`counted` tokens from `after`), the rate and the words just before the number (the label's nearest `nearCount`, in the text's order) that the description excludes, in that order. */
+function firstExcluded(vocabulary: AttributeVocabulary, tokens: readonly Token[], after: number, counted: number, rate: string | undefined, nearCount: number): string | undefined {
+  for (let at = after; at < after + counted; at += 1) if (wordRole(vocabulary, tokens[at]!.text) === 'excluded') return tokens[at]!.text;
   if (rate !== undefined && wordRole(vocabulary, rate) === 'excluded') return rate;
-  for (const word of near) if (wordRole(vocabulary, word) === 'excluded') return word;
+  for (let near = nearCount - 1; near >= 0; near -= 1) if (wordRole(vocabulary, tokens[labelAt[near]!]!.text) === 'excluded') return tokens[labelAt[near]!]!.text;
   return undefined;
 }
 
@@ -200,8 +230,10 @@ let lastTokens: { text: string; tokens: readonly Token[] } | undefined;
 function tokensOf(text: string): readonly Token[] {
   if (lastTokens?.text === text) return lastTokens.tokens;
   const tokens: Token[] = [];
+  const words = text.split(' ');
   let start = 0;
-  for (const word of text.split(' ')) {
+  for (let index = 0; index < words.length; index += 1) {
+    const word = words[index]!;
     if (word) tokens.push({ text: word, start, end: start + word.length });
     start += word.length + 1;
   }
@@ -235,17 +267,21 @@ function yearAt(tokens: readonly Token[], at: number, value: number): number | u
 
 
 /**
- * The four words before (`step` -1) or after (+1) the token at `from` in the clause, passing over
- * units, currencies, years and the parts of a date ("the fiscal year ended December 31, 2020").
+ * Whether one of the four words before (`step` -1) or after (+1) the token at `from` in the clause
+ * is the attribute's own ("strong"), passing over units, currencies, years and the parts of a date
+ * ("the fiscal year ended December 31, 2020"), and "year" for a number that is a year (a year is
+ * not named by "year"). Read in place, not gathered into a list first.
  */
-function wordsAround(tokens: readonly Token[], from: number, step: 1 | -1): string[] {
-  const found: string[] = [];
-  for (let at = from + step; at >= 0 && at < tokens.length && found.length < 4; at += step) {
+function namesAttributeAround(tokens: readonly Token[], from: number, step: 1 | -1, vocabulary: AttributeVocabulary, isYear: boolean): boolean {
+  let found = 0;
+  for (let at = from + step; at >= 0 && at < tokens.length && found < 4; at += step) {
     const text = tokens[at]!.text;
     const dayOfMonth = isDigits(text, 1, 2) && (monthWords.has(tokenText(tokens, at - 1) ?? '') || monthWords.has(tokenText(tokens, at + 1) ?? ''));
-    if (!isUnitToken(text) && !isYearToken(text) && !monthWords.has(text) && !dayOfMonth) found.push(text);
+    if (isUnitToken(text) || isYearToken(text) || monthWords.has(text) || dayOfMonth) continue;
+    found += 1;
+    if (wordRole(vocabulary, text) === 'strong' && !(isYear && wordStem(text) === 'year')) return true;
   }
-  return found;
+  return false;
 }
 
 function isYearToken(text: string): boolean {
