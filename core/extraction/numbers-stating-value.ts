@@ -12,16 +12,37 @@ const negativeWords = /\b(?:loss|losses|lost|deficit|decrease[sd]?|decline[sd]?|
  */
 export function numbersStatingValue(value: number, text: string, attribute: AttributeDefinition): { stating: NumberInText[]; read: ReturnType<typeof numbersInText> } {
   const read = numbersInText(text, attribute);
-  const stating = read.numbers.filter((stated) => agrees(value, stated.value)
-    || (value < 0 && agrees(-value, stated.value) && negativeWords.test(text))
-    || (!attribute.unit && /%|percent|per cent/i.test(stated.written) && agrees(value, stated.value / 100)));
+  // A loop, not filter with a closure: this runs for every quote and every window of a rival sentence.
+  const stating: NumberInText[] = [];
+  for (let index = 0; index < read.numbers.length; index += 1) {
+    const stated = read.numbers[index]!;
+    if (agrees(value, stated.value)
+      || (value < 0 && agrees(-value, stated.value) && negativeWords.test(text))
+      || (!attribute.unit && /%|percent|per cent/i.test(stated.written) && agrees(value, stated.value / 100))) stating.push(stated);
+  }
   return { stating, read };
 }
 
 function agrees(value: number, stated: number): boolean {
   if (Math.abs(value - stated) <= 1e-9 * Math.max(1, Math.abs(stated))) return true;
-  const decimals = /\.(\d+)$/.exec(String(value))?.[1]?.length ?? (Number.isInteger(value) && !String(value).includes('e') ? 0 : undefined);
+  const decimals = decimalsOf(value);
   if (decimals === undefined || stated === 0) return false;
   const rounded = Number(stated.toFixed(Math.min(decimals, 20)));
   return rounded === value && Math.abs(value - stated) <= 0.005 * Math.abs(stated);
 }
+
+/**
+ * How many decimals `value` is written with (`String(value)`), 0 for a whole number, undefined for
+ * one written with an exponent. The last value's, kept: a value is compared with every number of
+ * its quote and of the rival sentences, and reading it again was a string and a match each time.
+ */
+function decimalsOf(value: number): number | undefined {
+  if (value !== lastValue) {
+    lastValue = value;
+    lastDecimals = /\.(\d+)$/.exec(String(value))?.[1]?.length ?? (Number.isInteger(value) && !String(value).includes('e') ? 0 : undefined);
+  }
+  return lastDecimals;
+}
+
+let lastValue = Number.NaN;
+let lastDecimals: number | undefined;

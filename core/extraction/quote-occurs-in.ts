@@ -38,27 +38,38 @@ export function quoteMatcher(documentText: string): (quote: string) => boolean {
 export function quoteLocator(documentText: string, mostSpans = 8): (quote: string) => QuoteInDocument | undefined {
   let document: FoldedDocument | undefined;
   return (quote) => {
-    const passages: string[] = [];
-    for (const part of quoteParts(quote)) {
-      const folded = foldQuoteText(part);
-      if (folded) passages.push(folded);
+    const parts = quoteParts(quote);
+    // A quote of one passage, the usual one, in a list of one made at once (not grown by a push).
+    let passages: string[];
+    if (parts.length === 1) {
+      const folded = foldQuoteText(parts[0]!);
+      passages = folded ? [folded] : [];
+    } else {
+      passages = [];
+      for (let index = 0; index < parts.length; index += 1) {
+        const folded = foldQuoteText(parts[index]!);
+        if (folded) passages.push(folded);
+      }
     }
     if (passages.length === 0 || passages.length > mostPassages) return undefined;
     if (!document) {
       const breaks = { sentenceEnds: [] as number[], clauseEnds: [] as number[] };
-      document = { source: documentText, text: foldQuoteText(documentText, breaks), ...breaks };
+      document = { source: documentText, text: foldQuoteText(documentText, breaks), sentenceEnds: breaks.sentenceEnds, clauseEnds: breaks.clauseEnds };
     }
     const spans = passages.length === 1 ? occurrences(document.text, passages[0]!, mostSpans) : passagesOccurInOrder(document.text, passages, mostSpans);
     return spans.length ? { document, spans, passages: passages.length } : undefined;
   };
 }
 
+/** The whole matches of `needle`, at most `most`; the list is made when the first is found, with it (most quotes occur once). */
 function occurrences(haystack: string, needle: string, most: number): Array<{ start: number; end: number }> {
-  const found: Array<{ start: number; end: number }> = [];
-  for (let start = haystack.indexOf(needle); start >= 0 && found.length < most; start = haystack.indexOf(needle, start + 1)) {
-    if (isWholeMatch(haystack, start, needle.length)) found.push({ start, end: start + needle.length });
+  let found: Array<{ start: number; end: number }> | undefined;
+  for (let start = haystack.indexOf(needle); start >= 0 && (found === undefined || found.length < most); start = haystack.indexOf(needle, start + 1)) {
+    if (!isWholeMatch(haystack, start, needle.length)) continue;
+    if (found === undefined) found = [{ start, end: start + needle.length }];
+    else found.push({ start, end: start + needle.length });
   }
-  return found;
+  return found ?? [];
 }
 
 /**
@@ -70,7 +81,8 @@ function occurrences(haystack: string, needle: string, most: number): Array<{ st
 function passagesOccurInOrder(haystack: string, passages: string[], most: number): Array<{ start: number; end: number }> {
   let reachableEnds: number[] = [];
   let firstStarts: number[] = [];
-  for (const [index, passage] of passages.entries()) {
+  for (let index = 0; index < passages.length; index += 1) {
+    const passage = passages[index]!;
     const ends: number[] = [];
     const starts: number[] = [];
     let pointer = 0;

@@ -20,7 +20,7 @@ export function quoteStatesNumber(value: number, quote: string, attribute: Attri
   if (stating.length > 0) {
     if (literals) {
       const written = isAscii(quote) ? quote : quote.normalize('NFKC');
-      for (const number of stating) literals.push(written.slice(number.start, number.end).toLowerCase());
+      for (let index = 0; index < stating.length; index += 1) literals.push(written.slice(stating[index]!.start, stating[index]!.end).toLowerCase());
     }
     return null;
   }

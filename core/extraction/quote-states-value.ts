@@ -26,7 +26,8 @@ import { quoteStatesText } from './quote-states-text.ts';
  */
 export function quoteStatesValue(value: Exclude<NormalizedValue, null>, quote: string, attribute: AttributeDefinition, where?: QuoteInDocument): string | null {
   const literals: string[] = [];
-  const reason = statesByKind(value, quoteParts(quote).join('\n'), attribute, literals);
+  const parts = quoteParts(quote);
+  const reason = statesByKind(value, parts.length === 1 ? parts[0]! : parts.join('\n'), attribute, literals);
   if (reason !== null && !(where && where.passages > 1 && coveredTextStates(value, quote, attribute, where, literals))) return reason;
   if (where && literals.length && typeof value === 'number') return quoteIsAboutAttribute(value, where, attribute, literals);
   return null;

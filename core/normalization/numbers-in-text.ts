@@ -41,7 +41,10 @@ export function numbersInText(text: string, attribute: AttributeDefinition): { n
   const written = (isAscii(text) ? text : text.normalize('NFKC')).replace(/[“”„‟"«»*_`~]|['‘’](?!(?<=\d['‘’])\d)/g, ' ');
   const lower = written.toLowerCase();
   let coveredUntil = 0;
-  for (const start of numberStarts(lower)) {
+  const starts = numberStarts(lower);
+  // An index loop, not for…of: an iterator step allocates in V8's interpreter and baseline code.
+  for (let index = 0; index < starts.length; index += 1) {
+    const start = starts[index]!;
     if (start < coveredUntil) continue;
     const literalLength = literalAt(lower, start);
     if (literalLength === 0) continue;
@@ -95,13 +98,17 @@ function isNumberMarkOrDigit(code: number): boolean {
 
 /** The length of the number at `start`: a decimal literal, or the number words `replaceNumberWords` reads. */
 function literalAt(lower: string, start: number): number {
+  // Matched in place (a sticky copy of the pattern): no copy of the rest of the text, no match object.
+  stickyDecimalLiteral.lastIndex = start;
+  if (stickyDecimalLiteral.test(lower) && stickyDecimalLiteral.lastIndex > start) return stickyDecimalLiteral.lastIndex - start;
   const rest = lower.slice(start);
-  const literal = decimalLiteralPattern.exec(rest)?.[0];
-  if (literal) return literal.length;
   const replaced = replaceNumberWords(rest);
   const digits = /^\d+/.exec(replaced)?.[0] ?? '';
   return digits ? rest.length - (replaced.length - digits.length) : 0;
 }
+
+/** `decimalLiteralPattern` without its `^`, matched where `lastIndex` says. */
+const stickyDecimalLiteral = new RegExp(decimalLiteralPattern.source.slice(1), 'y');
 
 /** Prefixes already found, by the text before a number: documents repeat their labels ("per night: $"), and the pattern is slow to fail. */
 const prefixes = new Map<string, string>();
@@ -130,23 +137,46 @@ function readNumberAt(
   const afterText = written.slice(literalEnd);
   const clauseEndsAt = afterText.search(clauseEnd);
   const clause = clauseEndsAt < 0 ? afterText : afterText.slice(0, clauseEndsAt);
-  const windows: number[] = [0];
-  const token = /\S+/g;
-  for (let match = token.exec(clause); match && windows.length <= mostWordsAfter; match = token.exec(clause)) windows.unshift(match.index + match[0].length);
+  // Where each of the first words after the literal ends (up to `mostWordsAfter` + 1 of them), read by
+  // code: the readings are tried longest first, then the literal alone.
+  const windows: number[] = [];
+  for (let at = 0; at < clause.length && windows.length < mostWordsAfter; ) {
+    while (at < clause.length && isSpaceCode(clause.charCodeAt(at))) at += 1;
+    if (at >= clause.length) break;
+    while (at < clause.length && !isSpaceCode(clause.charCodeAt(at))) at += 1;
+    windows.push(at);
+  }
   const accounting = written[start - prefix.length - 1] === '(' && /^\s*\)/.test(afterText);
   // A reading in another currency or dimension ends the search: "45" alone must not pass for "€45".
-  for (const lead of prefix.trim() ? [prefix, ''] : ['']) {
-    const texts: string[] = [];
-    if (accounting) texts.push(`(${lead}${written.slice(start, literalEnd)})`);
-    for (const end of windows) texts.push(`${lead}${written.slice(start, literalEnd + end)}`.trim());
-    for (const text of texts) {
-      const result = normalizeNumber(text, attribute);
-      if (result.issue === undefined && typeof result.value === 'number') return { written: text, value: result.value };
-      const code = result.issue?.code;
-      if (code === 'currency_mismatch' || code === 'unit_mismatch') {
-        return { written: text, reason: result.issue!.message.replace(/^[^:]*: "[^"]*" /, '').replace(/; expected .*$/, '') };
-      }
+  const leads = prefix.trim() ? 2 : 1;
+  for (let leadIndex = 0; leadIndex < leads; leadIndex += 1) {
+    const lead = leads === 2 && leadIndex === 0 ? prefix : '';
+    if (accounting) {
+      const reading = readingOf(`(${lead}${written.slice(start, literalEnd)})`, attribute);
+      if (reading) return reading;
+    }
+    for (let window = windows.length; window >= 0; window -= 1) {
+      const end = window === 0 ? 0 : windows[window - 1]!;
+      const reading = readingOf(`${lead}${written.slice(start, literalEnd + end)}`.trim(), attribute);
+      if (reading) return reading;
     }
   }
   return { written: lower.slice(start, literalEnd) };
+}
+
+/** `text` read as a number of the column: its value, or why it is another currency's or dimension's; undefined when it is neither. */
+function readingOf(text: string, attribute: AttributeDefinition): { written: string; value: number } | { written: string; reason?: string } | undefined {
+  const result = normalizeNumber(text, attribute);
+  if (result.issue === undefined && typeof result.value === 'number') return { written: text, value: result.value };
+  const code = result.issue?.code;
+  if (code === 'currency_mismatch' || code === 'unit_mismatch') {
+    return { written: text, reason: result.issue!.message.replace(/^[^:]*: "[^"]*" /, '').replace(/; expected .*$/, '') };
+  }
+  return undefined;
+}
+
+/** What `\S` does not match: whitespace (ASCII by code, any other by the pattern). */
+function isSpaceCode(code: number): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return /\s/.test(String.fromCharCode(code));
 }
