@@ -126,14 +126,16 @@ function isDigitAt(text: string, index: number): boolean {
  * One pass over the characters, copying runs of kept ones: words and digits; a number mark between
  * two digits; a hyphen before a digit that is a sign or a range; currency symbols and "%" as words
  * of their own. Everything else becomes one space. (A regular expression per rule, with
- * lookbehinds, was several times slower on a 1 MB document.)
+ * lookbehinds, was several times slower on a 1 MB document.) The kept runs and symbols are the
+ * parts of the result, joined by single spaces once at the end: a string grown by `+=` was a
+ * chain of a pair and a slice per part, copied again flat where it was first searched.
  */
 function keepWordsAndNumbers(text: string, breaks?: { sentenceEnds: number[]; clauseEnds: number[] }): string {
-  let result = '';
   let runStart = 0;
-  let pendingSpace = false;
-  // The run is copied where it ends, written out twice rather than in a closure, and an ASCII
-  // character's kind is read from the table in the loop: about a third less per character.
+  firstPart = undefined;
+  parts = undefined;
+  foldedLength = 0;
+  // An ASCII character's kind is read from the table in the loop: about a third less per character.
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
     const kind = code < 128 ? (asciiKinds[code] as Kind) : kindAt(text, index);
@@ -149,27 +151,41 @@ function keepWordsAndNumbers(text: string, breaks?: { sentenceEnds: number[]; cl
     if (code === 32 && index > runStart && kindAt(text, index + 1) === Kind.Word) continue;
     if (kind === Kind.Mark && isDigitAt(text, index - 1) && isDigitAt(text, index + 1)) continue;
     if (kind === Kind.Hyphen && isDigitAt(text, index + 1) && (isDigitAt(text, index - 1) || kindAt(text, index - 1) !== Kind.Word)) continue;
-    if (index > runStart) {
-      if (pendingSpace && result !== '') result += ' ';
-      pendingSpace = false;
-      result += text.slice(runStart, index);
-    }
+    if (index > runStart) addPart(text.slice(runStart, index));
     if (breaks) {
       const list = isSentenceEnd(text, index) ? breaks.sentenceEnds : isClauseEnd(text, index) ? breaks.clauseEnds : undefined;
-      if (list && list[list.length - 1] !== result.length) list.push(result.length);
+      if (list && list[list.length - 1] !== foldedLength) list.push(foldedLength);
     }
-    if (kind === Kind.Symbol) {
-      if (result !== '') result += ' ';
-      result += text[index];
-    }
-    pendingSpace = true;
+    if (kind === Kind.Symbol) addPart(text[index]!);
     runStart = index + 1;
   }
-  if (text.length > runStart) {
-    if (pendingSpace && result !== '') result += ' ';
-    result += text.slice(runStart);
+  if (text.length > runStart) addPart(runStart === 0 ? text : text.slice(runStart));
+  // Read through a cast: TypeScript cannot see that `addPart` set them.
+  const all = parts as string[] | undefined;
+  const folded = all === undefined ? (firstPart as string | undefined) ?? '' : all.join(' ');
+  firstPart = undefined;
+  parts = undefined;
+  return folded;
+}
+
+/**
+ * The parts of the text `keepWordsAndNumbers` is folding: the first alone (a quote is often one
+ * part, returned as it is), then all of them in a list; and the length of their join so far, where
+ * a break is recorded. Kept outside the function, not in a closure made per text; folding does not nest.
+ */
+let firstPart: string | undefined;
+let parts: string[] | undefined;
+let foldedLength = 0;
+
+function addPart(part: string): void {
+  if (firstPart === undefined) {
+    firstPart = part;
+    foldedLength = part.length;
+    return;
   }
-  return result;
+  if (parts === undefined) parts = [firstPart, part];
+  else parts.push(part);
+  foldedLength += 1 + part.length;
 }
 
 /**
