@@ -7,6 +7,9 @@ import { withoutPageMarkers } from '../documents/page-marker.ts';
  */
 const accountingNegative = /\((\s*\p{Sc}?\s*)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<=\p{Sc}\s*)\d+(?:\.\d+)?)\s*\)/gu;
 
+/** A character that is not ASCII. */
+const nonAsciiCharacter = /[^\x00-\x7f]/;
+
 /** A minus before a currency symbol ("-$45"), moved after it so that it stays next to the digits. */
 const signBeforeCurrency = /-\s*(\p{Sc})\s*(?=\d)/gu;
 
@@ -28,7 +31,7 @@ const signBeforeCurrency = /-\s*(\p{Sc})\s*(?=\d)/gu;
 export function foldQuoteText(text: string, breaks?: { sentenceEnds: number[]; clauseEnds: number[] }): string {
   text = withoutPageMarkers(text);
   // A pattern, not a loop of charCodeAt: a whole page is tested, and the pattern scans it faster.
-  const ascii = !/[^\x00-\x7f]/.test(text);
+  const ascii = !nonAsciiCharacter.test(text);
   let folded = (ascii ? text : text.replace(nonAsciiRun, foldNonAscii)).toLowerCase();
   // Each rewrite needs its first character: most quotes have neither.
   if (folded.includes('(')) folded = folded.replace(accountingNegative, '$1-$2');

@@ -291,7 +291,7 @@ function isYearToken(text: string): boolean {
 /** A unit, currency or magnitude word, or a currency sign or "%", next to a number; not a function word ("in" is an inch only in a length). */
 function isUnitToken(word: string): boolean {
   // A sign is one code point, at most two code units: a longer word is never one.
-  return (isUnitWord(word) && !isFunctionWord(word)) || (word.length <= 2 && /^[\p{Sc}%]$/u.test(word));
+  return (isUnitWord(word) && !isFunctionWord(word)) || (word.length <= 2 && currencySignOrPercent.test(word));
 }
 
 /** A word that can name what a number is about: letters, not a function, comparison, unit, currency or month word. */
@@ -307,6 +307,9 @@ function isContentWord(word: string | undefined): boolean {
   return known;
 }
 
+const currencySignOrPercent = /^[\p{Sc}%]$/u;
+const lettersOnly = /^\p{L}+$/u;
+
 /** Whether a word is a content word, per word: each token of a clause is asked two or three times, in every clause judged. */
 const contentWords = new Map<string, boolean>();
 
@@ -315,7 +318,7 @@ function isLetters(word: string): boolean {
   for (let index = 0; index < word.length; index += 1) {
     const code = word.charCodeAt(index);
     if (code >= 97 && code <= 122) continue;
-    return /^\p{L}+$/u.test(word);
+    return lettersOnly.test(word);
   }
   return true;
 }

@@ -1,6 +1,11 @@
 import { numbersInText, type NumberInText } from '../normalization/numbers-in-text.ts';
 import type { AttributeDefinition } from '../schema/attribute-definition.ts';
 
+/** A percentage as written: "12%", "12 percent". */
+const percentWritten = /%|percent|per cent/i;
+/** The decimals of a number written out by `String`. */
+const decimalsWritten = /\.(\d+)$/;
+
 /** Words that make a number stated without a sign negative ("a loss of $45" is -45). */
 const negativeWords = /\b(?:loss|losses|lost|deficit|decrease[sd]?|decline[sd]?|fell|fall(?:en|ing)?|drop(?:ped|s)?|down|negative|minus|lower|outflows?|shortfall|reduction|reduced|below)\b/i;
 
@@ -18,7 +23,7 @@ export function numbersStatingValue(value: number, text: string, attribute: Attr
     const stated = read.numbers[index]!;
     if (agrees(value, stated.value)
       || (value < 0 && agrees(-value, stated.value) && negativeWords.test(text))
-      || (!attribute.unit && /%|percent|per cent/i.test(stated.written) && agrees(value, stated.value / 100))) stating.push(stated);
+      || (!attribute.unit && percentWritten.test(stated.written) && agrees(value, stated.value / 100))) stating.push(stated);
   }
   return { stating, read };
 }
@@ -39,7 +44,7 @@ function agrees(value: number, stated: number): boolean {
 function decimalsOf(value: number): number | undefined {
   if (value !== lastValue) {
     lastValue = value;
-    lastDecimals = /\.(\d+)$/.exec(String(value))?.[1]?.length ?? (Number.isInteger(value) && !String(value).includes('e') ? 0 : undefined);
+    lastDecimals = decimalsWritten.exec(String(value))?.[1]?.length ?? (Number.isInteger(value) && !String(value).includes('e') ? 0 : undefined);
   }
   return lastDecimals;
 }

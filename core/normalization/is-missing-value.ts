@@ -11,6 +11,11 @@ const missingMarkers = new Set([
   'tbd', 'tba', '-', '--', '---', '—', '–', '?', '??', '???', '...', '…',
 ]);
 
+const anyDigit = /\d/;
+const whitespaceRun = /\s+/g;
+const spacedSlash = /\s*\/\s*/g;
+const stopAfterLetter = /(?<=[a-z])\.$/;
+
 /**
  * True for null, undefined and the strings above ("N/A", "none", "not stated", "—", "?" …). Such a
  * value becomes null without an issue: the document simply does not say.
@@ -22,14 +27,14 @@ export function isMissingValue(raw: unknown): boolean {
   if (raw === null || raw === undefined) return true;
   if (typeof raw !== 'string') return false;
   // No marker has a digit, and folding keeps every ASCII digit: "$108" is read, not looked up.
-  if (/\d/.test(raw)) return false;
+  if (anyDigit.test(raw)) return false;
   if (isAscii(raw) && !mayStartMarker(raw)) return false;
   const folded = (isAscii(raw) ? raw : raw.normalize('NFKC'))
     .trim()
     .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .replace(/\s*\/\s*/g, '/')
-    .replace(/(?<=[a-z])\.$/, '');
+    .replace(whitespaceRun, ' ')
+    .replace(spacedSlash, '/')
+    .replace(stopAfterLetter, '');
   return missingMarkers.has(folded);
 }
 

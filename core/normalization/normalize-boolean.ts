@@ -3,6 +3,7 @@ import type { NormalizationResult } from './normalization-result.ts';
 import { isMissingValue } from './is-missing-value.ts';
 import { rejectValue } from './reject-value.ts';
 import { isAscii } from '../text/is-ascii.ts';
+import { singleSpaced } from '../text/single-spaced.ts';
 
 const trueWords = new Set([
   'true', 'yes', 'y', '1', 'on', 'available', 'included', 'free', 'present', 'provided', 'offered',
@@ -12,6 +13,9 @@ const falseWords = new Set([
   'false', 'no', 'n', '0', 'off', 'none', 'not available', 'unavailable', 'not included', 'excluded',
   'absent', 'not provided', 'not offered', 'not supported', 'not allowed', 'not permitted', '✗', '✘', '☐',
 ]);
+
+const trailingStops = /[.!]+$/;
+const leadingYesOrNo = /^(yes|no)\s*[,;:(–—-]/;
 
 /** The refusal of a value that is no yes or no (a function, not a closure made for every value read). */
 function refuse(attribute: AttributeDefinition, raw: unknown): NormalizationResult {
@@ -28,10 +32,10 @@ export function normalizeBoolean(raw: unknown, attribute: AttributeDefinition): 
   if (typeof raw === 'boolean') return { value: raw };
   if (typeof raw === 'number') return raw === 1 ? { value: true } : raw === 0 ? { value: false } : refuse(attribute, raw);
   if (typeof raw !== 'string') return raw === null || raw === undefined ? { value: null } : refuse(attribute, raw);
-  const folded = (isAscii(raw) ? raw : raw.normalize('NFKC')).trim().toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '');
+  const folded = singleSpaced((isAscii(raw) ? raw : raw.normalize('NFKC')).trim().toLowerCase()).replace(trailingStops, '');
   if (trueWords.has(folded)) return { value: true };
   if (falseWords.has(folded)) return { value: false };
-  const leading = /^(yes|no)\s*[,;:(–—-]/.exec(folded)?.[1];
+  const leading = leadingYesOrNo.exec(folded)?.[1];
   if (leading) return { value: leading === 'yes' };
   return isMissingValue(raw) ? { value: null } : refuse(attribute, raw);
 }

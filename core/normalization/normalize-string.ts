@@ -1,6 +1,7 @@
 import type { AttributeDefinition } from '../schema/attribute-definition.ts';
 import type { NormalizationResult } from './normalization-result.ts';
 import { rejectValue } from './reject-value.ts';
+import { singleSpaced } from '../text/single-spaced.ts';
 
 /**
  * Normalize a value for a `string` column: trimmed, whitespace runs (newlines, no-break spaces)
@@ -8,7 +9,7 @@ import { rejectValue } from './reject-value.ts';
  * arrays and non-finite numbers are `not_a_string`, since no single text stands for them.
  */
 export function normalizeString(raw: unknown, attribute: AttributeDefinition): NormalizationResult {
-  if (typeof raw === 'string') return { value: raw.replace(/\s+/g, ' ').trim() };
+  if (typeof raw === 'string') return { value: singleSpaced(raw).trim() };
   if ((typeof raw === 'number' && Number.isFinite(raw)) || typeof raw === 'bigint' || typeof raw === 'boolean') {
     return { value: String(raw) };
   }

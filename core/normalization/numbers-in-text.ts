@@ -19,6 +19,18 @@ export interface RefusedNumberInText {
   reason: string;
 }
 
+/** Quotation marks and markdown around a number, not part of it ("“2 km”", "**$45**"); an apostrophe that is no digit group mark. */
+const aroundNumber = /[“”„‟"«»*_`~]|['‘’](?!(?<=\d['‘’])\d)/g;
+const leadingDigits = /^\d+/;
+const leadingMinus = /^[-−]/;
+const leadingMinusAndSpace = /^[-−]\s*/;
+const closingParenthesis = /^\s*\)/;
+
+/** An ASCII digit; false for NaN (outside the text). */
+function isDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
 /** Words after a number that can belong to it: "2 hours 30 minutes", "1.2 million USD". */
 const mostWordsAfter = 4;
 /** Where a number's words end: a clause break. */
@@ -38,7 +50,7 @@ export function numbersInText(text: string, attribute: AttributeDefinition): { n
   const numbers: NumberInText[] = [];
   const refused: RefusedNumberInText[] = [];
   // Quotation marks and markdown around a number are not part of it ("“2 km”", "**$45**").
-  const written = (isAscii(text) ? text : text.normalize('NFKC')).replace(/[“”„‟"«»*_`~]|['‘’](?!(?<=\d['‘’])\d)/g, ' ');
+  const written = (isAscii(text) ? text : text.normalize('NFKC')).replace(aroundNumber, ' ');
   const lower = written.toLowerCase();
   let coveredUntil = 0;
   const starts = numberStarts(lower);
@@ -103,7 +115,7 @@ function literalAt(lower: string, start: number): number {
   if (stickyDecimalLiteral.test(lower) && stickyDecimalLiteral.lastIndex > start) return stickyDecimalLiteral.lastIndex - start;
   const rest = lower.slice(start);
   const replaced = replaceNumberWords(rest);
-  const digits = /^\d+/.exec(replaced)?.[0] ?? '';
+  const digits = leadingDigits.exec(replaced)?.[0] ?? '';
   return digits ? rest.length - (replaced.length - digits.length) : 0;
 }
 
@@ -132,7 +144,7 @@ function readNumberAt(
   const before = written.slice(Math.max(0, start - 12), start);
   let prefix = prefixOf(before);
   // A dash right after a digit joins a range or a score ("2010-2014", "2-1"): it is no minus sign.
-  if (/^[-−]/.test(prefix) && /\d/.test(written[start - prefix.length - 1] ?? '')) prefix = prefix.replace(/^[-−]\s*/, '');
+  if (leadingMinus.test(prefix) && isDigitCode(written.charCodeAt(start - prefix.length - 1))) prefix = prefix.replace(leadingMinusAndSpace, '');
   const literalEnd = start + literalLength;
   const afterText = written.slice(literalEnd);
   const clauseEndsAt = afterText.search(clauseEnd);
@@ -146,7 +158,7 @@ function readNumberAt(
     while (at < clause.length && !isSpaceCode(clause.charCodeAt(at))) at += 1;
     windows.push(at);
   }
-  const accounting = written[start - prefix.length - 1] === '(' && /^\s*\)/.test(afterText);
+  const accounting = written[start - prefix.length - 1] === '(' && closingParenthesis.test(afterText);
   // A reading in another currency or dimension ends the search: "45" alone must not pass for "€45".
   const leads = prefix.trim() ? 2 : 1;
   for (let leadIndex = 0; leadIndex < leads; leadIndex += 1) {

@@ -10,6 +10,10 @@ const tens = new Map(Object.entries({
 /** Words after which "a" means one: "a dozen", "a hundred", "a million". */
 const countedByA = new Set(['dozen', 'hundred', 'thousand', 'million', 'billion']);
 
+/** A word and what follows it: spaces or hyphens, or nothing before a character that is no letter. */
+const wordPattern = /^([a-z]+)([\s-]+|(?![a-z]))/;
+const leadingLetters = /^[a-z]+/;
+
 type Previous = 'start' | 'one' | 'ten' | 'hundred' | 'and';
 
 /** Whether a number phrase `replaceNumberWords` reads can start with `word` (lower case): most words cannot, and are passed over without trying. */
@@ -27,7 +31,6 @@ export const numberWordInitials: ReadonlySet<string> = new Set([...ones.keys(), 
  * Text that does not start with such a phrase is returned unchanged.
  */
 export function replaceNumberWords(text: string): string {
-  const wordPattern = /^([a-z]+)([\s-]+|(?![a-z]))/;
   let position = 0;
   let consumedTo = 0;
   let value = 0;
@@ -36,7 +39,7 @@ export function replaceNumberWords(text: string): string {
     const match = wordPattern.exec(text.slice(position));
     if (!match) break;
     const [whole, word = ''] = match;
-    const next = /^[a-z]+/.exec(text.slice(position + whole.length))?.[0] ?? '';
+    const next = leadingLetters.exec(text.slice(position + whole.length))?.[0] ?? '';
     if (word === 'a' && previous === 'start' && countedByA.has(next)) value = 1;
     else if (ones.has(word) && (previous === 'start' || previous === 'hundred' || previous === 'and' || (previous === 'ten' && (ones.get(word) ?? 10) < 10))) value += ones.get(word) ?? 0;
     else if (tens.has(word) && (previous === 'start' || previous === 'hundred' || previous === 'and')) value += tens.get(word) ?? 0;
