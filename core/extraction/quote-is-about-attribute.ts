@@ -60,11 +60,16 @@ export function quoteIsAboutAttribute(value: number, where: QuoteInDocument, att
   const vocabulary = attributeVocabulary(attribute);
   if (vocabulary.strong.length === 0) return null;
   let against: string | undefined;
-  const footings: Footing[] = [];
-  for (const span of where.spans) {
+  // Made when the first footing is found; index loops, not for…of (an iterator step allocates in
+  // V8's interpreter and baseline code, which run the first thousands of records).
+  let footings: Footing[] | undefined;
+  for (let spanIndex = 0; spanIndex < where.spans.length; spanIndex += 1) {
+    const span = where.spans[spanIndex]!;
     const sentence = sentenceAround(where.document, span);
-    for (const number of literalsWithin(sentence.text, span.start - sentence.offset, span.end - sentence.offset, literals, value)) {
-      const yearValue = isYearWritten(sentence.text.slice(number.start, number.end), value);
+    const numbers = literalsWithin(sentence.text, span.start - sentence.offset, span.end - sentence.offset, literals, value);
+    for (let numberIndex = 0; numberIndex < numbers.length; numberIndex += 1) {
+      const number = numbers[numberIndex]!;
+      const yearValue = isYearWrittenAt(sentence.text, number.start, number.end, value);
       const judgement = judgeNumberInSentence(number, sentence, attribute, vocabulary);
       if (judgement.verdict === 'against') {
         against ??= judgement.reason;
@@ -76,11 +81,14 @@ export function quoteIsAboutAttribute(value: number, where: QuoteInDocument, att
         continue;
       }
       const kind = judgement.verdict === 'open' ? 'open' : judgement.named ? 'named' : 'unnamed';
-      footings.push({ kind, score: judgement.score, year: judgement.year, yearValue, topic: judgement.verdict === 'open' ? judgement.topic : [] });
+      (footings ??= []).push({ kind, score: judgement.score, year: judgement.year, yearValue, topic: judgement.verdict === 'open' ? judgement.topic : noTopic });
     }
   }
+  if (footings === undefined) return against === undefined ? null : `the quote is not about ${words(attribute.name)}: ${against}`;
+  if (footings.length > 1) footings.sort(byRank);
   let refusal: string | undefined;
-  for (const footing of footings.sort((left, right) => rank(right) - rank(left)).slice(0, 3)) {
+  for (let index = 0; index < footings.length && index < 3; index += 1) {
+    const footing = footings[index]!;
     const better = betterSentence(where.document, attribute, vocabulary, value, footing);
     if (!better) return null;
     refusal ??= footing.kind === 'open'
@@ -96,8 +104,8 @@ export function quoteIsAboutAttribute(value: number, where: QuoteInDocument, att
  * writes them) are in the folded sentence, between `from` and `to`: found as text, not read again,
  * since the quote check already read them. Whole numbers only: "1" is not found in "1,000" or "21".
  */
-function literalsWithin(text: string, from: number, to: number, literals: readonly string[], value: number): NumberInText[] {
-  const found: NumberInText[] = [];
+function literalsWithin(text: string, from: number, to: number, literals: readonly string[], value: number): readonly NumberInText[] {
+  let found: NumberInText[] | undefined;
   for (let index = 0; index < literals.length; index += 1) {
     const literal = literals[index]!;
     // Each literal once: a quote may state the value twice in the same digits.
@@ -107,11 +115,15 @@ function literalsWithin(text: string, from: number, to: number, literals: readon
       const end = at + literal.length;
       if (isLetterAt(text, at - 1) || isNumeralAt(text, at - 1) || (isNumberMarkAt(text, at - 1) && isNumeralCode(text.charCodeAt(at - 2)))) continue;
       if (isNumeralAt(text, end) || (endsInLetter && isLetterAt(text, end)) || (isNumberMarkAt(text, end) && isNumeralCode(text.charCodeAt(end + 1)))) continue;
-      found.push({ written: literal, value, start: at, end });
+      (found ??= []).push({ written: literal, value, start: at, end });
     }
   }
-  return found;
+  return found ?? noNumbers;
 }
+
+/** What `literalsWithin` gives when it finds none, and a footing's topic when it has none: read, never changed. */
+const noNumbers: readonly NumberInText[] = [];
+const noTopic: string[] = [];
 
 /** Whether the character at `index` is a letter (`\p{L}`); false outside the text. ASCII by code, any other by its Unicode property. */
 function isLetterAt(text: string, index: number): boolean {
@@ -145,9 +157,14 @@ function rank(footing: Footing): number {
   return (footing.kind === 'named' ? 2000 : footing.kind === 'unnamed' ? 1000 : 0) + footing.score;
 }
 
-/** Whether a number written so ("1988", not "1,988") is a year. */
-function isYearWritten(written: string, value: number): boolean {
-  return isDigits(written, 4, 4) && Number.isInteger(value) && value >= 1800 && value <= 2100;
+/** `rank`, higher first, for `sort`: one function, not a closure made per check. */
+function byRank(left: Footing, right: Footing): number {
+  return rank(right) - rank(left);
+}
+
+/** Whether the number written at `start` to `end` of `text` ("1988", not "1,988") is a year; cut out only when it can be one. */
+function isYearWrittenAt(text: string, start: number, end: number, value: number): boolean {
+  return end - start === 4 && Number.isInteger(value) && value >= 1800 && value <= 2100 && isDigits(text.slice(start, end), 4, 4);
 }
 
 /**
@@ -156,7 +173,7 @@ function isYearWritten(written: string, value: number): boolean {
  */
 function isRival(number: NumberInText, value: number, yearValue: boolean, text: string): boolean {
   if (number.value === value || number.value === 0) return false;
-  return isYearWritten(text.slice(number.start, number.end), number.value) === yearValue;
+  return isYearWrittenAt(text, number.start, number.end, number.value) === yearValue;
 }
 
 interface SentenceHits {

@@ -28,6 +28,45 @@ function asciiWords(text: string): string[] {
 }
 
 /**
+ * Whether every word of the lower-case ASCII `value` but the stop words is a word of `quote` (runs
+ * of letters and digits, as `asciiWords` reads them), or it has none: the usual case, answered in
+ * place, without lists of either's words (see `quoteStatesText`). False says only "not so simply".
+ */
+function everyContentWordIn(value: string, quote: string): boolean {
+  let start = -1;
+  for (let index = 0; index <= value.length; index += 1) {
+    if (index < value.length && isWordCode(value.charCodeAt(index))) {
+      if (start < 0) start = index;
+      continue;
+    }
+    if (start < 0) continue;
+    // A stop word has at most three letters: only a word that short is cut out to be looked up.
+    if (!(index - start <= 3 && stopWords.has(value.slice(start, index))) && !hasWordAt(quote, value, start, index)) return false;
+    start = -1;
+  }
+  return true;
+}
+
+/** Whether `quote` has the word `value` from `start` to `end` as a whole word (no letter or digit on either side). */
+function hasWordAt(quote: string, value: string, start: number, end: number): boolean {
+  const length = end - start;
+  const first = value.charCodeAt(start);
+  for (let at = 0; at + length <= quote.length; at += 1) {
+    if (quote.charCodeAt(at) !== first || (at > 0 && isWordCode(quote.charCodeAt(at - 1)))) continue;
+    if (at + length < quote.length && isWordCode(quote.charCodeAt(at + length))) continue;
+    let same = true;
+    for (let offset = 1; offset < length && same; offset += 1) same = quote.charCodeAt(at + offset) === value.charCodeAt(start + offset);
+    if (same) return true;
+  }
+  return false;
+}
+
+/** A lower-case ASCII letter or a digit: what `asciiWords` keeps. */
+function isWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+}
+
+/**
  * Whether `quote` states the text `value`; null when it does, else the reason. Every word of the
  * value (but "the", "of", "and" and the like) must occur in the quote, in any order ("Laurent,
  * Camille" states "Camille Laurent"), ignoring case, diacritics and punctuation, a plural "s", and
@@ -36,6 +75,7 @@ function asciiWords(text: string): string[] {
  * value ("Lisbon" for "Lisboa") is not stated by the quote and is refused: the quote must show it.
  */
 export function quoteStatesText(value: string, quote: string): string | null {
+  if (isAscii(value) && isAscii(quote) && everyContentWordIn(value.toLowerCase(), quote.toLowerCase())) return null;
   const valueWords = wordsOf(value);
   const quoteWords = wordsOf(quote);
   const content = valueWords.filter((word) => !stopWords.has(word));

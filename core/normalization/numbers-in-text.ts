@@ -1,7 +1,7 @@
 import type { AttributeDefinition } from '../schema/attribute-definition.ts';
 import { normalizeNumber } from './normalize-number.ts';
 import { decimalLiteralPattern } from './read-decimal-literal.ts';
-import { mayStartNumberWords, numberWordInitials, replaceNumberWords } from './replace-number-words.ts';
+import { mayStartNumberWordsAt, replaceNumberWords } from './replace-number-words.ts';
 import { isAscii } from '../text/is-ascii.ts';
 
 /** A number a text states, normalized for a column, and the words it was read from. */
@@ -87,12 +87,7 @@ function numberStarts(lower: string): number[] {
     let end = index + 1;
     while (end < lower.length && lower.charCodeAt(end) >= 97 && lower.charCodeAt(end) <= 122) end += 1;
     if (end < lower.length && isWordCode(lower.charCodeAt(end))) continue;
-    if (!numberWordInitials.has(lower[index]!)) {
-      index = end - 1;
-      continue;
-    }
-    const word = lower.slice(index, end);
-    if (mayStartNumberWords(word) && replaceNumberWords(lower.slice(index, index + 60)) !== lower.slice(index, index + 60)) starts.push(index);
+    if (mayStartNumberWordsAt(lower, index, end) && replaceNumberWords(lower.slice(index, index + 60)) !== lower.slice(index, index + 60)) starts.push(index);
     index = end - 1;
   }
   return starts;

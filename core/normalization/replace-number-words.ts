@@ -16,13 +16,28 @@ const leadingLetters = /^[a-z]+/;
 
 type Previous = 'start' | 'one' | 'ten' | 'hundred' | 'and';
 
-/** Whether a number phrase `replaceNumberWords` reads can start with `word` (lower case): most words cannot, and are passed over without trying. */
-export function mayStartNumberWords(word: string): boolean {
-  return ones.has(word) || tens.has(word) || word === 'a';
+/**
+ * Whether a number phrase `replaceNumberWords` reads can start with the word of `text` from
+ * `start` to `end` (lower case): most words cannot, and are passed over without trying. Compared in
+ * place: cutting each word out to ask was a string per word.
+ */
+export function mayStartNumberWordsAt(text: string, start: number, end: number): boolean {
+  const candidates = wordsByInitial.get(text.charCodeAt(start));
+  if (candidates === undefined) return false;
+  for (let index = 0; index < candidates.length; index += 1) {
+    const word = candidates[index]!;
+    if (word.length === end - start && text.startsWith(word, start)) return true;
+  }
+  return false;
 }
 
-/** The first letters of the words `mayStartNumberWords` accepts ("o" of "one", "a"): a word starting otherwise is not cut out of its text to be asked. */
-export const numberWordInitials: ReadonlySet<string> = new Set([...ones.keys(), ...tens.keys(), 'a'].map((word) => word[0]!));
+/** The words a number phrase can start with ("one", "twenty", "a"), by the code of their first letter. */
+const wordsByInitial = new Map<number, string[]>();
+for (const word of [...ones.keys(), ...tens.keys(), 'a']) {
+  const list = wordsByInitial.get(word.charCodeAt(0)) ?? [];
+  list.push(word);
+  wordsByInitial.set(word.charCodeAt(0), list);
+}
 
 /**
  * Replace a leading English number phrase below a thousand ("twelve", "twenty-five", "a dozen",
