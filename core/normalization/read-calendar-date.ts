@@ -1,7 +1,14 @@
 import { monthNumbers } from './month-numbers.ts';
 import { isAscii } from '../text/is-ascii.ts';
 import { isDigits } from '../text/is-digits.ts';
+import { singleSpaced } from '../text/single-spaced.ts';
 
+const isoDate = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[t ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const yearFirstDate = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/;
+const yearLastDate = /^(\d{1,2})([./-])(\d{1,2})\2(\d{4})$/;
+const ordinalSuffix = /(\d)(?:st|nd|rd|th)\b/g;
+const ofOrThe = /\b(?:of|the)\b/g;
+const separatedRuns = /[^\s,./-]+/g;
 const weekdayPattern = /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday)?\b[,.]?\s*/;
 
 export type CalendarDateReading = { date: string } | { failure: 'ambiguous' | 'not_a_date'; reason: string };
@@ -17,11 +24,10 @@ export type CalendarDateReading = { date: string } | { failure: 'ambiguous' | 'n
  * ("2021-02-30") are `not_a_date`: no day is ever invented.
  */
 export function readCalendarDate(written: string): CalendarDateReading {
-  const text = (isAscii(written) ? written : written.normalize('NFKC')).trim().toLowerCase().replace(/\s+/g, ' ');
-  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[t ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:z|[+-]\d{2}(?::?\d{2})?)?)?$/.exec(text)
-    ?? /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/.exec(text);
+  const text = singleSpaced((isAscii(written) ? written : written.normalize('NFKC')).trim().toLowerCase());
+  const iso = isoDate.exec(text) ?? yearFirstDate.exec(text);
   if (iso) return calendarDate(Number(iso[1]), Number(iso[2]), Number(iso[3]));
-  const yearLast = /^(\d{1,2})([./-])(\d{1,2})\2(\d{4})$/.exec(text);
+  const yearLast = yearLastDate.exec(text);
   if (yearLast) {
     const [first, second, year] = [Number(yearLast[1]), Number(yearLast[3]), Number(yearLast[4])];
     if (yearLast[2] === '.' || (first > 12 && second <= 12)) return calendarDate(year, second, first);
@@ -32,17 +38,27 @@ export function readCalendarDate(written: string): CalendarDateReading {
   }
   const words = text
     .replace(weekdayPattern, '')
-    .replace(/(\d)(?:st|nd|rd|th)\b/g, '$1')
-    .replace(/\b(?:of|the)\b/g, ' ')
+    .replace(ordinalSuffix, '$1')
+    .replace(ofOrThe, ' ')
     // The runs between separators (a match, not a split: the same words, found faster).
-    .match(/[^\s,./-]+/g) ?? [];
-  const month = words.filter((word) => monthNumbers.has(word));
-  const year = words.filter((word) => isDigits(word, 4, 4));
-  const day = words.filter((word) => isDigits(word, 1, 2));
-  if (month.length === 1 && year.length === 1 && day.length === 1 && words.length === 3) {
-    return calendarDate(Number(year[0]), monthNumbers.get(month[0] ?? '') ?? 0, Number(day[0]));
+    .match(separatedRuns) ?? [];
+  // Counted in one loop, the first of each kind kept: not three filtered lists.
+  let months = 0;
+  let years = 0;
+  let days = 0;
+  let month = '';
+  let year = '';
+  let day = '';
+  for (let index = 0; index < words.length; index += 1) {
+    const word = words[index]!;
+    if (monthNumbers.has(word) && months++ === 0) month = word;
+    if (isDigits(word, 4, 4) && years++ === 0) year = word;
+    if (isDigits(word, 1, 2) && days++ === 0) day = word;
   }
-  if (isDigits(text, 4, 4) || (month.length === 1 && year.length === 1 && words.length === 2)) {
+  if (months === 1 && years === 1 && days === 1 && words.length === 3) {
+    return calendarDate(Number(year), monthNumbers.get(month) ?? 0, Number(day));
+  }
+  if (isDigits(text, 4, 4) || (months === 1 && years === 1 && words.length === 2)) {
     return { failure: 'not_a_date', reason: 'has no day' };
   }
   return { failure: 'not_a_date', reason: 'is not a date' };
