@@ -46,52 +46,72 @@ const prefixPattern = /[-−+]?\s*(?:(?:[a-z]{1,3})?\p{Sc}|\b[a-z]{2,3}\.?)?\s*[
  * it, up to a clause break), longest first, so "5.1k" is 5,100 and never 5.1. Numbers inside other
  * numbers ("234" of "1,234") are not read on their own.
  */
-export function numbersInText(text: string, attribute: AttributeDefinition): { numbers: NumberInText[]; refused: RefusedNumberInText[] } {
-  const numbers: NumberInText[] = [];
-  const refused: RefusedNumberInText[] = [];
+export function numbersInText(text: string, attribute: AttributeDefinition): { numbers: readonly NumberInText[]; refused: readonly RefusedNumberInText[] } {
+  // The lists are made with their first element (not grown from empty by a push), or not at all:
+  // this runs for every quote of a number, and most quotes state one number and refuse none.
+  let numbers: NumberInText[] | undefined;
+  let refused: RefusedNumberInText[] | undefined;
   // Quotation marks and markdown around a number are not part of it ("“2 km”", "**$45**").
   const written = (isAscii(text) ? text : text.normalize('NFKC')).replace(aroundNumber, ' ');
   const lower = written.toLowerCase();
   let coveredUntil = 0;
-  const starts = numberStarts(lower);
-  // An index loop, not for…of: an iterator step allocates in V8's interpreter and baseline code.
-  for (let index = 0; index < starts.length; index += 1) {
-    const start = starts[index]!;
+  // The starts are found one after the other, not gathered into a list first (see `nextNumberStart`).
+  for (let start = nextNumberStart(lower, 0); start >= 0; start = nextNumberStart(lower, resumeAt)) {
     if (start < coveredUntil) continue;
     const literalLength = literalAt(lower, start);
     if (literalLength === 0) continue;
     coveredUntil = start + literalLength;
     const reading = readNumberAt(written, lower, start, literalLength, attribute);
     // Written out, not spread: a spread copy costs more than the rest of the loop.
-    if ('value' in reading) numbers.push({ written: reading.written, value: reading.value, start, end: start + literalLength });
-    else if (reading.reason) refused.push({ written: reading.written, reason: reading.reason });
+    if ('value' in reading) {
+      const number = { written: reading.written, value: reading.value, start, end: start + literalLength };
+      if (numbers === undefined) numbers = [number];
+      else numbers.push(number);
+    } else if (reading.reason) {
+      const refusal = { written: reading.written, reason: reading.reason };
+      if (refused === undefined) refused = [refusal];
+      else refused.push(refusal);
+    }
   }
-  return { numbers, refused };
+  return { numbers: numbers ?? noNumbers, refused: refused ?? noRefusals };
 }
 
+/** The lists `numbersInText` gives when it finds none: shared, so frozen. */
+const noNumbers: readonly NumberInText[] = Object.freeze([]);
+const noRefusals: readonly RefusedNumberInText[] = Object.freeze([]);
+
 /**
- * Positions where a digit run or an English number word starts: a digit not after a digit or a
- * mark of a number (`.`, `,`, `'`, `’`, `/`), and a whole word of ASCII letters (between word
- * boundaries, as `\b` sees them) that starts a number phrase. One pass over the characters (a
- * regular expression over every word cost more than reading the numbers it found).
+ * The first position from `from` on where a digit run or an English number word starts, or -1: a
+ * digit not after a digit or a mark of a number (`.`, `,`, `'`, `’`, `/`), and a whole word of
+ * ASCII letters (between word boundaries, as `\b` sees them) that starts a number phrase. Read
+ * by code, one start at a time (a regular expression over every word cost more than reading the
+ * numbers it found); `resumeAt` is where the search for the next one goes on.
  */
-function numberStarts(lower: string): number[] {
-  const starts: number[] = [];
-  for (let index = 0; index < lower.length; index += 1) {
+function nextNumberStart(lower: string, from: number): number {
+  for (let index = from; index < lower.length; index += 1) {
     const code = lower.charCodeAt(index);
     if (code >= 48 && code <= 57) {
-      if (index === 0 || !isNumberMarkOrDigit(lower.charCodeAt(index - 1))) starts.push(index);
+      if (index === 0 || !isNumberMarkOrDigit(lower.charCodeAt(index - 1))) {
+        resumeAt = index + 1;
+        return index;
+      }
       continue;
     }
     if (!(code >= 97 && code <= 122) || (index > 0 && isWordCode(lower.charCodeAt(index - 1)))) continue;
     let end = index + 1;
     while (end < lower.length && lower.charCodeAt(end) >= 97 && lower.charCodeAt(end) <= 122) end += 1;
     if (end < lower.length && isWordCode(lower.charCodeAt(end))) continue;
-    if (mayStartNumberWordsAt(lower, index, end) && replaceNumberWords(lower.slice(index, index + 60)) !== lower.slice(index, index + 60)) starts.push(index);
+    if (mayStartNumberWordsAt(lower, index, end) && replaceNumberWords(lower.slice(index, index + 60)) !== lower.slice(index, index + 60)) {
+      resumeAt = end;
+      return index;
+    }
     index = end - 1;
   }
-  return starts;
+  return -1;
 }
+
+/** Where `nextNumberStart` goes on after the start it gave last: past the digit, or past the word. */
+let resumeAt = 0;
 
 /** A character of `\w`: an ASCII letter, digit or underscore. */
 function isWordCode(code: number): boolean {
@@ -146,12 +166,13 @@ function readNumberAt(
   const clause = clauseEndsAt < 0 ? afterText : afterText.slice(0, clauseEndsAt);
   // Where each of the first words after the literal ends (up to `mostWordsAfter` + 1 of them), read by
   // code: the readings are tried longest first, then the literal alone.
-  const windows: number[] = [];
-  for (let at = 0; at < clause.length && windows.length < mostWordsAfter; ) {
+  // Kept in a list reused from call to call (`wordEnds`): reading a number does not nest.
+  let windows = 0;
+  for (let at = 0; at < clause.length && windows < mostWordsAfter; ) {
     while (at < clause.length && isSpaceCode(clause.charCodeAt(at))) at += 1;
     if (at >= clause.length) break;
     while (at < clause.length && !isSpaceCode(clause.charCodeAt(at))) at += 1;
-    windows.push(at);
+    wordEnds[windows++] = at;
   }
   const accounting = written[start - prefix.length - 1] === '(' && closingParenthesis.test(afterText);
   // A reading in another currency or dimension ends the search: "45" alone must not pass for "€45".
@@ -162,14 +183,17 @@ function readNumberAt(
       const reading = readingOf(`(${lead}${written.slice(start, literalEnd)})`, attribute);
       if (reading) return reading;
     }
-    for (let window = windows.length; window >= 0; window -= 1) {
-      const end = window === 0 ? 0 : windows[window - 1]!;
+    for (let window = windows; window >= 0; window -= 1) {
+      const end = window === 0 ? 0 : wordEnds[window - 1]!;
       const reading = readingOf(`${lead}${written.slice(start, literalEnd + end)}`.trim(), attribute);
       if (reading) return reading;
     }
   }
   return { written: lower.slice(start, literalEnd) };
 }
+
+/** Where the first words after a number's literal end, in its clause (see `readNumberAt`). */
+const wordEnds: number[] = [0, 0, 0, 0];
 
 /** `text` read as a number of the column: its value, or why it is another currency's or dimension's; undefined when it is neither. */
 function readingOf(text: string, attribute: AttributeDefinition): { written: string; value: number } | { written: string; reason?: string } | undefined {
