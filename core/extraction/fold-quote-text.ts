@@ -135,8 +135,7 @@ function isDigitAt(text: string, index: number): boolean {
  */
 function keepWordsAndNumbers(text: string, breaks?: { sentenceEnds: number[]; clauseEnds: number[] }): string {
   let runStart = 0;
-  firstPart = undefined;
-  parts = undefined;
+  partCount = 0;
   foldedLength = 0;
   // An ASCII character's kind is read from the table in the loop: about a third less per character.
   for (let index = 0; index < text.length; index += 1) {
@@ -163,32 +162,39 @@ function keepWordsAndNumbers(text: string, breaks?: { sentenceEnds: number[]; cl
     runStart = index + 1;
   }
   if (text.length > runStart) addPart(runStart === 0 ? text : text.slice(runStart));
-  // Read through a cast: TypeScript cannot see that `addPart` set them.
-  const all = parts as string[] | undefined;
-  const folded = all === undefined ? (firstPart as string | undefined) ?? '' : all.join(' ');
-  firstPart = undefined;
-  parts = undefined;
+  // Read through a cast: TypeScript cannot see that `addPart` set it.
+  const folded = partCount === 0 ? '' : partCount === 1 ? (firstPart as string) : partCount === 2 ? `${firstPart} ${secondPart}` : parts.slice(0, partCount).join(' ');
+  // Not kept past the call: a part may be a slice of a megabyte document.
+  if (partCount > 2) parts.fill('', 0, partCount);
+  firstPart = secondPart = '';
   return folded;
 }
 
 /**
- * The parts of the text `keepWordsAndNumbers` is folding: the first alone (a quote is often one
- * part, returned as it is), then all of them in a list; and the length of their join so far, where
- * a break is recorded. Kept outside the function, not in a closure made per text; folding does not nest.
+ * The parts of the text `keepWordsAndNumbers` is folding: the first two alone (a quote is often one
+ * or two parts), all of them in a list kept from one text to the next (not grown again for each
+ * document, and cut to its use with one copy at the join); how many there are; and the length of
+ * their join so far, where a break is recorded. Kept outside the function, not in a closure made
+ * per text; folding does not nest.
  */
-let firstPart: string | undefined;
-let parts: string[] | undefined;
+let firstPart = '';
+let secondPart = '';
+const parts: string[] = [];
+let partCount = 0;
 let foldedLength = 0;
 
 function addPart(part: string): void {
-  if (firstPart === undefined) {
-    firstPart = part;
-    foldedLength = part.length;
-    return;
+  if (partCount === 0) firstPart = part;
+  else if (partCount === 1) secondPart = part;
+  else {
+    if (partCount === 2) {
+      parts[0] = firstPart;
+      parts[1] = secondPart;
+    }
+    parts[partCount] = part;
   }
-  if (parts === undefined) parts = [firstPart, part];
-  else parts.push(part);
-  foldedLength += 1 + part.length;
+  partCount += 1;
+  foldedLength = partCount === 1 ? part.length : foldedLength + 1 + part.length;
 }
 
 /**

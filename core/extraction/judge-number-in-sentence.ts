@@ -229,13 +229,19 @@ let lastTokens: { text: string; tokens: readonly Token[] } | undefined;
 /** The words of folded text (single spaces between them) with where each starts and ends; read only. */
 function tokensOf(text: string): readonly Token[] {
   if (lastTokens?.text === text) return lastTokens.tokens;
-  const tokens: Token[] = [];
-  const words = text.split(' ');
-  let start = 0;
-  for (let index = 0; index < words.length; index += 1) {
-    const word = words[index]!;
-    if (word) tokens.push({ text: word, start, end: start + word.length });
-    start += word.length + 1;
+  // Read by code, into a list made at its length: not split into words first, nor grown by a push.
+  let count = 0;
+  for (let index = 0; index < text.length; index += 1) if (text.charCodeAt(index) !== 32 && (index === 0 || text.charCodeAt(index - 1) === 32)) count += 1;
+  const tokens: Token[] = new Array<Token>(count);
+  let start = -1;
+  count = 0;
+  for (let index = 0; index <= text.length; index += 1) {
+    if (index < text.length && text.charCodeAt(index) !== 32) {
+      if (start < 0) start = index;
+    } else if (start >= 0) {
+      tokens[count++] = { text: text.slice(start, index), start, end: index };
+      start = -1;
+    }
   }
   lastTokens = { text, tokens };
   return tokens;

@@ -15,18 +15,24 @@ const negativeWords = /\b(?:loss|losses|lost|deficit|decrease[sd]?|decline[sd]?|
  * negative value next to a word such as "loss"; a percentage in a column without unit, as a fraction.
  * Also every number the text states, for the reason a refusal gives.
  */
-export function numbersStatingValue(value: number, text: string, attribute: AttributeDefinition): { stating: NumberInText[]; read: ReturnType<typeof numbersInText> } {
+export function numbersStatingValue(value: number, text: string, attribute: AttributeDefinition): { stating: readonly NumberInText[]; read: ReturnType<typeof numbersInText> } {
   const read = numbersInText(text, attribute);
   // A loop, not filter with a closure: this runs for every quote and every window of a rival sentence.
-  const stating: NumberInText[] = [];
+  // Made with its first element, not grown from empty by a push; shared and frozen when none states the value.
+  let stating: NumberInText[] | undefined;
   for (let index = 0; index < read.numbers.length; index += 1) {
     const stated = read.numbers[index]!;
     if (agrees(value, stated.value)
       || (value < 0 && agrees(-value, stated.value) && negativeWords.test(text))
-      || (!attribute.unit && percentWritten.test(stated.written) && agrees(value, stated.value / 100))) stating.push(stated);
+      || (!attribute.unit && percentWritten.test(stated.written) && agrees(value, stated.value / 100))) {
+      if (stating === undefined) stating = [stated];
+      else stating.push(stated);
+    }
   }
-  return { stating, read };
+  return { stating: stating ?? noneStating, read };
 }
+
+const noneStating: readonly NumberInText[] = Object.freeze([]);
 
 function agrees(value: number, stated: number): boolean {
   if (Math.abs(value - stated) <= 1e-9 * Math.max(1, Math.abs(stated))) return true;

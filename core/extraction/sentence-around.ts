@@ -7,7 +7,7 @@ const mostCharactersAround = 300;
 export interface FoldedSentence {
   text: string;
   offset: number;
-  clauseEnds: number[];
+  clauseEnds: readonly number[];
 }
 
 /**
@@ -24,10 +24,16 @@ export function sentenceAround(document: FoldedDocument, span: { start: number; 
   if (span.start - start > mostCharactersAround) start = text.indexOf(' ', span.start - mostCharactersAround) + 1 || span.start;
   if (end - span.end > mostCharactersAround) end = Math.max(span.end, text.lastIndexOf(' ', span.end + mostCharactersAround));
   while (text[start] === ' ' && start < span.start) start += 1;
-  const clauses: number[] = [];
-  for (let at = firstAtLeast(clauseEnds, start); at < clauseEnds.length && clauseEnds[at]! <= end; at += 1) clauses.push(clauseEnds[at]! - start);
-  return { text: text.slice(start, end), offset: start, clauseEnds: clauses };
+  // Made with its first element, or shared and frozen when the sentence has no clause end (a line of a list, the usual sentence).
+  let clauses: number[] | undefined;
+  for (let at = firstAtLeast(clauseEnds, start); at < clauseEnds.length && clauseEnds[at]! <= end; at += 1) {
+    if (clauses === undefined) clauses = [clauseEnds[at]! - start];
+    else clauses.push(clauseEnds[at]! - start);
+  }
+  return { text: text.slice(start, end), offset: start, clauseEnds: clauses ?? noClauseEnds };
 }
+
+const noClauseEnds: readonly number[] = Object.freeze([]);
 
 /** The index of the first of the ascending `values` that is at least `bound` (their length when none is). */
 function firstAtLeast(values: readonly number[], bound: number): number {
