@@ -20,6 +20,14 @@ function aliasIndex(aliases: readonly string[]): AliasIndex {
   return index;
 }
 
+const noAliases: readonly string[] = [];
+
+/** Patterns made once, not per alias tried. */
+const endsInLetter = /\p{L}$/u;
+const isLetter = /\p{L}/u;
+const endsInDigit = /\d$/;
+const isLetterOrDigit = /[\p{L}\d]/u;
+
 /**
  * The longest of `aliases` that starts `text` and does not run on into a letter, so "km" is not read
  * as "k" then "m" and "stars" is not read as "s". An alias ending in a digit ("m2") must not run on
@@ -33,11 +41,14 @@ export function matchLeadingAlias(
   const trimmed = text.trimStart();
   // Longest first: the first that fits is the longest; among equally long ones, the earliest listed.
   // Read inside the text only (charAt past its end is '' too, but sent the optimized function back to the interpreter).
-  for (const alias of aliasIndex(aliases).get(trimmed.length > 0 ? trimmed[0]! : '') ?? []) {
+  const candidates = aliasIndex(aliases).get(trimmed.length > 0 ? trimmed[0]! : '') ?? noAliases;
+  // An index loop, not for…of: an iterator step allocates in V8's interpreter and baseline code.
+  for (let index = 0; index < candidates.length; index += 1) {
+    const alias = candidates[index]!;
     if (!trimmed.startsWith(alias)) continue;
     const following = alias.length < trimmed.length ? trimmed[alias.length]! : '';
-    if (/\p{L}$/u.test(alias) && /\p{L}/u.test(following)) continue;
-    if (/\d$/.test(alias) && /[\p{L}\d]/u.test(following)) continue;
+    if (endsInLetter.test(alias) && isLetter.test(following)) continue;
+    if (endsInDigit.test(alias) && isLetterOrDigit.test(following)) continue;
     return { alias, rest: trimmed.slice(alias.length) };
   }
   return undefined;

@@ -5,6 +5,14 @@
  */
 export const decimalLiteralPattern = /^(?:\d{1,3}(?:[ '’]\d{3}(?!\d))+(?:[.,]\d+)?|\d+(?:[.,]\d+)*|[.,]\d+)(?:e[+-]?\d+)?/;
 
+/** Spaces and apostrophes that group digits (the global one for `replace`). Patterns made once, not per literal read. */
+const groupSpace = /[ '’]/;
+const groupSpaces = /[ '’]/g;
+const dotOrComma = /[.,]/;
+const firstGroup = /^[1-9]\d{0,2}$/;
+const leadingGroup = /^\d{1,3}$/;
+const thousandsGroup = /^\d{3}$/;
+
 /**
  * The value of a literal matched by `decimalLiteralPattern`, or undefined when its grouping is
  * impossible ("1,23,4"). The rule for dots and commas:
@@ -23,13 +31,13 @@ export function readDecimalLiteral(literal: string, reading: { money: boolean; m
   const exponentAt = literal.indexOf('e');
   const writtenMantissa = exponentAt < 0 ? literal : literal.slice(0, exponentAt);
   const exponent = exponentAt < 0 ? '' : literal.slice(exponentAt);
-  const spaced = /[ '’]/.test(writtenMantissa);
-  const mantissa = writtenMantissa.replace(/[ '’]/g, '');
+  const spaced = groupSpace.test(writtenMantissa);
+  const mantissa = writtenMantissa.replace(groupSpaces, '');
   const lastDot = mantissa.lastIndexOf('.');
   const lastComma = mantissa.lastIndexOf(',');
   let digits: string | undefined;
   if (exponent) {
-    const parts = mantissa.split(/[.,]/);
+    const parts = mantissa.split(dotOrComma);
     if (!spaced && parts.length <= 2) digits = parts.length === 2 ? `${parts[0] || '0'}.${parts[1]}` : mantissa;
   } else if (lastDot >= 0 && lastComma >= 0) {
     const decimalMark = lastDot > lastComma ? '.' : ',';
@@ -44,7 +52,7 @@ export function readDecimalLiteral(literal: string, reading: { money: boolean; m
     if (parts.length > 2) digits = !spaced && hasThousandsGroups(parts) ? parts.join('') : undefined;
     else if (spaced) digits = `${whole}.${fraction}`;
     else {
-      const looksGrouped = fraction.length === 3 && /^[1-9]\d{0,2}$/.test(whole);
+      const looksGrouped = fraction.length === 3 && firstGroup.test(whole);
       const groupsThousands = lastComma >= 0 || (reading.money && !reading.magnitude);
       digits = looksGrouped && groupsThousands ? whole + fraction : `${whole || '0'}.${fraction}`;
     }
@@ -55,5 +63,5 @@ export function readDecimalLiteral(literal: string, reading: { money: boolean; m
 }
 
 function hasThousandsGroups(groups: readonly string[]): boolean {
-  return groups.every((group, index) => (index === 0 ? /^\d{1,3}$/.test(group) : /^\d{3}$/.test(group)));
+  return groups.every((group, index) => (index === 0 ? leadingGroup.test(group) : thousandsGroup.test(group)));
 }

@@ -28,6 +28,20 @@ const magnitudes: ReadonlyMap<string, number> = new Map([
 /** Scores keep their numerator: "4.5/5" and "8 out of 10" are ratings, "1/2" is not. */
 const scoreDenominators = new Set([5, 10, 20, 100]);
 
+/** Patterns made once: a literal inside a function is a new object each time it runs. */
+const inParentheses = /^\((.+)\)$/;
+const rangeAfter = /^\s*(?:-|–|—|to)\s*(?:[$€£¥]\s*)?\d/;
+const dashedDigits = /^-\d+-\d/;
+const scoreAfter = /^\s*(?:\/|out of)\s*(\d+)(?![\d.,])/;
+const leadingPlus = /^\s*\+/;
+const rateAfter = /^(?:per\b|\/|an? \p{L})/u;
+const letterFirst = /^\p{L}/u;
+const listedNumber = /^[,;]\s*\d/;
+const wordsAfter = /^(?:\p{L}|\(|[,;]|\/\s*\p{L})/u;
+const leadingSign = /^([+-])\s*/;
+const compoundJoin = /^\s*(?:,|and)?\s*/;
+const compoundLiteral = /^\d+(?:\.\d+)?/;
+
 /**
  * Read a numeric text such as "USD 1.2m", "(1,234)", "$(1,234)", "€ 3.400,50", "2 hours 30 minutes", "4.5/5",
  * "1.2k reviews" or "twelve". The column's unit settles what the text cannot: "m" is metres in a
@@ -41,7 +55,7 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
   const dimension = column.kind === 'measure' ? column.unit.dimension : undefined;
   let text = tidyNumberText(written);
   let negative = false;
-  const accounting = /^\((.+)\)$/.exec(text);
+  const accounting = inParentheses.exec(text);
   if (accounting?.[1]) [negative, text] = [true, accounting[1].trim()];
   // A sign, before a currency and after one ("-$45", "$-45").
   [negative, text] = withSign(text, negative);
@@ -50,7 +64,7 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
   if (prefix) {
     currencies.push(currencyMentions.get(prefix.alias) as CurrencyMention);
     text = prefix.rest.trimStart();
-    const inner = negative ? null : /^\((.+)\)$/.exec(text);
+    const inner = negative ? null : inParentheses.exec(text);
     if (inner?.[1]) [negative, text] = [true, inner[1].trim()];
     [negative, text] = withSign(text, negative);
   }
@@ -59,18 +73,18 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
   if (!literal) return failure('not_a_number', 'is not a number');
   let rest = text.slice(literal.length);
 
-  const isRange = /^\s*(?:-|–|—|to)\s*(?:[$€£¥]\s*)?\d/.test(rest) && !/^-\d+-\d/.test(rest);
+  const isRange = rangeAfter.test(rest) && !dashedDigits.test(rest);
   if (isRange) return failure('ambiguous', 'is a range, not one number');
-  const score = /^\s*(?:\/|out of)\s*(\d+)(?![\d.,])/.exec(rest);
+  const score = scoreAfter.exec(rest);
   if (score) {
     const numerator = readDecimalLiteral(literal, { money: column.kind === 'currency' || currencies.length > 0 }) ?? Infinity;
     if (!scoreDenominators.has(Number(score[1])) || numerator > Number(score[1])) return failure('not_a_number', 'is a fraction, not one number');
     rest = rest.slice(score[0].length);
   }
-  rest = rest.replace(/^\s*\+/, '');
+  rest = rest.replace(leadingPlus, '');
   const magnitudeWord = matchLeadingAlias(rest, magnitudeAliases(dimension));
   const magnitude = magnitudeWord ? magnitudes.get(magnitudeWord.alias) : undefined;
-  if (magnitudeWord) rest = magnitudeWord.rest.replace(/^\s*\+/, '');
+  if (magnitudeWord) rest = magnitudeWord.rest.replace(leadingPlus, '');
 
   let unit: MeasurementUnit | undefined;
   const unitWord = matchLeadingAlias(rest, unitAndCurrencyAliases);
@@ -91,10 +105,10 @@ export function readQuantity(written: string, column: ColumnUnit): QuantityReadi
   }
   const after = rest.trim();
   const hasConvertibleColumn = dimension !== undefined && dimension !== 'proportion';
-  if (hasConvertibleColumn && unit && /^(?:per\b|\/|an? \p{L})/u.test(after)) return failure('unit_mismatch', 'is a rate, not an amount');
-  if (hasConvertibleColumn && !unit && /^\p{L}/u.test(after)) return failure('unit_mismatch', 'has a unit that cannot be read');
-  if (/^[,;]\s*\d/.test(after)) return failure('ambiguous', 'lists several numbers');
-  if (after !== '' && !/^(?:\p{L}|\(|[,;]|\/\s*\p{L})/u.test(after)) return failure('not_a_number', 'is not a number');
+  if (hasConvertibleColumn && unit && rateAfter.test(after)) return failure('unit_mismatch', 'is a rate, not an amount');
+  if (hasConvertibleColumn && !unit && letterFirst.test(after)) return failure('unit_mismatch', 'has a unit that cannot be read');
+  if (listedNumber.test(after)) return failure('ambiguous', 'lists several numbers');
+  if (after !== '' && !wordsAfter.test(after)) return failure('not_a_number', 'is not a number');
 
   const signed = negative ? -amount : amount;
   return { quantity: { amount: signed === 0 ? 0 : signed, magnitude, currency: currencies[0], unit } };
@@ -106,7 +120,7 @@ function failure(code: ValueIssueCode, reason: string): QuantityReading {
 
 /** `text` without a leading sign, and whether the number is negative once it is read (a function, not a closure made for every text read). */
 function withSign(text: string, negative: boolean): [boolean, string] {
-  const sign = /^([+-])\s*/.exec(text);
+  const sign = leadingSign.exec(text);
   return sign ? [negative !== (sign[1] === '-'), text.slice(sign[0].length)] : [negative, text];
 }
 
@@ -142,8 +156,8 @@ function unitHere(alias: string, dimension: string | undefined): MeasurementUnit
 /** The next "30 minutes" of "2 hours 30 minutes" or "10 in" of "5 ft 10 in", in `unit`'s dimension. */
 function compoundPart(rest: string, unit: MeasurementUnit | undefined, dimension: string | undefined) {
   if (!unit) return undefined;
-  const start = /^\s*(?:,|and)?\s*/.exec(rest)?.[0] ?? '';
-  const literal = /^\d+(?:\.\d+)?/.exec(rest.slice(start.length))?.[0];
+  const start = compoundJoin.exec(rest)?.[0] ?? '';
+  const literal = compoundLiteral.exec(rest.slice(start.length))?.[0];
   if (!literal) return undefined;
   const word = matchLeadingAlias(rest.slice(start.length + literal.length), unitAliases);
   const partUnit = word ? unitHere(word.alias, dimension ?? unit.dimension) : undefined;
