@@ -162,10 +162,10 @@ function keepWordsAndNumbers(text: string, breaks?: { sentenceEnds: number[]; cl
     runStart = index + 1;
   }
   if (text.length > runStart) addPart(runStart === 0 ? text : text.slice(runStart));
-  // Read through a cast: TypeScript cannot see that `addPart` set it.
-  const folded = partCount === 0 ? '' : partCount === 1 ? (firstPart as string) : partCount === 2 ? `${firstPart} ${secondPart}` : parts.slice(0, partCount).join(' ');
-  // Not kept past the call: a part may be a slice of a megabyte document.
-  if (partCount > 2) parts.fill('', 0, partCount);
+  const folded = partCount === 0 ? '' : partCount === 1 ? firstPart : partCount === 2 ? `${firstPart} ${secondPart}` : parts.slice(0, partCount).join(' ');
+  // Not kept past the call: a part may be a slice of a megabyte document, whose list is let go too.
+  if (parts.length > mostPartsKept) parts.length = 0;
+  else if (partCount > 2) parts.fill('', 0, partCount);
   firstPart = secondPart = '';
   return folded;
 }
@@ -180,6 +180,8 @@ function keepWordsAndNumbers(text: string, breaks?: { sentenceEnds: number[]; cl
 let firstPart = '';
 let secondPart = '';
 const parts: string[] = [];
+/** A page's parts are a few hundred; the list of a larger document is not kept for the next text. */
+const mostPartsKept = 10_000;
 let partCount = 0;
 let foldedLength = 0;
 
