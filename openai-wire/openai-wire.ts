@@ -49,8 +49,13 @@ export class OpenAiWire {
    * no response or a reply that is not JSON throws the error `EndpointFailures` makes of it;
    * `model` names the requested model in a 404's hint.
    */
-  async postJson(path: string, body: unknown, { model, signal }: { model: string; signal?: CancellationSignal }): Promise<unknown> {
-    return parseJson(await this.send({ method: 'POST', path, contentType: 'application/json', body: JSON.stringify(body), model, signal }), this.failures);
+  async postJson(path: string, body: unknown, options: { model: string; signal?: CancellationSignal }): Promise<unknown> {
+    return this.postJsonText(path, JSON.stringify(body), options);
+  }
+
+  /** `postJson` with the body already written as JSON text (see `chatRequestText`). */
+  async postJsonText(path: string, text: string, { model, signal }: { model: string; signal?: CancellationSignal }): Promise<unknown> {
+    return parseJson(await this.send({ method: 'POST', path, contentType: 'application/json', body: text, model, signal }), this.failures);
   }
 
   /** GET `path` (e.g. `batches/batch_abc`) and return the parsed reply; failures as `postJson`'s. */

@@ -8,3 +8,13 @@ import { createHash } from 'node:crypto';
 export function hashText(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
+
+/**
+ * `hashText` of the texts one after another, each handed to the hash as it is: no joined copy.
+ * The texts must split where no surrogate pair is (each is encoded to UTF-8 alone).
+ */
+export function hashTexts(texts: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const text of texts) hash.update(text, 'utf8');
+  return hash.digest('hex');
+}
