@@ -1,25 +1,35 @@
-import { requestJsonText, type LanguageModelRequest } from '../core/index.ts';
+import { messagesJsonTexts, requestJsonText, type LanguageModelRequest } from '../core/index.ts';
 
 /**
  * `JSON.stringify(body)` for a chat request's body (`chatCompletionRequest`), the same text, with the
- * request's messages and output schema written once per object (`requestJsonText`, which the cache
- * key wrote them with) rather than again for every call: only the body's few other fields are
- * written here. Plain objects are written key by key as JSON.stringify writes them (own enumerable
- * keys in order; undefined, functions and symbols left out); anything else goes to JSON.stringify.
+ * request's messages and output schema written once per object (`messagesJsonTexts`,
+ * `requestJsonText`, which the cache key wrote them with) rather than again for every call: only
+ * the body's few other fields are written here. Plain objects are written key by key as
+ * JSON.stringify writes them (own enumerable keys in order; undefined, functions and symbols left
+ * out); anything else goes to JSON.stringify.
  */
 export function chatRequestText(body: Record<string, unknown>, request: LanguageModelRequest): string {
-  const written = new Set<object>([request.messages]);
-  if (request.outputSchema) written.add(request.outputSchema.schema);
+  const written: Written = { messages: request.messages, schema: request.outputSchema?.schema };
   // Pieces joined once: the body is one flat string, copied once, where nested joins and templates
   // made strings of strings that were copied again to be written (~9 MB at 3,000 pages).
   const pieces: string[] = [];
   return writeJson(body, written, pieces) ? pieces.join('') : 'null';
 }
 
+/** The request's objects whose JSON text core keeps. */
+interface Written {
+  messages: LanguageModelRequest['messages'];
+  schema: object | undefined;
+}
+
 /** Pushes `value`'s JSON text onto `pieces`; false, pushing nothing, for what JSON.stringify leaves out. */
-function writeJson(value: unknown, written: ReadonlySet<object>, pieces: string[]): boolean {
-  if (typeof value === 'object' && value !== null && written.has(value)) {
-    pieces.push(requestJsonText(value));
+function writeJson(value: unknown, written: Written, pieces: string[]): boolean {
+  if (value === written.messages) {
+    pieces.push(...messagesJsonTexts(written.messages));
+    return true;
+  }
+  if (value === written.schema && written.schema !== undefined) {
+    pieces.push(requestJsonText(written.schema));
     return true;
   }
   if (typeof value !== 'object' || value === null || !isPlainObject(value)) {

@@ -59,7 +59,7 @@ export async function extractRecordBatch(options: ExtractRecordBatchOptions): Pr
     prompts: options.prompts, schema: options.schema, texts: options.documents.map((document) => document.text), withEvidence,
     maxInputTokens: options.maxInputTokens, maxDocumentsPerCall: options.maxDocumentsPerCall, countTokens,
   });
-  const { system, systemCeiling, budgetTokens: budget, calls } = plan;
+  const { systemMessage, systemCeiling, budgetTokens: budget, calls } = plan;
 
   const single = async (document: BatchDocument): Promise<BatchOutcome> => {
     try {
@@ -97,7 +97,7 @@ export async function extractRecordBatch(options: ExtractRecordBatchOptions): Pr
         step: `extracting ${documents.length} documents in one call (${documents[0]!.documentName}, …)`,
         request: {
           model: options.model,
-          messages: [{ role: 'system', content: system }, { role: 'user', content: user }],
+          messages: [systemMessage, { role: 'user', content: user }],
           outputSchema: batchOutputSchema(options.schema, withEvidence),
         },
         validate: (reply) => readBatchReply(reply, { schema: options.schema, entries, withEvidence }),

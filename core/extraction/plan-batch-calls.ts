@@ -1,4 +1,5 @@
 import { tokenCeiling } from '../documents/token-ceiling.ts';
+import type { ChatMessage } from '../ports/language-model.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
 import { defaultMaxInputTokens } from './extraction-parts.ts';
@@ -25,6 +26,11 @@ export interface BatchCallPlan {
   readonly systemTokens: number;
   /** The system message's `tokenCeiling`, computed once per system message, not once per call. */
   systemCeiling: number;
+  /**
+   * The system message as a chat message: one object for every plan of the same prompt, so that
+   * its JSON text is written once for a run (see `messagesJsonTexts`), not once per call.
+   */
+  systemMessage: ChatMessage;
   /** The most prompt tokens a batch call may have. */
   budgetTokens: number;
   /** Positions of `texts`, one array per call; a call of one document takes the one-document path. */
@@ -41,8 +47,8 @@ const entryTokens = 32;
  */
 const entryCeiling = 128;
 
-/** System messages' ceilings by prefix (one per schema and prompts, kept as long as it is): a run plans a batch per group of documents. */
-const systemCeilings = new WeakMap<ExtractionPrefix, number>();
+/** System messages' ceilings and messages by prefix (one per schema and prompts, kept as long as it is): a run plans a batch per group of documents. */
+const systems = new WeakMap<ExtractionPrefix, { ceiling: number; message: ChatMessage }>();
 
 /**
  * How `extractRecordBatch` will send `texts`: which share a call (see `packBatches`). What the run
@@ -58,12 +64,13 @@ export function planBatchCalls(options: PlanBatchCallsOptions): BatchCallPlan {
     () => renderBatchExtractionInstructions(prompts, schema, withEvidence));
   const budgetTokens = (options.maxInputTokens ?? defaultMaxInputTokens) - framingTokens;
   const maxDocuments = options.maxDocumentsPerCall ?? options.texts.length;
-  let systemCeiling = systemCeilings.get(prefix);
-  if (systemCeiling === undefined) {
-    systemCeiling = tokenCeiling(prefix.system);
-    systemCeilings.set(prefix, systemCeiling);
+  let system = systems.get(prefix);
+  if (system === undefined) {
+    system = { ceiling: tokenCeiling(prefix.system), message: { role: 'system', content: prefix.system } };
+    systems.set(prefix, system);
   }
-  const plan = (calls: number[][]): BatchCallPlan => ({ system: prefix.system, get systemTokens() { return prefix.tokens; }, systemCeiling: systemCeiling!, budgetTokens, calls });
+  const { ceiling: systemCeiling, message: systemMessage } = system;
+  const plan = (calls: number[][]): BatchCallPlan => ({ system: prefix.system, get systemTokens() { return prefix.tokens; }, systemCeiling, systemMessage, budgetTokens, calls });
   // Each document alone (one per call, or only one): nothing to pack, and no document's tokens to
   // count — counting every page of a one-document-per-call scan cost more than reading its reply.
   if (maxDocuments <= 1 || options.texts.length <= 1) return plan(options.texts.map((_, position) => [position]));

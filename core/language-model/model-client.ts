@@ -4,6 +4,7 @@ import { SragError } from '../errors/srag-error.ts';
 import { contentHash } from '../hashing/content-hash.ts';
 import type { CancellationSignal } from '../ports/cancellation-signal.ts';
 import type { LanguageModel, LanguageModelRequest, LanguageModelResponse } from '../ports/language-model.ts';
+import { messagesJsonTexts } from './messages-json-texts.ts';
 import { requestJsonText } from './request-json-text.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { SettingRefusals } from './setting-refusals.ts';
@@ -98,14 +99,14 @@ export class ModelClient {
   /**
    * The request's key: model + messages + output schema, nothing else (no keys, no timestamps) —
    * the hash of `JSON.stringify([model, messages, outputSchema])`, which was the whole cache key
-   * before replies were told apart by endpoint. The messages and the output schema are written once
-   * per object (`requestJsonText`: a run sends the same schema with every document, and the wire
-   * sends the same messages' text) and spliced in.
+   * before replies were told apart by endpoint. Each message and the output schema are written once
+   * per object (`requestJsonText`: a run sends the same schema and system message with every call,
+   * and the wire sends the same texts) and hashed as they are, one after another.
    */
   requestKey(request: LanguageModelRequest): string {
     const model = request.model ?? this.languageModel.modelId;
     const outputSchema = request.outputSchema ? requestJsonText(request.outputSchema) : 'null';
-    return this.hashTexts([`[${JSON.stringify(model)},`, requestJsonText(request.messages), ',', outputSchema, ']']);
+    return this.hashTexts([`[${JSON.stringify(model)},`, ...messagesJsonTexts(request.messages), ',', outputSchema, ']']);
   }
 
   /**

@@ -98,7 +98,7 @@ describe('planBatchCalls', () => {
     expect(tight.calls).toEqual([[0, 1, 2, 3]]);
   });
 
-  it('gives the system message\'s ceiling with the plan, for every plan of the same schema', () => {
+  it('gives the system message and its ceiling with the plan, one message object for every plan of the same prompt', () => {
     const texts = ['The Alpha Hotel — 4 stars.', 'The Bravo Hotel, Zürich.'];
     for (const maxDocumentsPerCall of [1, 2, 2]) {
       const plan = planBatchCalls({ prompts, schema, texts, withEvidence: true, maxDocumentsPerCall, countTokens: approximateTokenCount });
@@ -107,6 +107,12 @@ describe('planBatchCalls', () => {
     }
     const without = planBatchCalls({ prompts, schema, texts, withEvidence: false, maxDocumentsPerCall: 2, countTokens: approximateTokenCount });
     expect(without.systemCeiling).toBe(tokenCeiling(without.system));
+    // One system message object per prompt, so that its JSON text is written once for a run.
+    const again = planBatchCalls({ prompts, schema, texts: ['Other page.'], withEvidence: true, maxDocumentsPerCall: 2, countTokens: approximateTokenCount });
+    const first = planBatchCalls({ prompts, schema, texts, withEvidence: true, maxDocumentsPerCall: 2, countTokens: approximateTokenCount });
+    expect(again.systemMessage).toBe(first.systemMessage);
+    expect(first.systemMessage).toEqual({ role: 'system', content: first.system });
+    expect(without.systemMessage).toEqual({ role: 'system', content: without.system });
   });
 });
 

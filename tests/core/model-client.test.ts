@@ -328,7 +328,8 @@ describe('ModelClient cache', () => {
       expect(native.requestKey(request)).toBe(earlier);
       expect(native.requestKey(request)).toBe(contentHash(JSON.stringify([request.model ?? 'default-model', request.messages, request.outputSchema ?? null])));
     }
-    expect(hashed).toEqual([5, 5, 5, 5, 5, 5]);
+    // In pieces: the model, each message, the schema and the punctuation between them.
+    expect(hashed).toEqual([9, 9, 7, 7, 9, 9]);
   });
 
   it('keeps the cache key independent of anything but model, messages and output schema', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestJsonText, type LanguageModelRequest } from '../../core/index.ts';
+import { messagesJsonTexts, requestJsonText, type LanguageModelRequest } from '../../core/index.ts';
 import { chatCompletionRequest, type OutputMode, type ParameterAdaptation } from '../../openai-wire/index.ts';
 import { chatRequestText } from '../../openai-wire/chat-request-text.ts';
 
@@ -39,15 +39,25 @@ describe('a chat request body as text', () => {
     expect(chatRequestText(body, request)).toBe(JSON.stringify(body));
   });
 
-  it('takes the messages\' and the schema\'s text as the request key wrote them, once per object', () => {
-    const sent = { messages: [{ role: 'user' as const, content: 'doc' }], outputSchema: { name: 'record', schema: { type: 'object' } } };
+  it('takes each message\'s and the schema\'s text as the request key wrote them, once per object', () => {
+    const system = { role: 'system' as const, content: 'rules' };
+    const sent = { messages: [system, { role: 'user' as const, content: 'doc' }], outputSchema: { name: 'record', schema: { type: 'object' } } };
     // Written once and kept: a change made after the first call is not seen (requests are not changed once sent).
-    expect(requestJsonText(sent.messages)).toBe('[{"role":"user","content":"doc"}]');
+    expect(messagesJsonTexts(sent.messages).join('')).toBe('[{"role":"system","content":"rules"},{"role":"user","content":"doc"}]');
     expect(requestJsonText(sent.outputSchema.schema)).toBe('{"type":"object"}');
-    sent.messages[0]!.content = 'changed';
+    sent.messages[1]!.content = 'changed';
     sent.outputSchema.schema.type = 'changed';
     const text = chatRequestText(chatCompletionRequest('gpt-4o-mini', sent, 'json_schema'), sent);
-    expect(text).toContain('"messages":[{"role":"user","content":"doc"}]');
+    expect(text).toContain('"messages":[{"role":"system","content":"rules"},{"role":"user","content":"doc"}]');
     expect(text).toContain('"schema":{"type":"object"}');
+    // Another request sharing the system message object: its text is the one written before, the new user message's its own.
+    const next = { messages: [system, { role: 'user' as const, content: 'doc 2' }] };
+    expect(chatRequestText(chatCompletionRequest('gpt-4o-mini', next, 'none'), next)).toBe(JSON.stringify(chatCompletionRequest('gpt-4o-mini', next, 'none')));
+  });
+
+  it('joins the messages\' pieces to JSON.stringify\'s text of them, for none, one or many messages', () => {
+    for (const list of [[], [messages[0]!], messages, [...messages, messages[0]!, { role: 'assistant' as const, content: '{"a":"\\u0000"}' }]]) {
+      expect(messagesJsonTexts(list).join('')).toBe(JSON.stringify(list));
+    }
   });
 });
