@@ -1,19 +1,19 @@
 import { messagesJsonTexts, requestJsonText, type LanguageModelRequest } from '../core/index.ts';
 
 /**
- * `JSON.stringify(body)` for a chat request's body (`chatCompletionRequest`), the same text, with the
- * request's messages and output schema written once per object (`messagesJsonTexts`,
- * `requestJsonText`, which the cache key wrote them with) rather than again for every call: only
- * the body's few other fields are written here. Plain objects are written key by key as
- * JSON.stringify writes them (own enumerable keys in order; undefined, functions and symbols left
- * out); anything else goes to JSON.stringify.
+ * `JSON.stringify(body)` for a chat request's body (`chatCompletionRequest`), in pieces that join to
+ * that very text, with the request's messages and output schema written once per object
+ * (`messagesJsonTexts`, `requestJsonText`, which the cache key wrote them with) rather than again
+ * for every call: only the body's few other fields are written here. Plain objects are written key
+ * by key as JSON.stringify writes them (own enumerable keys in order; undefined, functions and
+ * symbols left out); anything else goes to JSON.stringify. The pieces are not joined here: a
+ * transport that sends bytes encodes them one by one (see `HttpRequest.bodyPieces`), where a joined
+ * body was one more copy of each call's text (9 MB at 3,000 pages).
  */
-export function chatRequestText(body: Record<string, unknown>, request: LanguageModelRequest): string {
+export function chatRequestText(body: Record<string, unknown>, request: LanguageModelRequest): string[] {
   const written: Written = { messages: request.messages, schema: request.outputSchema?.schema };
-  // Pieces joined once: the body is one flat string, copied once, where nested joins and templates
-  // made strings of strings that were copied again to be written (~9 MB at 3,000 pages).
   const pieces: string[] = [];
-  return writeJson(body, written, pieces) ? pieces.join('') : 'null';
+  return writeJson(body, written, pieces) ? pieces : ['null'];
 }
 
 /** The request's objects whose JSON text core keeps. */

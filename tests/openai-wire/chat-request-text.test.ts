@@ -22,7 +22,7 @@ describe('a chat request body as text', () => {
           for (const mode of ['json_schema', 'json_object', 'none'] as OutputMode[]) {
             for (const request of requests) {
               const body = chatCompletionRequest(model, request, mode, { settings, adaptation });
-              expect(chatRequestText(body, request)).toBe(JSON.stringify(body));
+              expect(chatRequestText(body, request).join('')).toBe(JSON.stringify(body));
               compared += 1;
             }
           }
@@ -36,7 +36,7 @@ describe('a chat request body as text', () => {
     const request = { messages, outputSchema };
     const bare = Object.assign(Object.create(null) as object, { b: 1, a: [undefined, () => 1] });
     const body = { model: 'm', skipped: undefined, call: () => 1, [Symbol('s')]: 1, 10: 'ten', 2: 'two', when: new Date(0), nested: { bare, empty: {}, messages }, messages, response_format: { schema: outputSchema.schema, list: [outputSchema.schema] }, last: null };
-    expect(chatRequestText(body, request)).toBe(JSON.stringify(body));
+    expect(chatRequestText(body, request).join('')).toBe(JSON.stringify(body));
   });
 
   it('takes each message\'s and the schema\'s text as the request key wrote them, once per object', () => {
@@ -47,12 +47,12 @@ describe('a chat request body as text', () => {
     expect(requestJsonText(sent.outputSchema.schema)).toBe('{"type":"object"}');
     sent.messages[1]!.content = 'changed';
     sent.outputSchema.schema.type = 'changed';
-    const text = chatRequestText(chatCompletionRequest('gpt-4o-mini', sent, 'json_schema'), sent);
+    const text = chatRequestText(chatCompletionRequest('gpt-4o-mini', sent, 'json_schema'), sent).join('');
     expect(text).toContain('"messages":[{"role":"system","content":"rules"},{"role":"user","content":"doc"}]');
     expect(text).toContain('"schema":{"type":"object"}');
     // Another request sharing the system message object: its text is the one written before, the new user message's its own.
     const next = { messages: [system, { role: 'user' as const, content: 'doc 2' }] };
-    expect(chatRequestText(chatCompletionRequest('gpt-4o-mini', next, 'none'), next)).toBe(JSON.stringify(chatCompletionRequest('gpt-4o-mini', next, 'none')));
+    expect(chatRequestText(chatCompletionRequest('gpt-4o-mini', next, 'none'), next).join('')).toBe(JSON.stringify(chatCompletionRequest('gpt-4o-mini', next, 'none')));
   });
 
   it('joins the messages\' pieces to JSON.stringify\'s text of them, for none, one or many messages', () => {

@@ -84,6 +84,11 @@ describe('the chat request', () => {
     const key = new ModelClient({ languageModel: model, sleep: noWait }).requestKey({ messages, outputSchema });
     await model.doGenerate({ messages, outputSchema });
     expect(requests[0]!.body).toBe(JSON.stringify(chatCompletionRequest('chosen-model', { messages, outputSchema }, 'json_schema')));
+    // In pieces too, for a transport that sends bytes: the messages' text among them as the key hashed it,
+    // and the whole text joined only when a transport reads it.
+    expect(typeof Object.getOwnPropertyDescriptor(requests[0], 'body')?.get).toBe('function');
+    expect(requests[0]!.bodyPieces!.join('')).toBe(requests[0]!.body);
+    expect(requests[0]!.bodyPieces).toContain(JSON.stringify(messages[1]));
     expect(key).toBe(contentHash(JSON.stringify(['chosen-model', messages, outputSchema])));
   });
 
