@@ -125,10 +125,10 @@ function globFrom(pattern: string): string[] {
   const { base, rest } = splitGlob(pattern);
   const matches = globSync(rest, { cwd: base, onlyFiles: true, expandDirectories: false });
   if (base === '.') return matches;
-  // A plain base and a plain match (no `.`, `..` or empty segment) join as they are: join's normalizing finds nothing to do.
+  // A plain base and a plain relative match (no `.`, `..` or empty segment) join as they are: join's normalizing finds nothing to do.
   const prefix = base.endsWith('/') ? base : `${base}/`;
-  const plainBase = isPlainPath(base) || (base === '/' && isPlainPath('/x'));
-  return matches.map((path) => (plainBase && isPlainPath(path) ? `${prefix}${path}` : join(base, path)));
+  const plainBase = isPlainPath(base) || (base === '/' && sep === '/');
+  return matches.map((path) => (plainBase && isPlainPath(path) && !path.startsWith('/') ? `${prefix}${path}` : join(base, path)));
 }
 
 /**
