@@ -1,11 +1,12 @@
 /**
  * The request path of a batch extraction, this checkout against another in the same process:
- * `npx tsx bench/request-path.ts --reference DIR [--pages 3000] [--rounds 6]` (DIR a checkout of
- * srag, e.g. /work/main). For every call `extractRecordBatch` plans for `--pages` generated hotel
- * pages (the CLI benchmark's corpus), each checkout makes the request as its batch extraction does,
- * its cache key (the native hash) and the body's bytes as srag for Node sends them: the reference
- * with its own code, this checkout with `chatRequestText` and the transport's encoding of the pieces.
- * Prints the CPU of each, round after round, and checks that both give the same keys and bytes.
+ * `npx tsx bench/request-path.ts --reference DIR [--pages 3000] [--rounds 6] [--batch-size 10]`
+ * (DIR a checkout of srag, e.g. /work/main). For every call `extractRecordBatch` plans for `--pages`
+ * generated hotel pages (the CLI benchmark's corpus), at most `--batch-size` to a call, each
+ * checkout makes the request as its batch extraction does, its cache key (the native hash) and the
+ * body's bytes as srag for Node sends them: the reference with its own code, this checkout with
+ * `chatRequestText` and the transport's encoding of the pieces. Prints the CPU of each, round after
+ * round, and checks that both give the same keys and bytes.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateHotelCorpus } from './generate-hotel-corpus.ts';
 
-const { values: flags } = parseArgs({ options: { reference: { type: 'string' }, pages: { type: 'string', default: '3000' }, rounds: { type: 'string', default: '6' } } });
+const { values: flags } = parseArgs({ options: { reference: { type: 'string' }, pages: { type: 'string', default: '3000' }, rounds: { type: 'string', default: '6' }, 'batch-size': { type: 'string', default: '10' } } });
 if (!flags.reference) throw new Error('request-path: give --reference DIR, a checkout of srag to compare with');
 
 interface Checkout {
@@ -52,7 +53,7 @@ function pass(checkout: Checkout, ours: boolean): { keys: string[]; bytes: numbe
   const schema = checkout.core.parseRecordSchema(JSON.parse(schemaText));
   const prompts = checkout.prompts.loadPromptLibrary();
   const client = new checkout.core.ModelClient({ languageModel: endpoint, sleep: async () => {}, hashText: checkout.hash.hashText, ...(ours ? { hashTexts: here.hash.hashTexts } : {}) });
-  const plan = checkout.plan.planBatchCalls({ prompts, schema, texts, withEvidence: true, countTokens: checkout.core.approximateTokenCount, maxDocumentsPerCall: 10 });
+  const plan = checkout.plan.planBatchCalls({ prompts, schema, texts, withEvidence: true, countTokens: checkout.core.approximateTokenCount, maxDocumentsPerCall: Number(flags['batch-size']) });
   const outputSchema = checkout.output.batchOutputSchema(schema, true);
   const keys: string[] = [];
   let bytes = 0;
