@@ -40,6 +40,8 @@ export { ModelClient, type ModelClientOptions, type RetryNotice, type RetryPolic
 export { describeRetry } from './language-model/describe-retry.ts';
 export { generateObject, type GenerateObjectResult, type ObjectValidator } from './language-model/generate-object.ts';
 export { parseJsonText } from './language-model/parse-json-text.ts';
+export { messagesJsonTexts } from './language-model/messages-json-texts.ts';
+export { requestJsonText } from './language-model/request-json-text.ts';
 export type { CachedResponse, ResponseCache } from './language-model/response-cache.ts';
 export { UsageTotals, type ModelUsage } from './language-model/usage-totals.ts';
 export * from './normalization/index.ts';

@@ -9,6 +9,14 @@ export interface HttpRequest {
   headers: Record<string, string>;
   /** The body of a POST, JSON text. */
   body?: string;
+  /**
+   * The body in pieces that join to `body`, when the wire wrote it so (a chat request: its messages
+   * and output schema as core keeps their text): a transport that sends bytes encodes them one by
+   * one (they split where no surrogate pair is), and `body` is joined only when it is read. A batch
+   * call's body is ~14 kB of text, twice that in memory joined, as its instructions hold a
+   * character past Latin-1.
+   */
+  bodyPieces?: readonly string[];
   /** Ends the request early (Ctrl-C, a stopped batch). A transport that cannot stop a request in flight only refuses to start one. */
   signal?: CancellationSignal;
 }

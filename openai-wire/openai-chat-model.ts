@@ -1,5 +1,6 @@
 import { LanguageModelError, type LanguageModel, type LanguageModelRequest, type LanguageModelResponse } from '../core/index.ts';
 import { chatCompletionRequest } from './chat-completion-request.ts';
+import { chatRequestText } from './chat-request-text.ts';
 import type { OutputMode } from './parameter-adaptations.ts';
 import { readChatCompletion, type ChatCompletionBody } from './read-chat-completion.ts';
 import type { OpenAiWire } from './openai-wire.ts';
@@ -41,7 +42,7 @@ export class OpenAiChatModel implements LanguageModel {
       const body = chatCompletionRequest(model, request, mode, { settings: this.wire.requestSettings, adaptation });
       let reply: ChatCompletionBody;
       try {
-        reply = await this.wire.postJson('chat/completions', body, { model, signal: request.abortSignal }) as ChatCompletionBody;
+        reply = await this.wire.postJsonText('chat/completions', chatRequestText(body, request), { model, signal: request.abortSignal }) as ChatCompletionBody;
       } catch (error) {
         if (!LanguageModelError.isInstance(error) || (error.status !== 400 && error.status !== 422) || error.aboutDocument) throw error;
         const refused = error.refusedParameter;

@@ -3,7 +3,7 @@ import type { ChatRequestSettings } from './chat-completion-request.ts';
 import { EndpointFailures } from './endpoint-failures.ts';
 import { endpointIdentity } from './endpoint-identity.ts';
 import { ParameterAdaptations } from './parameter-adaptations.ts';
-import type { HttpTransport } from './http-transport.ts';
+import type { HttpRequest, HttpTransport } from './http-transport.ts';
 import { endpointUrl, type OpenAiEndpoint } from './openai-endpoint.ts';
 import { TransportFailure } from './transport-failure.ts';
 
@@ -49,8 +49,13 @@ export class OpenAiWire {
    * no response or a reply that is not JSON throws the error `EndpointFailures` makes of it;
    * `model` names the requested model in a 404's hint.
    */
-  async postJson(path: string, body: unknown, { model, signal }: { model: string; signal?: CancellationSignal }): Promise<unknown> {
-    return parseJson(await this.send({ method: 'POST', path, contentType: 'application/json', body: JSON.stringify(body), model, signal }), this.failures);
+  async postJson(path: string, body: unknown, options: { model: string; signal?: CancellationSignal }): Promise<unknown> {
+    return this.postJsonText(path, JSON.stringify(body), options);
+  }
+
+  /** `postJson` with the body already written as JSON text, whole or in pieces that join to it (see `chatRequestText`). */
+  async postJsonText(path: string, text: string | readonly string[], { model, signal }: { model: string; signal?: CancellationSignal }): Promise<unknown> {
+    return parseJson(await this.send({ method: 'POST', path, contentType: 'application/json', body: text, model, signal }), this.failures);
   }
 
   /** GET `path` (e.g. `batches/batch_abc`) and return the parsed reply; failures as `postJson`'s. */
@@ -77,7 +82,7 @@ export class OpenAiWire {
 
   /** One request; the body of a success status, or the error the failure is. */
   private async send({ method, path, contentType, body, model, signal }: {
-    method: 'GET' | 'POST'; path: string; contentType?: string; body?: string; model: string; signal?: CancellationSignal;
+    method: 'GET' | 'POST'; path: string; contentType?: string; body?: string | readonly string[]; model: string; signal?: CancellationSignal;
   }): Promise<string> {
     const headers: Record<string, string> = {};
     if (contentType) headers['Content-Type'] = contentType;
@@ -85,7 +90,7 @@ export class OpenAiWire {
     else if (this.endpoint.apiKey) headers.Authorization = `Bearer ${this.endpoint.apiKey}`;
     let response;
     try {
-      response = await this.transport({ url: endpointUrl(this.endpoint.baseUrl, path), method, headers, body, signal });
+      response = await this.transport(withBody({ url: endpointUrl(this.endpoint.baseUrl, path), method, headers, signal }, body));
     } catch (error) {
       if (TransportFailure.isInstance(error)) throw this.failures.fromTransportFailure(error);
       throw error;
@@ -93,6 +98,24 @@ export class OpenAiWire {
     if (response.status < 200 || response.status >= 300) throw this.failures.fromResponse(response, model);
     return response.body;
   }
+}
+
+/**
+ * `request` with its `body`, and its `bodyPieces` when it comes in pieces: then `body` is joined when
+ * first read (a getter, which spreading the request would call: the transport gets this object).
+ */
+function withBody(request: HttpRequest, body: string | readonly string[] | undefined): HttpRequest {
+  if (body === undefined) return request;
+  if (typeof body === 'string') return { ...request, body };
+  let joined: string | undefined;
+  return {
+    ...request,
+    get body() {
+      joined ??= body.join('');
+      return joined;
+    },
+    bodyPieces: body,
+  };
 }
 
 function parseJson(text: string, failures: EndpointFailures): unknown {

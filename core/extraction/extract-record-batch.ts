@@ -59,7 +59,7 @@ export async function extractRecordBatch(options: ExtractRecordBatchOptions): Pr
     prompts: options.prompts, schema: options.schema, texts: options.documents.map((document) => document.text), withEvidence,
     maxInputTokens: options.maxInputTokens, maxDocumentsPerCall: options.maxDocumentsPerCall, countTokens,
   });
-  const { system, budgetTokens: budget, calls } = plan;
+  const { systemMessage, systemCeiling, budgetTokens: budget, calls } = plan;
 
   const single = async (document: BatchDocument): Promise<BatchOutcome> => {
     try {
@@ -89,7 +89,7 @@ export async function extractRecordBatch(options: ExtractRecordBatchOptions): Pr
     const entries: BatchEntry[] = documents.map((document, index) => ({ id: String(index + 1), text: document.text }));
     const user = renderBatchDocuments(entries, options.hashText);
     // Counted only when the ceilings do not decide it (see `tokenCeiling`).
-    if (tokenCeiling(system) + tokenCeiling(user) > budget && plan.systemTokens + countTokens(user) > budget) return split();
+    if (systemCeiling + tokenCeiling(user) > budget && plan.systemTokens + countTokens(user) > budget) return split();
     let result;
     try {
       result = await generateObject({
@@ -97,7 +97,7 @@ export async function extractRecordBatch(options: ExtractRecordBatchOptions): Pr
         step: `extracting ${documents.length} documents in one call (${documents[0]!.documentName}, …)`,
         request: {
           model: options.model,
-          messages: [{ role: 'system', content: system }, { role: 'user', content: user }],
+          messages: [systemMessage, { role: 'user', content: user }],
           outputSchema: batchOutputSchema(options.schema, withEvidence),
         },
         validate: (reply) => readBatchReply(reply, { schema: options.schema, entries, withEvidence }),

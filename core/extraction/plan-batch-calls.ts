@@ -1,8 +1,9 @@
 import { tokenCeiling } from '../documents/token-ceiling.ts';
+import type { ChatMessage } from '../ports/language-model.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import type { RecordSchema } from '../schema/attribute-definition.ts';
 import { defaultMaxInputTokens } from './extraction-parts.ts';
-import { extractionPrefix } from './extraction-prefix.ts';
+import { extractionPrefix, type ExtractionPrefix } from './extraction-prefix.ts';
 import { neverLongTokens, packBatches } from './pack-batches.ts';
 import { renderBatchExtractionInstructions } from './render-batch-extraction-instructions.ts';
 
@@ -23,6 +24,13 @@ export interface BatchCallPlan {
   /** The batch system message and its tokens (counted when first read). */
   system: string;
   readonly systemTokens: number;
+  /** The system message's `tokenCeiling`, computed once per system message, not once per call. */
+  systemCeiling: number;
+  /**
+   * The system message as a chat message: one object for every plan of the same prompt, so that
+   * its JSON text is written once for a run (see `messagesJsonTexts`), not once per call.
+   */
+  systemMessage: ChatMessage;
   /** The most prompt tokens a batch call may have. */
   budgetTokens: number;
   /** Positions of `texts`, one array per call; a call of one document takes the one-document path. */
@@ -39,6 +47,9 @@ const entryTokens = 32;
  */
 const entryCeiling = 128;
 
+/** System messages' ceilings and messages by prefix (one per schema and prompts, kept as long as it is): a run plans a batch per group of documents. */
+const systems = new WeakMap<ExtractionPrefix, { ceiling: number; message: ChatMessage }>();
+
 /**
  * How `extractRecordBatch` will send `texts`: which share a call (see `packBatches`). What the run
  * sends and what an estimate counts come from this one plan.
@@ -53,11 +64,17 @@ export function planBatchCalls(options: PlanBatchCallsOptions): BatchCallPlan {
     () => renderBatchExtractionInstructions(prompts, schema, withEvidence));
   const budgetTokens = (options.maxInputTokens ?? defaultMaxInputTokens) - framingTokens;
   const maxDocuments = options.maxDocumentsPerCall ?? options.texts.length;
-  const plan = (calls: number[][]): BatchCallPlan => ({ system: prefix.system, get systemTokens() { return prefix.tokens; }, budgetTokens, calls });
+  let system = systems.get(prefix);
+  if (system === undefined) {
+    system = { ceiling: tokenCeiling(prefix.system), message: { role: 'system', content: prefix.system } };
+    systems.set(prefix, system);
+  }
+  const { ceiling: systemCeiling, message: systemMessage } = system;
+  const plan = (calls: number[][]): BatchCallPlan => ({ system: prefix.system, get systemTokens() { return prefix.tokens; }, systemCeiling, systemMessage, budgetTokens, calls });
   // Each document alone (one per call, or only one): nothing to pack, and no document's tokens to
   // count — counting every page of a one-document-per-call scan cost more than reading its reply.
   if (maxDocuments <= 1 || options.texts.length <= 1) return plan(options.texts.map((_, position) => [position]));
-  const byCeilings = callsByCeilings(options.texts, tokenCeiling(prefix.system), budgetTokens, maxDocuments);
+  const byCeilings = callsByCeilings(options.texts, systemCeiling, budgetTokens, maxDocuments);
   if (byCeilings) return plan(byCeilings);
   return plan(packBatches({
     documentTokens: options.texts.map((text) => countTokens(text) + entryTokens),

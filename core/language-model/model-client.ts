@@ -4,6 +4,8 @@ import { SragError } from '../errors/srag-error.ts';
 import { contentHash } from '../hashing/content-hash.ts';
 import type { CancellationSignal } from '../ports/cancellation-signal.ts';
 import type { LanguageModel, LanguageModelRequest, LanguageModelResponse } from '../ports/language-model.ts';
+import { messagesJsonTexts } from './messages-json-texts.ts';
+import { requestJsonText } from './request-json-text.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { SettingRefusals } from './setting-refusals.ts';
 import { UsageTotals } from './usage-totals.ts';
@@ -41,6 +43,13 @@ export interface ModelClientOptions {
   abortSignal?: CancellationSignal;
   /** SHA-256 as hex for cache keys; core's portable one by default, a native one where there is one. */
   hashText?: (text: string) => string;
+  /**
+   * SHA-256 as hex of texts one after another: `hashText` of their concatenation (split where no
+   * surrogate pair is), without making it — a native hash takes them one by one, where the joined
+   * request key (~14 kB a batch call) was one more copy of the request. `hashText` of the joined
+   * texts by default.
+   */
+  hashTexts?: (texts: readonly string[]) => string;
 }
 
 const defaultRetry: RetryPolicy = { maxRetries: 6, baseDelayMs: 500, maxDelayMs: 30_000 };
@@ -71,6 +80,7 @@ export class ModelClient {
   private readonly abortSignal: CancellationSignal | undefined;
   private readonly retryListeners = new Set<(notice: RetryNotice) => void>();
   private readonly hashText: (text: string) => string;
+  private readonly hashTexts: (texts: readonly string[]) => string;
   private readonly refusals = new SettingRefusals();
 
   constructor(options: ModelClientOptions) {
@@ -81,19 +91,22 @@ export class ModelClient {
     this.sleep = options.sleep;
     this.random = options.random ?? Math.random;
     this.abortSignal = options.abortSignal;
-    this.hashText = options.hashText ?? contentHash;
+    const hashText = options.hashText ?? contentHash;
+    this.hashText = hashText;
+    this.hashTexts = options.hashTexts ?? ((texts) => hashText(texts.join('')));
   }
 
   /**
    * The request's key: model + messages + output schema, nothing else (no keys, no timestamps) —
    * the hash of `JSON.stringify([model, messages, outputSchema])`, which was the whole cache key
-   * before replies were told apart by endpoint. The output schema is written once per schema
-   * object (a run sends the same one with every document) and spliced in.
+   * before replies were told apart by endpoint. Each message and the output schema are written once
+   * per object (`requestJsonText`: a run sends the same schema and system message with every call,
+   * and the wire sends the same texts) and hashed as they are, one after another.
    */
   requestKey(request: LanguageModelRequest): string {
     const model = request.model ?? this.languageModel.modelId;
-    const outputSchema = request.outputSchema ? outputSchemaText(request.outputSchema) : 'null';
-    return this.hashText(`[${JSON.stringify(model)},${JSON.stringify(request.messages)},${outputSchema}]`);
+    const outputSchema = request.outputSchema ? requestJsonText(request.outputSchema) : 'null';
+    return this.hashTexts([`[${JSON.stringify(model)},`, ...messagesJsonTexts(request.messages), ',', outputSchema, ']']);
   }
 
   /**
@@ -222,16 +235,4 @@ export class ModelClient {
       throw new SragError({ code: 'CANCELLED', message: 'cancelled before the model call finished' });
     }
   }
-}
-
-/** Output schemas as JSON text, by object: one is treated as immutable once a request carries it. */
-const outputSchemaTexts = new WeakMap<object, string>();
-
-function outputSchemaText(outputSchema: object): string {
-  let text = outputSchemaTexts.get(outputSchema);
-  if (text === undefined) {
-    text = JSON.stringify(outputSchema);
-    outputSchemaTexts.set(outputSchema, text);
-  }
-  return text;
 }

@@ -3,7 +3,8 @@ import { isAbsolute, join, sep } from 'node:path';
 import { globSync, isDynamicPattern } from 'tinyglobby';
 import { canonicalPath } from './canonical-path.ts';
 import { canonicalPathsByDirectory } from './canonical-paths-by-directory.ts';
-import { friendlyPath } from './friendly-path.ts';
+import { friendlyPath, friendlyPaths } from './friendly-path.ts';
+import { isPlainPath } from './is-plain-path.ts';
 
 /** One file a document argument names. */
 export interface DocumentPath {
@@ -40,6 +41,7 @@ export function expandDocumentPaths(patterns: readonly string[], { followLinks =
 } = {}): DocumentPath[] {
   const byIdentity = new Map<string, DocumentPath>();
   const canonical = canonicalPathsByDirectory();
+  const friendly = friendlyPaths();
   for (const pattern of patterns) {
     const directory = !isDynamicPattern(pattern) && statSync(pattern, { throwIfNoEntry: false })?.isDirectory();
     const matches = isDynamicPattern(pattern)
@@ -47,7 +49,7 @@ export function expandDocumentPaths(patterns: readonly string[], { followLinks =
       : directory ? globSync(`${pattern.replace(/[\\/]$/, '')}/**/*`, { onlyFiles: true }) : statSync(pattern, { throwIfNoEntry: false }) ? [pattern] : [];
     const root = followLinks ? undefined : linkRoot(pattern);
     for (const path of matches) {
-      const entry = documentPath(path, pattern, root, canonical);
+      const entry = documentPath(path, pattern, root, canonical, friendly);
       if (entry && confineTo && !confineTo(entry.identity)) continue;
       if (entry && !byIdentity.has(entry.identity)) byIdentity.set(entry.identity, entry);
     }
@@ -63,14 +65,16 @@ export function documentPathOf(path: string, pattern: string, { followLinks = fa
   return documentPath(path, pattern, followLinks ? undefined : linkRoot(pattern));
 }
 
-function documentPath(path: string, pattern: string, root: string | undefined, canonical: (path: string) => string = canonicalPath): DocumentPath | undefined {
+function documentPath(
+  path: string, pattern: string, root: string | undefined, canonical: (path: string) => string = canonicalPath, friendly: (path: string, absolute: boolean) => string = friendlyPath,
+): DocumentPath | undefined {
   let identity: string;
   try {
     identity = canonical(path);
   } catch {
     return undefined; // A dangling link names no document.
   }
-  const entry: DocumentPath = { label: tailOf(identity, friendlyPath(path, isAbsolute(pattern))), identity, pattern };
+  const entry: DocumentPath = { label: tailOf(identity, friendly(path, isAbsolute(pattern))), identity, pattern };
   if (root !== undefined && !isInside(identity, root)) entry.outsideTarget = identity;
   return entry;
 }
@@ -120,7 +124,11 @@ function isInside(path: string, root: string): boolean {
 function globFrom(pattern: string): string[] {
   const { base, rest } = splitGlob(pattern);
   const matches = globSync(rest, { cwd: base, onlyFiles: true, expandDirectories: false });
-  return base === '.' ? matches : matches.map((path) => join(base, path));
+  if (base === '.') return matches;
+  // A plain base and a plain relative match (no `.`, `..` or empty segment) join as they are: join's normalizing finds nothing to do.
+  const prefix = base.endsWith('/') ? base : `${base}/`;
+  const plainBase = isPlainPath(base) || (base === '/' && sep === '/');
+  return matches.map((path) => (plainBase && isPlainPath(path) && !path.startsWith('/') ? `${prefix}${path}` : join(base, path)));
 }
 
 /**

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
-import { defaultMaxReplyBytes, TransportFailure, type HttpTransport } from '../../openai-wire/index.ts';
+import { defaultMaxReplyBytes, TransportFailure, type HttpRequest, type HttpTransport } from '../../openai-wire/index.ts';
 
 /** Error codes of a connection that could not be made at all: nothing listens, no such host, no route, no URL. */
 const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ERR_INVALID_URL', 'ERR_INVALID_PROTOCOL']);
@@ -109,8 +109,20 @@ export function createNodeHttpTransport({ timeoutMilliseconds, maxReplyBytes = d
       outgoing.on('error', (error) => fail(failure(error)));
       outgoing.end(body);
     };
-    send(url, request.method, withUrlCredentials(url, { 'User-Agent': 'srag', Accept: '*/*', ...request.headers }), request.body === undefined ? undefined : Buffer.from(request.body, 'utf8'), 0);
+    send(url, request.method, withUrlCredentials(url, { 'User-Agent': 'srag', Accept: '*/*', ...request.headers }), bodyBytes(request), 0);
   });
+}
+
+/** A request's body as UTF-8, its pieces (when it has them) encoded one by one into one buffer, never joined as text. */
+function bodyBytes(request: HttpRequest): Buffer | undefined {
+  const pieces = request.bodyPieces;
+  if (pieces === undefined) return request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
+  let length = 0;
+  for (const piece of pieces) length += Buffer.byteLength(piece, 'utf8');
+  const bytes = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const piece of pieces) at += bytes.write(piece, at, 'utf8');
+  return bytes;
 }
 
 /** Redirects followed before the last one's status is returned as the response, as fetch's limit. */

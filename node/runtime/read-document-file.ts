@@ -19,7 +19,7 @@ export async function readDocumentFile(
     limits?: DocumentReadingLimits;
   } = {},
 ): Promise<string> {
-  const parsed = readParsedDocument(path, shownAs, limits ?? readDocumentReadingLimits());
+  const parsed = readParsedDocument(path, shownAs, limits ?? (() => readDocumentReadingLimits()));
   if (parsed) return parsed;
   // `blocking`: one blocking read, for a thread that reads thousands of documents between model
   // calls (srag_extract's bridge): an asynchronous read takes four trips through the thread pool

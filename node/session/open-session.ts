@@ -3,7 +3,7 @@ import { ModelClient, type LanguageModel, type PromptLibrary, type ResponseCache
 import { ParameterAdaptations, type LearnedAdaptation } from '../../openai-wire/index.ts';
 import { DuckDbSqlEngine } from '../duckdb/duckdb-sql-engine.ts';
 import { endpointLanguageModel } from '../runtime/endpoint-language-model.ts';
-import { hashText } from '../runtime/hash-text.ts';
+import { hashText, hashTexts } from '../runtime/hash-text.ts';
 import { loadPromptLibrary } from '../runtime/load-prompt-library.ts';
 import { readSettings, type SragSettings } from '../runtime/read-settings.ts';
 import { SragStore } from '../duckdb/store/srag-store.ts';
@@ -70,6 +70,7 @@ export async function openSession(databasePath: string, { abortSignal, environme
         abortSignal,
         sleep: (milliseconds) => wait(milliseconds),
         hashText,
+        hashTexts,
       });
       if (!languageModel) clients.set(cache, client);
       return client;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approximateTokenCount, estimateExtractionRun, estimateExtractionUsage, extractRecordBatch, findModelPrice, defaultModelPrices, ModelClient, parseRecordSchema, readModelPrices, runExtraction, SragError, usageCost, type LanguageModelRequest } from '../../core/index.ts';
+import { approximateTokenCount, estimateExtractionRun, estimateExtractionUsage, extractRecordBatch, findModelPrice, defaultModelPrices, ModelClient, parseRecordSchema, readModelPrices, runExtraction, SragError, tokenCeiling, usageCost, type LanguageModelRequest } from '../../core/index.ts';
 import { planBatchCalls } from '../../core/extraction/plan-batch-calls.ts';
 import { loadPromptLibrary } from '../../node/runtime/load-prompt-library.ts';
 import { caught } from '../helpers/caught.ts';
@@ -96,6 +96,23 @@ describe('planBatchCalls', () => {
     // A budget the ceilings exceed and the counts do not: the counts decide.
     const tight = planBatchCalls({ prompts, schema, texts: short, withEvidence: true, maxDocumentsPerCall: 4, countTokens, maxInputTokens: approximateTokenCount(plan.system) + 400 });
     expect(tight.calls).toEqual([[0, 1, 2, 3]]);
+  });
+
+  it('gives the system message and its ceiling with the plan, one message object for every plan of the same prompt', () => {
+    const texts = ['The Alpha Hotel — 4 stars.', 'The Bravo Hotel, Zürich.'];
+    for (const maxDocumentsPerCall of [1, 2, 2]) {
+      const plan = planBatchCalls({ prompts, schema, texts, withEvidence: true, maxDocumentsPerCall, countTokens: approximateTokenCount });
+      expect(plan.systemCeiling).toBe(tokenCeiling(plan.system));
+      expect(plan.systemCeiling).toBeGreaterThan(0);
+    }
+    const without = planBatchCalls({ prompts, schema, texts, withEvidence: false, maxDocumentsPerCall: 2, countTokens: approximateTokenCount });
+    expect(without.systemCeiling).toBe(tokenCeiling(without.system));
+    // One system message object per prompt, so that its JSON text is written once for a run.
+    const again = planBatchCalls({ prompts, schema, texts: ['Other page.'], withEvidence: true, maxDocumentsPerCall: 2, countTokens: approximateTokenCount });
+    const first = planBatchCalls({ prompts, schema, texts, withEvidence: true, maxDocumentsPerCall: 2, countTokens: approximateTokenCount });
+    expect(again.systemMessage).toBe(first.systemMessage);
+    expect(first.systemMessage).toEqual({ role: 'system', content: first.system });
+    expect(without.systemMessage).toEqual({ role: 'system', content: without.system });
   });
 });
 

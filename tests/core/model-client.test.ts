@@ -10,6 +10,7 @@ import {
   type LanguageModelResponse,
   type ResponseCache,
 } from '../../core/index.ts';
+import { hashText, hashTexts } from '../../node/runtime/hash-text.ts';
 import { createRecordingLanguageModel } from '../helpers/recording-language-model.ts';
 import { caught } from '../helpers/caught.ts';
 
@@ -310,6 +311,25 @@ describe('ModelClient cache', () => {
     // The schema's text is kept per object: asking again with the same object gives the same key.
     expect(client.cacheKey({ messages, outputSchema })).toBe(expected);
     expect(client.cacheKey({ messages })).toBe(contentHash(JSON.stringify(['default-model', messages, null])));
+  });
+
+  it('keeps the cache key byte for byte with a native hash that takes the key\'s texts one by one, as the earlier whole-text key', () => {
+    const { languageModel } = createRecordingLanguageModel('x', 'default-model');
+    const hashed: number[] = [];
+    const native = new ModelClient({ languageModel, sleep: noWait, hashText, hashTexts: (texts) => { hashed.push(texts.length); return hashTexts(texts); } });
+    const outputSchema = { name: 'record', schema: { type: 'object', properties: { note: { type: ['string', 'null'], description: 'a \u2014 b' } } } };
+    const requests: LanguageModelRequest[] = [
+      { messages: [{ role: 'system', content: 'rules "quoted"\n' }, { role: 'user', content: 'doc \u2028 é \ud83d\ude00 \ud800' }], outputSchema },
+      { messages: [{ role: 'user', content: 'How many hotels?' }], model: 'other "model"' },
+      { messages: [{ role: 'system', content: 'x'.repeat(20_000) }, { role: 'user', content: '\u00e9'.repeat(9_000) }], outputSchema },
+    ];
+    for (const request of requests) {
+      const earlier = hashText(JSON.stringify([request.model ?? 'default-model', request.messages, request.outputSchema ?? null]));
+      expect(native.requestKey(request)).toBe(earlier);
+      expect(native.requestKey(request)).toBe(contentHash(JSON.stringify([request.model ?? 'default-model', request.messages, request.outputSchema ?? null])));
+    }
+    // In pieces: the model, each message, the schema and the punctuation between them.
+    expect(hashed).toEqual([9, 9, 7, 7, 9, 9]);
   });
 
   it('keeps the cache key independent of anything but model, messages and output schema', () => {

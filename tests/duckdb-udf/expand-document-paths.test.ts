@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canonicalPathsByDirectory } from '../../node/runtime/canonical-paths-by-directory.ts';
 import { expandDocumentPaths } from '../../node/runtime/expand-document-paths.ts';
+import { friendlyPath, friendlyPaths } from '../../node/runtime/friendly-path.ts';
 
 /** A small tree: docs/{a.md,b.txt,sub/c.md,[x]/d.md} and notes/e.md. */
 function tree(): string {
@@ -73,5 +74,40 @@ describe('canonical paths of many files', () => {
     expect(resolved.sort()).toEqual([`${root}/docs`, `${root}/docs/linked-directory`, `${root}/docs/linked-file.md`, `${root}/docs/sub`, `${root}/docs/sub/..`]);
     expect(() => canonical(join(root, 'docs/dangling.md'))).toThrow(/ENOENT/);
     expect(() => canonical(join(root, 'docs/missing.md'))).toThrow(/ENOENT/);
+  });
+
+  it('gives the same identities from a directory\'s listing as from each file\'s lstat, links and missing files included', () => {
+    const root = realpathSync.native(tree());
+    mkdirSync(join(root, 'elsewhere'));
+    writeFileSync(join(root, 'elsewhere/f.md'), 'f');
+    symlinkSync(join(root, 'elsewhere/f.md'), join(root, 'docs/linked-file.md'));
+    symlinkSync(join(root, 'nowhere.md'), join(root, 'docs/dangling.md'));
+    const paths = ['docs/a.md', 'docs/b.txt', 'docs/linked-file.md', 'docs/sub/c.md', 'docs/a.md'].map((path) => `${root}/${path}`);
+    for (const listingAfter of [0, 1, 32]) {
+      const resolved: string[] = [];
+      const canonical = canonicalPathsByDirectory((path) => { resolved.push(path); return realpathSync.native(path); }, 'linux', listingAfter);
+      expect(paths.map(canonical)).toEqual([...paths.slice(0, 2), join(root, 'elsewhere/f.md'), ...paths.slice(3)]);
+      expect(resolved.sort()).toEqual([`${root}/docs`, `${root}/docs/linked-file.md`, `${root}/docs/sub`]);
+      expect(() => canonical(join(root, 'docs/dangling.md'))).toThrow(/ENOENT/);
+      // Not in the listing (made after it was read): found by its own lstat.
+      writeFileSync(join(root, `docs/late-${listingAfter}.md`), 'late');
+      expect(canonical(join(root, `docs/late-${listingAfter}.md`))).toBe(join(root, `docs/late-${listingAfter}.md`));
+      expect(() => canonical(join(root, 'docs/missing.md'))).toThrow(/ENOENT/);
+    }
+  });
+});
+
+describe('paths shown from the working directory', () => {
+  it('shows each path of a glob as friendlyPath shows it, plain or not, relative or absolute', () => {
+    const here = process.cwd();
+    const paths = [
+      'docs/a.md', 'a.md', '..a/b.md', '../docs/a.md', './docs/a.md', 'docs/./a.md', 'docs//a.md', 'docs/sub/../a.md', 'docs/', '.', '..',
+      `${here}/docs/a.md`, `${here}/..x/a.md`, `${here}/../elsewhere/a.md`, `${here}`, `${here}/`, `${here}x/a.md`, '/', '/etc/hosts', `${here}/./a.md`, `${here}//a.md`,
+    ];
+    const friendly = friendlyPaths();
+    for (const path of paths) {
+      for (const absolute of [true, false]) expect({ path, absolute, shown: friendly(path, absolute) }).toEqual({ path, absolute, shown: friendlyPath(path, absolute) });
+      expect({ path, shown: friendly(path) }).toEqual({ path, shown: friendlyPath(path) });
+    }
   });
 });

@@ -10,7 +10,7 @@ import { caught } from '../helpers/caught.ts';
 
 let server: http.Server;
 let base: string;
-const seen: Array<{ url: string; method: string; authorization: string | undefined; accept: string | undefined; socket: unknown; body: string }> = [];
+const seen: Array<{ url: string; method: string; authorization: string | undefined; accept: string | undefined; socket: unknown; body: string; length: number | undefined }> = [];
 /** What the `/long` route managed to hand to its socket before the client closed it. */
 const longReply = { written: 0, closed: Promise.resolve() };
 const fiftyMegabytes = 50 * 1000 * 1000;
@@ -19,7 +19,7 @@ beforeAll(async () => {
   server = http.createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    seen.push({ url: String(request.url), method: String(request.method), authorization: request.headers.authorization, accept: request.headers.accept, socket: request.socket, body: Buffer.concat(chunks).toString() });
+    seen.push({ url: String(request.url), method: String(request.method), authorization: request.headers.authorization, accept: request.headers.accept, socket: request.socket, body: Buffer.concat(chunks).toString(), length: request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']) });
     const redirect = /^\/redirect\/(\d+)\/(.*)$/.exec(String(request.url));
     if (redirect) {
       response.writeHead(Number(redirect[1]), { location: decodeURIComponent(redirect[2]!) });
@@ -92,6 +92,16 @@ describe('the node:http transport', () => {
     expect(response.headers['x-answer']).toBe('Yes');
     // As fetch asked: any type (a batch's results file is JSON Lines, not JSON).
     expect(seen.find((request) => request.url === '/v1/chat/completions')!.accept).toBe('*/*');
+  });
+
+  it('sends a body given in pieces as the bytes of the joined text, its length in bytes declared, and after a 307 again', async () => {
+    const pieces = ['{"messages":', JSON.stringify([{ role: 'user', content: 'é \u2014 \ud83d\ude00 \ud800' }]), ',"n":', '1', '}'];
+    const joined = pieces.join('');
+    await createTransport({ timeoutMilliseconds: 5_000 })(post(`${base}/v1/pieces`, { body: 'not sent: the pieces are', bodyPieces: pieces }));
+    expect(seen.find((request) => request.url === '/v1/pieces')!.body).toBe(Buffer.from(joined, 'utf8').toString());
+    expect(seen.find((request) => request.url === '/v1/pieces')!.length).toBe(Buffer.byteLength(joined, 'utf8'));
+    await createTransport({ timeoutMilliseconds: 5_000 })(post(`${base}/redirect/307/${encodeURIComponent('/v1/pieces-moved')}`, { bodyPieces: pieces }));
+    expect(seen.find((request) => request.url === '/v1/pieces-moved')!.body).toBe(Buffer.from(joined, 'utf8').toString());
   });
 
   it('fails a refused connection as unreachable', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LanguageModelError, ModelClient, SragError, type LanguageModelResponse } from '../../core/index.ts';
+import { contentHash, LanguageModelError, ModelClient, SragError, type LanguageModelResponse } from '../../core/index.ts';
 import {
-  OpenAiChatModel, OpenAiTextEmbedder, OpenAiWire, TransportFailure,
+  chatCompletionRequest, OpenAiChatModel, OpenAiTextEmbedder, OpenAiWire, TransportFailure,
   type EndpointHints, type HttpRequest, type HttpResponse, type TransportFailureKind,
 } from '../../openai-wire/index.ts';
 import { caught } from '../helpers/caught.ts';
@@ -75,6 +75,21 @@ describe('the chat request', () => {
     await model.doGenerate(request);
     await model.doGenerate(request);
     expect(requests.map((sent) => JSON.parse(sent.body!).response_format?.type ?? 'none')).toEqual(['json_schema', 'json_object', 'none', 'none']);
+  });
+
+  it('sends the text JSON.stringify writes of the body, with the messages\' text the cache key hashed in it', async () => {
+    const messages = [{ role: 'system' as const, content: 'rules "quoted" \u2014 \\ \n\u2028' }, { role: 'user' as const, content: 'doc \ud83d\ude00 é \ud800 lone' }];
+    const outputSchema = { name: 'record', schema: { type: 'object' } };
+    const { model, requests } = chatModel([completion('{"a":1}')]);
+    const key = new ModelClient({ languageModel: model, sleep: noWait }).requestKey({ messages, outputSchema });
+    await model.doGenerate({ messages, outputSchema });
+    expect(requests[0]!.body).toBe(JSON.stringify(chatCompletionRequest('chosen-model', { messages, outputSchema }, 'json_schema')));
+    // In pieces too, for a transport that sends bytes: the messages' text among them as the key hashed it,
+    // and the whole text joined only when a transport reads it.
+    expect(typeof Object.getOwnPropertyDescriptor(requests[0], 'body')?.get).toBe('function');
+    expect(requests[0]!.bodyPieces!.join('')).toBe(requests[0]!.body);
+    expect(requests[0]!.bodyPieces).toContain(JSON.stringify(messages[1]));
+    expect(key).toBe(contentHash(JSON.stringify(['chosen-model', messages, outputSchema])));
   });
 
   it('reports a 400 that is not about the format as an error, without falling back', async () => {

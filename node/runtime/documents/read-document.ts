@@ -16,11 +16,12 @@ export const readableDocumentExtensions: readonly string[] = [...supportedDocume
  * The text of a PDF or Word document, ready for `documentText` (which leaves it as it is), or
  * undefined for any other file, which is read as text. Failures are the document's own errors
  * (DOCUMENT_UNREADABLE), naming the file by `label`, as the user sees its path: a scanned PDF, a
- * password, a damaged file, and one past `limits`.
+ * password, a damaged file, and one past `limits` (read only for such a document when given as a
+ * function: reading the environment for every text file cost ~3 µs a file).
  */
-export function readParsedDocument(path: string, label: string, limits: DocumentReadingLimits): Promise<string> | undefined {
+export function readParsedDocument(path: string, label: string, limits: DocumentReadingLimits | (() => DocumentReadingLimits)): Promise<string> | undefined {
   const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
   const dot = name.lastIndexOf('.');
   const reader = dot > 0 ? readers[name.slice(dot).toLowerCase()] : undefined;
-  return reader?.(path, label, limits);
+  return reader?.(path, label, typeof limits === 'function' ? limits() : limits);
 }

@@ -9,7 +9,7 @@ import {
   UsageTotals, type DocumentOutcome, type DocumentSource, type ExtractionRun, type LanguageModel, type ModelUsage, type PromptLibrary, type RecordSchema,
 } from '../../../core/index.ts';
 import { describeMovedDocuments } from '../../session/describe-moved-documents.ts';
-import { hashText } from '../../runtime/hash-text.ts';
+import { hashText, hashTexts } from '../../runtime/hash-text.ts';
 import { loadPromptLibrary } from '../../runtime/load-prompt-library.ts';
 import { readDocumentFile } from '../../runtime/read-document-file.ts';
 import { readSettings, type SragSettings } from '../../runtime/read-settings.ts';
@@ -254,6 +254,7 @@ export class LlmBridgeService {
         abortSignal: this.abort.signal,
         sleep: (milliseconds) => wait(milliseconds),
         hashText,
+        hashTexts,
       });
       client.onRetry((notice) => this.progress.retry(notice));
       this.clients.set(key, client);
