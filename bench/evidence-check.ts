@@ -19,6 +19,8 @@
  * reading every record once; half of them time the pass (CPU of the whole process, all threads,
  * so the garbage collector's helper threads count), the other half sample what it allocates (V8's
  * sampling heap profiler, counting objects the collector has already freed) as bytes per record.
+ * Each child first sets the CLI's V8 interrupt budget (`delayOptimization()`, as `srag` does at start)
+ * before it imports the build's core, so the tiers warm up as they do in `srag ingest`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -224,6 +226,8 @@ async function coldPasses(count: number, cases: readonly Case[]): Promise<void> 
 async function coldChild(file: string, core: string, allocation: boolean): Promise<void> {
   const { schema, items } = JSON.parse(readFileSync(file, 'utf8')) as { schema: RecordSchema; items: Array<Omit<Case, 'schema'>> };
   const cases: Case[] = items.map((item) => ({ ...item, schema }));
+  const { delayOptimization } = await import('../node/runtime/delay-optimization.ts');
+  delayOptimization();
   const { readRecordReply: read } = (await import(join(core, 'core/extraction/read-record-reply.ts'))) as { readRecordReply: typeof readRecordReply };
   const { Session } = await import('node:inspector');
   const session = new Session();
