@@ -16,7 +16,13 @@ export interface AttributeVocabulary {
   /** Rates the description excludes: "match" of "not the per-match average". */
   excludedRates: readonly string[];
   /** The X of "per X" in the name or the unit ("price_per_night", "USD per night": night). */
-  rate?: string;
+  rate: string | undefined;
+  /**
+   * Roles already found (see `wordRole`): a document's words are judged for every value. A word of
+   * no role is kept as `noRole`, so that one lookup answers (most words have none). A field, not a
+   * map per vocabulary kept aside: a word's role costs one lookup, not two.
+   */
+  roles: Map<string, Exclude<WordRole, undefined> | typeof noRole>;
 }
 
 /** What a word of a sentence is to the attribute: one of its words, one of its description's, one it excludes, or none. */
@@ -65,7 +71,8 @@ export function attributeVocabulary(attribute: AttributeDefinition): AttributeVo
   const positive = [...strong, ...weak];
   const excluded = unique(excludedWords.map(wordStem)).filter((stem) => !positive.some((other) => stemsMatch(other, stem)));
   const rateWord = /\bper[\s_-]+([a-z]+)/i.exec(`${attribute.name.replace(/_/g, ' ')} ${attribute.unit ?? ''}`)?.[1];
-  const vocabulary: AttributeVocabulary = { strong, weak, excluded, excludedRates: unique(excludedRates), ...(rateWord ? { rate: wordStem(rateWord.toLowerCase()) } : {}) };
+  const rate = rateWord ? wordStem(rateWord.toLowerCase()) : undefined;
+  const vocabulary: AttributeVocabulary = { strong, weak, excluded, excludedRates: unique(excludedRates), rate, roles: new Map() };
   cache.set(attribute, vocabulary);
   return vocabulary;
 }
@@ -75,8 +82,7 @@ export function attributeVocabulary(attribute: AttributeDefinition): AttributeVo
  * letters that abbreviates a strong word ("yrs" for years, "hrs" for hours) counts as it.
  */
 export function wordRole(vocabulary: AttributeVocabulary, word: string): WordRole {
-  let roles = rolesCache.get(vocabulary);
-  if (!roles) rolesCache.set(vocabulary, (roles = new Map()));
+  const roles = vocabulary.roles;
   const known = roles.get(word);
   if (known !== undefined) return known === noRole ? undefined : known;
   if (roles.size >= 20_000) roles.clear();
@@ -85,11 +91,7 @@ export function wordRole(vocabulary: AttributeVocabulary, word: string): WordRol
   return role;
 }
 
-/**
- * Roles already found, per vocabulary: a document's words are judged for every value. A word of no
- * role is kept as `noRole`, so that one lookup answers (most words have none).
- */
-const rolesCache = new WeakMap<AttributeVocabulary, Map<string, Exclude<WordRole, undefined> | typeof noRole>>();
+/** A word of no role, in `AttributeVocabulary.roles`. */
 const noRole = 0;
 
 function roleOf(vocabulary: AttributeVocabulary, word: string): WordRole {

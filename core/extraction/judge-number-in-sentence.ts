@@ -13,7 +13,7 @@ import { isDigits } from '../text/is-digits.ts';
  * say neither (`topic`: what the clause speaks of instead; `score`: how many of the description's
  * words it uses). `year`: a year the number is tied to ("in fiscal 2022"), if any.
  */
-export type NumberJudgement = ({ verdict: 'against'; reason: string } | { verdict: 'for'; score: number; named: boolean } | { verdict: 'open'; topic: string[]; score: number }) & { year?: number };
+export type NumberJudgement = ({ verdict: 'against'; reason: string } | { verdict: 'for'; score: number; named: boolean } | { verdict: 'open'; topic: string[]; score: number }) & { year: number | undefined };
 
 interface Token {
   text: string;
@@ -84,7 +84,7 @@ export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSent
   const tokens = clauseFirst === 0 && clauseLast === sentenceTokens.length ? sentenceTokens : sentenceTokens.slice(clauseFirst, clauseLast);
   let first = 0;
   while (first < tokens.length && tokens[first]!.end <= number.start) first += 1;
-  if (first === tokens.length) return { verdict: 'open', topic: [], score: 0 };
+  if (first === tokens.length) return judged('open', '', 0, false, [], undefined);
   let last = first;
   while (last + 1 < tokens.length && tokens[last]!.end < number.end) last += 1;
   const isYear = number.end - number.start === 4 && isYearToken(sentence.text.slice(number.start, number.end));
@@ -163,13 +163,13 @@ export function judgeNumberInSentence(number: NumberInText, sentence: FoldedSent
     // What it counts, if anything, must be the attribute's own thing: "3 meeting rooms" does not name total rooms, "21 guests" does not.
     const countsIt = counted === 0 || (head >= 0 && weakBeforeHead);
     const named = countsIt && (namesAttributeAround(tokens, first, -1, vocabulary, isYear) || namesAttributeAround(tokens, last, 1, vocabulary, isYear));
-    return year === undefined ? { verdict: 'for', score, named } : { verdict: 'for', score, named, year };
+    return judged('for', '', score, named, noTopic, year);
   }
   const topic: string[] = [];
   for (let near = labelCount - 1; near >= 0; near -= 1) if (isContentWord(tokens[labelAt[near]!]!.text)) topic.push(tokens[labelAt[near]!]!.text);
   for (let at = after; at < after + counted; at += 1) if (isContentWord(tokens[at]!.text)) topic.push(tokens[at]!.text);
   if (topic.length === 0) for (let at = 0; at < tokens.length && topic.length < 3; at += 1) if (isContentWord(tokens[at]!.text)) topic.push(tokens[at]!.text);
-  return year === undefined ? { verdict: 'open', topic, score } : { verdict: 'open', topic, score, year };
+  return judged('open', '', score, false, topic, year);
 }
 
 /**
@@ -198,8 +198,24 @@ function tokenTexts(tokens: readonly Token[], from: number, to: number): string 
 
 /** An `against` judgement with its reason, tied to `year` when there is one. A function, not a closure made for every number judged. */
 function judgedAgainst(year: number | undefined, reason: string): NumberJudgement {
-  return year === undefined ? { verdict: 'against', reason } : { verdict: 'against', reason, year };
+  return judged('against', reason, 0, false, noTopic, year);
 }
+
+/**
+ * Every judgement made here, with all its fields, in one order: one object shape for V8, whatever
+ * the verdict and whether a year is tied. A judgement built only with its verdict's fields came in
+ * six shapes, and every read of it in `quoteIsAboutAttribute` missed V8's inline caches. The fields
+ * another verdict has are placeholders: '' for `reason`, 0 for `score`, false for `named`, an empty
+ * `topic`, read by nobody.
+ */
+function judged(verdict: NumberJudgement['verdict'], reason: string, score: number, named: boolean, topic: string[], year: number | undefined): NumberJudgement {
+  const judgement = { verdict, reason, score, named, topic, year };
+  // The union's members are the verdicts' views of this one object: each has the fields it names.
+  return judgement as NumberJudgement;
+}
+
+/** The topic of a judgement that is not `open`: shared, never changed. */
+const noTopic: string[] = [];
 
 /** The first of the counted words (`counted` tokens from `after`), the rate and the words just before the number (the label's nearest `nearCount`, in the text's order) that the description excludes, in that order. */
 function firstExcluded(vocabulary: AttributeVocabulary, tokens: readonly Token[], after: number, counted: number, rate: string | undefined, nearCount: number): string | undefined {

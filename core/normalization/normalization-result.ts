@@ -22,8 +22,9 @@ export interface ValueIssue {
 }
 
 /**
- * `issue` is present exactly when a value that was not a missing marker had to be rejected; `value`
- * is then null. A missing marker gives `{ value: null }` without an issue.
+ * `issue` is set exactly when a value that was not a missing marker had to be rejected; `value`
+ * is then null. A missing marker gives `{ value: null }` without an issue. Results are made by
+ * `acceptedValue` and `rejectValue` only, in one shape (`issue` undefined when there is none).
  */
 export interface NormalizationResult {
   value: NormalizedValue;

@@ -1,4 +1,5 @@
 import type { AttributeDefinition } from '../schema/attribute-definition.ts';
+import { acceptedValue } from './accepted-value.ts';
 import type { NormalizationResult } from './normalization-result.ts';
 import { isMissingValue } from './is-missing-value.ts';
 import { rejectValue } from './reject-value.ts';
@@ -29,13 +30,13 @@ function refuse(attribute: AttributeDefinition, raw: unknown): NormalizationResu
  * ("Yes, on request", "No (extra charge)"); "no idea" and "maybe" do not.
  */
 export function normalizeBoolean(raw: unknown, attribute: AttributeDefinition): NormalizationResult {
-  if (typeof raw === 'boolean') return { value: raw };
-  if (typeof raw === 'number') return raw === 1 ? { value: true } : raw === 0 ? { value: false } : refuse(attribute, raw);
-  if (typeof raw !== 'string') return raw === null || raw === undefined ? { value: null } : refuse(attribute, raw);
+  if (typeof raw === 'boolean') return acceptedValue(raw);
+  if (typeof raw === 'number') return raw === 1 ? acceptedValue(true) : raw === 0 ? acceptedValue(false) : refuse(attribute, raw);
+  if (typeof raw !== 'string') return raw === null || raw === undefined ? acceptedValue(null) : refuse(attribute, raw);
   const folded = singleSpaced((isAscii(raw) ? raw : raw.normalize('NFKC')).trim().toLowerCase()).replace(trailingStops, '');
-  if (trueWords.has(folded)) return { value: true };
-  if (falseWords.has(folded)) return { value: false };
+  if (trueWords.has(folded)) return acceptedValue(true);
+  if (falseWords.has(folded)) return acceptedValue(false);
   const leading = leadingYesOrNo.exec(folded)?.[1];
-  if (leading) return { value: leading === 'yes' };
-  return isMissingValue(raw) ? { value: null } : refuse(attribute, raw);
+  if (leading) return acceptedValue(leading === 'yes');
+  return isMissingValue(raw) ? acceptedValue(null) : refuse(attribute, raw);
 }

@@ -1,4 +1,5 @@
 import type { AttributeDefinition } from '../schema/attribute-definition.ts';
+import { acceptedValue } from './accepted-value.ts';
 import type { NormalizationResult } from './normalization-result.ts';
 import { readCalendarDate } from './read-calendar-date.ts';
 import { rejectValue } from './reject-value.ts';
@@ -13,10 +14,10 @@ const expected = 'a calendar date (YYYY-MM-DD)';
 export function normalizeDate(raw: unknown, attribute: AttributeDefinition): NormalizationResult {
   if (raw instanceof Date) {
     if (Number.isNaN(raw.getTime())) return rejectValue(attribute, 'not_a_date', raw, expected, 'is an invalid Date');
-    return { value: raw.toISOString().slice(0, 10) };
+    return acceptedValue(raw.toISOString().slice(0, 10));
   }
   if (typeof raw !== 'string') return rejectValue(attribute, 'not_a_date', raw, expected, 'is not a date');
   const reading = readCalendarDate(raw);
-  if ('date' in reading) return { value: reading.date };
+  if ('date' in reading) return acceptedValue(reading.date);
   return rejectValue(attribute, reading.failure, raw, expected, reading.reason);
 }

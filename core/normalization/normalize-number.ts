@@ -1,4 +1,5 @@
 import type { AttributeDefinition } from '../schema/attribute-definition.ts';
+import { acceptedValue } from './accepted-value.ts';
 import type { NormalizationResult } from './normalization-result.ts';
 import { readQuantity } from './read-quantity.ts';
 import { rejectValue } from './reject-value.ts';
@@ -81,9 +82,9 @@ function refuse(attribute: AttributeDefinition, raw: unknown, code: Parameters<t
  * refused rather than stored rounded or overflowing.
  */
 function finished(attribute: AttributeDefinition, raw: unknown, value: number): NormalizationResult {
-  if (attribute.kind !== 'integer') return { value };
+  if (attribute.kind !== 'integer') return acceptedValue(value);
   if (!Number.isInteger(value)) return refuse(attribute, raw, 'not_an_integer', 'is not a whole number');
-  return Number.isSafeInteger(value) ? { value } : refuse(attribute, raw, 'not_a_number', 'is too large to hold exactly');
+  return Number.isSafeInteger(value) ? acceptedValue(value) : refuse(attribute, raw, 'not_a_number', 'is too large to hold exactly');
 }
 
 /** The column's scale: a positive finite `scale`, else 1. */

@@ -1,4 +1,5 @@
 import type { AttributeDefinition } from '../schema/attribute-definition.ts';
+import { acceptedValue } from './accepted-value.ts';
 import type { NormalizationResult } from './normalization-result.ts';
 import { rejectValue } from './reject-value.ts';
 import { singleSpaced } from '../text/single-spaced.ts';
@@ -9,9 +10,9 @@ import { singleSpaced } from '../text/single-spaced.ts';
  * arrays and non-finite numbers are `not_a_string`, since no single text stands for them.
  */
 export function normalizeString(raw: unknown, attribute: AttributeDefinition): NormalizationResult {
-  if (typeof raw === 'string') return { value: singleSpaced(raw).trim() };
+  if (typeof raw === 'string') return acceptedValue(singleSpaced(raw).trim());
   if ((typeof raw === 'number' && Number.isFinite(raw)) || typeof raw === 'bigint' || typeof raw === 'boolean') {
-    return { value: String(raw) };
+    return acceptedValue(String(raw));
   }
   return rejectValue(attribute, 'not_a_string', raw, 'text', 'is not text');
 }

@@ -1,4 +1,5 @@
 import type { AttributeDefinition } from '../schema/attribute-definition.ts';
+import { acceptedValue } from './accepted-value.ts';
 import type { NormalizationResult } from './normalization-result.ts';
 import { isMissingValue } from './is-missing-value.ts';
 import { normalizeBoolean } from './normalize-boolean.ts';
@@ -14,7 +15,7 @@ import { normalizeString } from './normalize-string.ts';
  */
 export function normalizeValue(raw: unknown, attribute: AttributeDefinition): NormalizationResult {
   if (attribute.kind === 'boolean') return normalizeBoolean(raw, attribute);
-  if (isMissingValue(raw)) return { value: null };
+  if (isMissingValue(raw)) return acceptedValue(null);
   switch (attribute.kind) {
     case 'number':
     case 'integer':

@@ -1,0 +1,11 @@
+import type { NormalizationResult, NormalizedValue } from './normalization-result.ts';
+
+/**
+ * The result for a value that normalized (or a missing marker, `null`): `issue` written out as
+ * undefined, so that every result has the one shape `rejectValue` gives too (value, then issue).
+ * A result of `{ value }` here and `{ value, issue }` there made every read of a result, per value
+ * checked, a load V8 had to look up by shape.
+ */
+export function acceptedValue(value: NormalizedValue): NormalizationResult {
+  return { value, issue: undefined };
+}
