@@ -41,6 +41,8 @@ const wordsAfter = /^(?:\p{L}|\(|[,;]|\/\s*\p{L})/u;
 const leadingSign = /^([+-])\s*/;
 const compoundJoin = /^\s*(?:,|and)?\s*/;
 const compoundLiteral = /^\d+(?:\.\d+)?/;
+/** Digits, with marks between them only: a text `tidyNumberText` leaves as it is, all of it the literal. */
+const plainNumber = /^\d+(?:[.,]\d+)*$/;
 
 /**
  * Read a numeric text such as "USD 1.2m", "(1,234)", "$(1,234)", "€ 3.400,50", "2 hours 30 minutes", "4.5/5",
@@ -52,6 +54,12 @@ const compoundLiteral = /^\d+(?:\.\d+)?/;
  * ("3 stone") or a rate ("100 km per hour") is a `unit_mismatch`.
  */
 export function readQuantity(written: string, column: ColumnUnit): QuantityReading {
+  // Digits alone, the usual text ("977", "7,258", "8.7"): no sign, currency, word, unit or hedge to
+  // read around them, so only the literal is read, as the steps below would read it.
+  if (plainNumber.test(written)) {
+    const amount = readDecimalLiteral(written, { money: column.kind === 'currency', magnitude: false });
+    if (amount !== undefined) return { quantity: { amount: amount === 0 ? 0 : amount, magnitude: undefined, currency: undefined, unit: undefined } };
+  }
   const dimension = column.kind === 'measure' ? column.unit.dimension : undefined;
   let text = tidyNumberText(written);
   let negative = false;
