@@ -65,12 +65,15 @@ export function readCalendarDate(written: string): CalendarDateReading {
 }
 
 function calendarDate(year: number, month: number, day: number): CalendarDateReading {
-  const daysInMonth = [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  const daysInMonth = month === 2 && isLeapYear(year) ? 29 : monthLengths[month - 1];
   if (year < 1 || daysInMonth === undefined || day < 1 || day > daysInMonth) {
     return { failure: 'not_a_date', reason: 'is not a day of the calendar' };
   }
   return { date: `${padded(year, 4)}-${padded(month, 2)}-${padded(day, 2)}` };
 }
+
+/** The days of each month in a common year: a list made once, not per date read (a date is read for its value and again in its quote). */
+const monthLengths: readonly number[] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function padded(value: number, width: number): string {
   return String(value).padStart(width, '0');
