@@ -204,7 +204,7 @@ function judgedAgainst(year: number | undefined, reason: string): NumberJudgemen
 /**
  * Every judgement made here, with all its fields, in one order: one object shape for V8, whatever
  * the verdict and whether a year is tied. A judgement built only with its verdict's fields came in
- * six shapes, and every read of it in `quoteIsAboutAttribute` missed V8's inline caches. The fields
+ * six shapes, which every read of it in `quoteIsAboutAttribute` had to tell apart. The fields
  * another verdict has are placeholders: '' for `reason`, 0 for `score`, false for `named`, an empty
  * `topic`, read by nobody.
  */

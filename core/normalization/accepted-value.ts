@@ -3,8 +3,8 @@ import type { NormalizationResult, NormalizedValue } from './normalization-resul
 /**
  * The result for a value that normalized (or a missing marker, `null`): `issue` written out as
  * undefined, so that every result has the one shape `rejectValue` gives too (value, then issue).
- * A result of `{ value }` here and `{ value, issue }` there made every read of a result, per value
- * checked, a load V8 had to look up by shape.
+ * A result of `{ value }` here and `{ value, issue }` there came in two shapes, which every read
+ * of a result, for every value checked, had to tell apart.
  */
 export function acceptedValue(value: NormalizedValue): NormalizationResult {
   return { value, issue: undefined };

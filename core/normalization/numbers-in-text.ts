@@ -216,7 +216,7 @@ interface NumberReading {
   reason: string | undefined;
 }
 
-/** A `NumberReading` with all its fields, in one order: one object shape for V8, whichever the outcome (three shapes made each read of one a lookup). */
+/** A `NumberReading` with all its fields, in one order: one object shape for V8, whichever the outcome (three shapes, told apart at each read). */
 function numberReading(written: string, value: number | undefined, reason: string | undefined): NumberReading {
   return { written, value, reason };
 }
