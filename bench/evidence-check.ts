@@ -9,9 +9,13 @@
  * of a 1 MB document with elided quotes; and the fold's throughput in MB/s. Timings are
  * measurements of this machine, not assertions; compare the ratios between runs.
  *
- * `--reference DIR` also times the evidence check of another checkout (DIR holds its `core/`, e.g.
- * `git archive main core | tar -x -C DIR`) on the same records, rounds interleaved with this one's,
- * and prints before/after per corpus: the machine's load then weighs on both alike.
+ * `--reference DIR` also times the evidence check of another checkout (DIR holds its `core/` and its
+ * `package.json`, e.g. `git archive main core package.json | tar -x -C DIR`) on the same records,
+ * rounds interleaved with this one's, and prints before/after per corpus: the machine's load then
+ * weighs on both alike. Without the `package.json` ("type": "module") tsx compiles that core as
+ * CommonJS, each imported function read through a getter: slower in V8's first tiers than this
+ * checkout's ES modules (main against main, a fresh process's first 250 records ~20% slower), a
+ * difference that would be counted as this checkout's gain.
  *
  * `--cold N` (with `--reference`) measures what `srag ingest` pays: the FIRST pass over the
  * generated hotel pages in a fresh process, while V8 still runs the check in its interpreter and
@@ -23,7 +27,7 @@
  * before it imports the build's core, so the tiers warm up as they do in `srag ingest`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -41,6 +45,9 @@ const { values: flags } = parseArgs({
   },
 });
 const rounds = Math.max(1, Number(flags.rounds));
+if (flags.reference && !existsSync(join(flags.reference, 'package.json'))) {
+  throw new Error(`evidence-check: ${flags.reference} has no package.json, so tsx would load its core as CommonJS and time it slower than it is; extract it with \`git archive REV core package.json | tar -x -C ${flags.reference}\``);
+}
 /** Where the first pass's CPU is marked: the interpreter's records, the baseline's, then the optimized code's. */
 const coldSegments = [250, 1000, 2000, Infinity];
 if (flags['cold-child']) {
