@@ -13,7 +13,7 @@ import { isDigits } from '../text/is-digits.ts';
  * say neither (`topic`: what the clause speaks of instead; `score`: how many of the description's
  * words it uses). `year`: a year the number is tied to ("in fiscal 2022"), if any.
  */
-export type NumberJudgement = ({ verdict: 'against'; reason: string } | { verdict: 'for'; score: number; named: boolean } | { verdict: 'open'; topic: string[]; score: number }) & { year: number | undefined };
+export type NumberJudgement = ({ verdict: 'against'; reason: string } | { verdict: 'for'; score: number; named: boolean } | { verdict: 'open'; topic: readonly string[]; score: number }) & { year: number | undefined };
 
 interface Token {
   text: string;
@@ -208,14 +208,14 @@ function judgedAgainst(year: number | undefined, reason: string): NumberJudgemen
  * another verdict has are placeholders: '' for `reason`, 0 for `score`, false for `named`, an empty
  * `topic`, read by nobody.
  */
-function judged(verdict: NumberJudgement['verdict'], reason: string, score: number, named: boolean, topic: string[], year: number | undefined): NumberJudgement {
+function judged(verdict: NumberJudgement['verdict'], reason: string, score: number, named: boolean, topic: readonly string[], year: number | undefined): NumberJudgement {
   const judgement = { verdict, reason, score, named, topic, year };
   // The union's members are the verdicts' views of this one object: each has the fields it names.
   return judgement as NumberJudgement;
 }
 
 /** The topic of a judgement that is not `open`: shared, never changed. */
-const noTopic: string[] = [];
+const noTopic: readonly string[] = [];
 
 /** The first of the counted words (`counted` tokens from `after`), the rate and the words just before the number (the label's nearest `nearCount`, in the text's order) that the description excludes, in that order. */
 function firstExcluded(vocabulary: AttributeVocabulary, tokens: readonly Token[], after: number, counted: number, rate: string | undefined, nearCount: number): string | undefined {

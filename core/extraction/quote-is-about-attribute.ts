@@ -31,7 +31,7 @@ interface Footing {
   score: number;
   year?: number;
   yearValue: boolean;
-  topic: string[];
+  topic: readonly string[];
 }
 
 /**
@@ -123,7 +123,7 @@ function literalsWithin(text: string, from: number, to: number, literals: readon
 
 /** What `literalsWithin` gives when it finds none, and a footing's topic when it has none: read, never changed. */
 const noNumbers: readonly NumberInText[] = [];
-const noTopic: string[] = [];
+const noTopic: readonly string[] = [];
 
 /** Whether the character at `index` is a letter (`\p{L}`); false outside the text. ASCII by code, any other by its Unicode property. */
 function isLetterAt(text: string, index: number): boolean {
