@@ -22,7 +22,8 @@
  * - exactness: the table from the default batching, and from batching with a model that swaps two
  *   documents' records in every shared reply, row for row against the table from one document per call;
  * - peak RSS of `srag ingest` (the CLI, as above) over M pages (default 10,000; the goal is ≤ 400 MB at
- *   100,000: `--memory-documents 100000`).
+ *   100,000: `--memory-documents 100000`), and srag's CPU per page past the first C of them (that run
+ *   less the median C-page run): what a document costs once srag has started and V8 has warmed up.
  * Prints one table and writes the figures as JSON to bench/results/ (the previous run with the same
  * sizes is shown alongside). `--small` is a quick run for the test suite. Timings are measurements
  * of this machine, not assertions.
@@ -327,6 +328,11 @@ function cliRows(cli: Results['cli'], previous: Results['cli'] | undefined): Row
     [`srag CPU per document beyond the start, ${documents} pages, evidence`,
       `${range(cli.evidence.map((run) => (run.cpuSeconds - start.cpuSeconds) * 1000 / (settings.cliDocuments - 1)), 2)} ms/doc`, '–', '–',
       previous ? `${range(previous.evidence.map((run) => (run.cpuSeconds - previous.start.cpuSeconds) * 1000 / (settings.cliDocuments - 1)), 2)} ms/doc` : '–'],
+    // What a document costs once srag is warm: the memory run's pages past the first
+    // `cliDocuments`, less the median evidence run (the same pages, schema and settings). At a few
+    // thousand pages a run's figure is mostly starting and V8's warm-up, both paid once per process.
+    [`srag CPU per document, pages ${integer(settings.cliDocuments + 1)}–${integer(memory.documents)} (the ${integer(memory.documents)}-page run less the median ${documents}-page run)`,
+      laterPagesCpu(cli) ?? '–', '–', '–', (previous && laterPagesCpu(previous)) ?? '–'],
     ['srag CPU of a one-page ingest (start and finish)', `${decimal(start.cpuSeconds, 2)} s (main thread ${decimal(start.mainThreadCpuSeconds, 2)} s)`, '–', '–',
       previous ? `${decimal(previous.start.cpuSeconds, 2)} s` : '–'],
     [`peak RSS, ${documents} pages`, `${range(cli.evidence.map((run) => run.peakRssMegabytes), 0)} MB`, '–', '–',
@@ -340,6 +346,20 @@ function cliRows(cli: Results['cli'], previous: Results['cli'] | undefined): Row
       memory.documents >= 100_000 ? '≤ 400 MB (goal)' : '–', memory.documents >= 100_000 ? decimal(memory.peakRssMegabytes / 400, 2) : '–',
       previous?.memory.documents === memory.documents ? `${integer(previous.memory.peakRssMegabytes)} MB` : '–'],
   ];
+}
+
+/**
+ * srag's CPU per page of the memory run past the first `cliDocuments` pages, from the difference to
+ * the median evidence run, with the main thread's share; undefined when that run is not larger.
+ */
+function laterPagesCpu(cli: Results['cli']): string | undefined {
+  const later = cli.memory.documents - settings.cliDocuments;
+  if (later <= 0) return undefined;
+  const median = [...cli.evidence].sort((left, right) => left.cpuSeconds - right.cpuSeconds)[Math.floor(cli.evidence.length / 2)]!;
+  const perPage = (memorySeconds: number, evidenceSeconds: number) => decimal(((memorySeconds - evidenceSeconds) * 1000) / later, 2);
+  // Results saved before the main thread was measured have no such figure.
+  const mainThread = cli.memory.mainThreadCpuSeconds === undefined ? '' : ` (main thread ${perPage(cli.memory.mainThreadCpuSeconds, median.mainThreadCpuSeconds)})`;
+  return `${perPage(cli.memory.cpuSeconds, median.cpuSeconds)} ms/doc${mainThread}`;
 }
 
 function table(results: Results, previous: Results | undefined): string {
