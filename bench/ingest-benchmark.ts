@@ -8,7 +8,9 @@
  *   measured is srag's alone) over C pages (default 3,000), 64 requests in flight: srag's CPU per
  *   document (user + system, all its threads; R runs, default 3, given as a range) with the stand-in
  *   answering at once, its peak RSS and the o200k prompt tokens it sent per document, with evidence
- *   and with `--no-evidence`; the CPU of a one-page ingest (what starting and finishing cost); and
+ *   and with `--no-evidence`, beside the CPU of a fixed JavaScript workload run before and after each
+ *   evidence run (bench/reference-workload.mjs: how fast the machine was meanwhile); the CPU of a
+ *   one-page ingest (what starting and finishing cost); and
  *   the wall time with the stand-in answering after 50 ms, against the ideal for such an endpoint
  *   (⌈calls ÷ 64⌉ × 50 ms). `--cli-only` measures this alone;
  * - throughput at concurrency 1, 8 and 32, as documents/s and as a ratio to the ideal
@@ -28,6 +30,7 @@
  * sizes is shown alongside). `--small` is a quick run for the test suite. Timings are measurements
  * of this machine, not assertions.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -247,7 +250,12 @@ async function measureCli() {
     // Warms the bundle the CLI runs from (built from the sources on a first start) and the file cache.
     await measure('warming up', { corpus, documents: settings.cliDocuments });
     const evidence: CliIngestFigures[] = [];
-    for (let repeat = 0; repeat < settings.repeats; repeat += 1) evidence.push(await measure(`evidence, run ${repeat + 1} of ${settings.repeats}`));
+    const reference: number[] = [];
+    for (let repeat = 0; repeat < settings.repeats; repeat += 1) {
+      reference.push(referenceWorkloadMilliseconds());
+      evidence.push(await measure(`evidence, run ${repeat + 1} of ${settings.repeats}`));
+    }
+    reference.push(referenceWorkloadMilliseconds());
     const noEvidence: CliIngestFigures[] = [];
     for (let repeat = 0; repeat < settings.repeats; repeat += 1) noEvidence.push(await measure(`--no-evidence, run ${repeat + 1} of ${settings.repeats}`, { arguments: ['--no-evidence'] }));
     const onePage = path.join(workDirectory, 'one-page');
@@ -255,7 +263,7 @@ async function measureCli() {
     const start = await measure('one page (what starting and finishing cost)', { corpus: onePage, documents: 1 });
     standIn.setOptions({ latencyMs: fastEndpoint.latencyMs });
     const fast = await measure(`replies after ${fastEndpoint.latencyMs} ms`);
-    cli = { evidence, noEvidence, start, fast: { ...fast, idealSeconds: (Math.ceil(fast.calls / fastEndpoint.concurrency) * fastEndpoint.latencyMs) / 1000 } };
+    cli = { evidence, referenceMilliseconds: reference, noEvidence, start, fast: { ...fast, idealSeconds: (Math.ceil(fast.calls / fastEndpoint.concurrency) * fastEndpoint.latencyMs) / 1000 } };
   } finally {
     await standIn.close();
   }
@@ -307,6 +315,16 @@ const megabytes = (bytes: number) => `${integer(bytes / 1024 / 1024)} MB`;
 
 type Row = [measure: string, result: string, ideal: string, ratio: string, before: string];
 
+/**
+ * The CPU milliseconds of bench/reference-workload.mjs in a fresh node: the same JavaScript work
+ * every time, run before and after each measured evidence ingest, so that a result says how fast
+ * the machine was while srag was measured.
+ */
+function referenceWorkloadMilliseconds(): number {
+  const output = execFileSync(process.execPath, [fileURLToPath(new URL('./reference-workload.mjs', import.meta.url))], { encoding: 'utf8' });
+  return (JSON.parse(output) as { cpuMilliseconds: number }).cpuMilliseconds;
+}
+
 /** The rows of `srag ingest` itself (see `measureCli`). */
 function cliRows(cli: Results['cli'], previous: Results['cli'] | undefined): Row[] {
   const documents = integer(settings.cliDocuments);
@@ -320,7 +338,10 @@ function cliRows(cli: Results['cli'], previous: Results['cli'] | undefined): Row
   const earlierCpu = (runs: CliIngestFigures[] | undefined) => (runs ? `${range(runs.map((run) => run.cpuMillisecondsPerDocument), 2)} ms/doc` : '–');
   const tokens = (runs: CliIngestFigures[]) => `${integer(runs[0]!.promptTokensPerDocument ?? 0)} (${integer(runs[0]!.calls)} calls)`;
   const { memory, fast, start } = cli;
+  const reference = (runs: number[] | undefined) => (runs?.length ? `${range(runs, 0)} ms (median ${integer([...runs].sort((left, right) => left - right)[Math.floor(runs.length / 2)]!)})` : '–');
   return [
+    // Read the CPU figures against it: the same work took a third more on this machine in a slow hour.
+    ['reference workload, the same JavaScript beside each evidence run (CPU; how fast the machine was)', reference(cli.referenceMilliseconds), '–', '–', reference(previous?.referenceMilliseconds)],
     [`srag CPU per document, ${documents} pages, evidence`, cpu(cli.evidence), '≤ 1 ms (goal)', decimal(median(cli.evidence), 2), earlierCpu(previous?.evidence)],
     [`srag CPU per document, ${documents} pages, --no-evidence`, cpu(cli.noEvidence), '≤ 1 ms (goal)', decimal(median(cli.noEvidence), 2), earlierCpu(previous?.noEvidence)],
     // What each further document costs once srag has started: the one-page run's CPU is mostly

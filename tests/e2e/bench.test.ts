@@ -29,6 +29,8 @@ describe('the ingest benchmark', () => {
       /^table rows as one document per call, default batching +16 of 16 identical, 0 different +16 identical +1\.00/m,
       /^table rows as one document per call, batching, every shared reply swapping two ids +16 of 16 identical, 0 different, \d+ calls +16 identical +1\.00/m,
       // srag ingest itself, in a child process: its CPU per document, start cost, memory, tokens sent and wall time.
+      // The same JavaScript work before and after each evidence run: how fast the machine was meanwhile.
+      /^reference workload, the same JavaScript beside each evidence run \(CPU; how fast the machine was\) +[\d,]+(–[\d,]+)? ms \(median [\d,]+\)/m,
       /^srag CPU per document, 100 pages, evidence +[\d.]+ ms\/doc \([\d.]+ s, main thread [\d.]+ s; 1 runs\) +≤ 1 ms \(goal\)/m,
       /^srag CPU per document, 100 pages, --no-evidence +[\d.]+ ms\/doc/m,
       // Past the first 100 pages: the 200-page run less the 100-page run (may read below zero at this size).
@@ -47,6 +49,7 @@ describe('the ingest benchmark', () => {
     expect(saved.settings).toEqual({ documents: 16, latencyMs: 20, memoryDocuments: 200, cliDocuments: 100, repeats: 1, cliOnly: false });
     expect(saved.results.inProcess.throughput.map((entry: { concurrency: number }) => entry.concurrency)).toEqual([1, 8, 32]);
     expect(saved.results.cli.memory.peakRssMegabytes).toBeGreaterThan(0);
+    expect(saved.results.cli.referenceMilliseconds).toHaveLength(2);
     // Short pages share calls with or without evidence; without quotes a record is shorter, so more share one.
     expect(saved.results.cli.noEvidence[0].calls).toBeLessThan(saved.settings.cliDocuments);
     expect(saved.results.cli.noEvidence[0].calls).toBeLessThanOrEqual(saved.results.cli.evidence[0].calls);
