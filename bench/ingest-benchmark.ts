@@ -12,7 +12,8 @@
  *   evidence run (bench/reference-workload.mjs: how fast the machine was meanwhile); the CPU of a
  *   one-page ingest (what starting and finishing cost); and
  *   the wall time with the stand-in answering after 50 ms, against the ideal for such an endpoint
- *   (⌈calls ÷ 64⌉ × 50 ms). `--cli-only` measures this alone;
+ *   (⌈calls ÷ 64⌉ × 50 ms), and srag's CPU per document when replies come one at a time (4 in
+ *   flight, 50 ms each). `--cli-only` measures this alone;
  * - throughput at concurrency 1, 8 and 32, as documents/s and as a ratio to the ideal
  *   (⌈calls ÷ concurrency⌉ × latency: what the model's latency alone would cost for the calls made);
  * - srag's own cost per document when every model reply comes from the response cache;
@@ -86,6 +87,12 @@ const settings = {
 
 /** A fast endpoint (vLLM or llama.cpp on a local GPU): replies in 50 ms, 64 requests in flight. */
 const fastEndpoint = { latencyMs: 50, concurrency: 64 };
+/**
+ * An endpoint that answers steadily, a reply at a time (a few calls in flight, each taking a while):
+ * replies then arrive slower than srag reads them, and what each reply costs on its own (a commit
+ * of its few rows, among others) shows. With replies in bursts it is shared.
+ */
+const steadyEndpoint = { latencyMs: 50, concurrency: 4 };
 
 const workDirectory = mkdtempSync(path.join(os.tmpdir(), 'srag-bench-'));
 const prompts = loadPromptLibrary();
@@ -263,7 +270,9 @@ async function measureCli() {
     const start = await measure('one page (what starting and finishing cost)', { corpus: onePage, documents: 1 });
     standIn.setOptions({ latencyMs: fastEndpoint.latencyMs });
     const fast = await measure(`replies after ${fastEndpoint.latencyMs} ms`);
-    cli = { evidence, referenceMilliseconds: reference, noEvidence, start, fast: { ...fast, idealSeconds: (Math.ceil(fast.calls / fastEndpoint.concurrency) * fastEndpoint.latencyMs) / 1000 } };
+    standIn.setOptions({ latencyMs: steadyEndpoint.latencyMs });
+    const steady = await measure(`replies after ${steadyEndpoint.latencyMs} ms, ${steadyEndpoint.concurrency} in flight`, { concurrency: steadyEndpoint.concurrency });
+    cli = { evidence, referenceMilliseconds: reference, noEvidence, start, steady, fast: { ...fast, idealSeconds: (Math.ceil(fast.calls / fastEndpoint.concurrency) * fastEndpoint.latencyMs) / 1000 } };
   } finally {
     await standIn.close();
   }
@@ -356,6 +365,9 @@ function cliRows(cli: Results['cli'], previous: Results['cli'] | undefined): Row
       laterPagesCpu(cli) ?? '–', '–', '–', (previous && laterPagesCpu(previous)) ?? '–'],
     ['srag CPU of a one-page ingest (start and finish)', `${decimal(start.cpuSeconds, 2)} s (main thread ${decimal(start.mainThreadCpuSeconds, 2)} s)`, '–', '–',
       previous ? `${decimal(previous.start.cpuSeconds, 2)} s` : '–'],
+    [`srag CPU per document, ${documents} pages, evidence, replies one at a time (${steadyEndpoint.concurrency} in flight, ${steadyEndpoint.latencyMs} ms each)`,
+      `${decimal(cli.steady.cpuMillisecondsPerDocument, 2)} ms/doc (${integer(cli.steady.calls)} calls, ${decimal(cli.steady.wallSeconds, 1)} s)`, '–', '–',
+      previous?.steady ? `${decimal(previous.steady.cpuMillisecondsPerDocument, 2)} ms/doc` : '–'],
     [`peak RSS, ${documents} pages`, `${range(cli.evidence.map((run) => run.peakRssMegabytes), 0)} MB`, '–', '–',
       previous ? `${range(previous.evidence.map((run) => run.peakRssMegabytes), 0)} MB` : '–'],
     [`prompt tokens sent per document, ${documents} pages, evidence`, tokens(cli.evidence), '–', '–', previous ? tokens(previous.evidence) : '–'],

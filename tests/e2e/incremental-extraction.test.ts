@@ -127,7 +127,11 @@ describe('column-level incremental extraction in srag ingest', () => {
       }
     };
     standIn.reset();
-    const stopped = await backfill(3);
+    // Replies slower than a commit, as a real endpoint's: the run reports a document done once it
+    // is committed, and an ingest's commits wait for company, so with instant replies every call
+    // of these 8 documents was made before the third was reported.
+    standIn.setOptions({ latencyMs: 150 });
+    const stopped = await backfill(3).finally(() => standIn.setOptions({ latencyMs: 0 }));
     expect(SragError.isInstance(stopped) && stopped.code).toBe('CANCELLED');
     const before = requestedAttributes();
     const sourcesBefore = new Set(standIn.requests.map((request) => JSON.stringify(request.body.messages[1])));
