@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { serve, type ServerType } from '@hono/node-server';
 import { existsSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -77,6 +78,9 @@ export async function startServe(options: StartServeOptions): Promise<RunningSer
     });
   }
   const abort = new AbortController();
+  // Every in-flight model request of a job listens on the one signal; SRAG_CONCURRENCY of them at
+  // once are expected (above 10, Node printed a "possible memory leak" warning at each job).
+  setMaxListeners(0, abort.signal);
   // A database this start creates is removed again when the start fails (the port in use, say): nothing was in it.
   const creates = options.db !== ':memory:' && !existsSync(options.db);
   const session = await openSession(options.db, { abortSignal: abort.signal, environment });
