@@ -86,9 +86,9 @@ const journalApplyMemoryBytes = 256 * 1024 * 1024;
  * A commit costs ~10 ms of CPU however few rows it holds: BEGIN, an appender per table, COMMIT, the
  * buffer-pool trim. When replies arrive slower than srag reads them — an endpoint that answers
  * steadily rather than in bursts — each commit took the one reply that had come in meanwhile:
- * 3,000 pages with 4 calls in flight, 50 ms each, made 171 commits for 2.0 ms/doc of CPU (44 and
- * 1.5–1.6 with this wait), and ingesting 3,000 new pages into a table of 3,000 made 455–630 commits
- * for 2.7–2.8 ms/doc. In a burst a commit takes longer than this anyway. What waits costs nothing:
+ * 3,000 pages with 4 calls in flight, 50 ms each, made 171 commits for 1.9–2.0 ms/doc of CPU (44
+ * and 1.4–1.6 with this wait); against a stand-in slowed by a large corpus, 455–630 commits for
+ * 2.7–2.8 ms/doc (1.3). In a burst a commit takes longer than this anyway. What waits costs nothing:
  * each reply is in the reply journal the moment it is read, and the run does not wait for a save
  * before its next call.
  */
