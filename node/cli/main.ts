@@ -1,11 +1,11 @@
 import { Command, Option } from 'commander';
-import { setMaxListeners } from 'node:events';
 import { existsSync } from 'node:fs';
 import packageJson from '../../package.json' with { type: 'json' };
 import { portNumber, positiveInteger } from './positive-integer.ts';
 import { positiveNumber } from './positive-number.ts';
 import { delayOptimization } from '../runtime/delay-optimization.ts';
 import { limitHeapGrowth } from '../runtime/limit-heap-growth.ts';
+import { sharedAbortController } from '../runtime/shared-abort-controller.ts';
 import { registerEvalCommand } from './register-eval-command.ts';
 
 // Each command's module is imported when that command runs: DuckDB, the tokenizer, the PDF and
@@ -64,9 +64,7 @@ export async function main(argv: string[]): Promise<number> {
     if (error.code === 'EPIPE') process.exit(0);
     throw error;
   });
-  const abort = new AbortController();
-  // Every in-flight model request listens on the one signal; hundreds at once are expected.
-  setMaxListeners(0, abort.signal);
+  const abort = sharedAbortController();
   let interrupts = 0;
   process.on('SIGINT', () => {
     interrupts += 1;

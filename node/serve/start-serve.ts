@@ -1,9 +1,9 @@
-import { setMaxListeners } from 'node:events';
 import { serve, type ServerType } from '@hono/node-server';
 import { existsSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { SragError } from '../../core/index.ts';
 import { DuckDbSqlEngine } from '../duckdb/duckdb-sql-engine.ts';
+import { sharedAbortController } from '../runtime/shared-abort-controller.ts';
 import { openSession } from '../session/open-session.ts';
 import { sragOver } from '../session/open-srag.ts';
 import { openedConnectionTableSource } from '../duckdb/sandbox/opened-connection-table-source.ts';
@@ -77,10 +77,7 @@ export async function startServe(options: StartServeOptions): Promise<RunningSer
       hint: 'set SRAG_SERVE_TOKEN to a long random secret (clients send "Authorization: Bearer <token>"), or keep the default --host 127.0.0.1',
     });
   }
-  const abort = new AbortController();
-  // Every in-flight model request of a job listens on the one signal; SRAG_CONCURRENCY of them at
-  // once are expected (above 10, Node printed a "possible memory leak" warning at each job).
-  setMaxListeners(0, abort.signal);
+  const abort = sharedAbortController();
   // A database this start creates is removed again when the start fails (the port in use, say): nothing was in it.
   const creates = options.db !== ':memory:' && !existsSync(options.db);
   const session = await openSession(options.db, { abortSignal: abort.signal, environment });

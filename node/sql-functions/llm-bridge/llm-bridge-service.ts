@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { writeSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +13,7 @@ import { loadPromptLibrary } from '../../runtime/load-prompt-library.ts';
 import { readDocumentFile } from '../../runtime/read-document-file.ts';
 import { readSettings, type SragSettings } from '../../runtime/read-settings.ts';
 import { loadModelPrices } from '../../runtime/load-model-prices.ts';
+import { sharedAbortController } from '../../runtime/shared-abort-controller.ts';
 import { nodeDocumentFiles } from '../../runtime/node-document-files.ts';
 import type { BridgeRequest, CallerRequest, ExtractedRow, ExtractionSettings, OnError, ScanDocument } from './bridge-protocol.ts';
 import { BridgeStore } from './bridge-store.ts';
@@ -82,7 +82,7 @@ export class LlmBridgeService {
   private readonly titles = new Map<string, string>();
   /** Schemas srag_extract was called with in this session (key → JSON Schema text), for `srag_ask`. */
   private readonly extractSchemas = new Map<string, string>();
-  private abort = LlmBridgeService.abortController();
+  private abort = sharedAbortController();
   private clients = new Map<number, ModelClient>();
   /** Usage of clients retired by a cancel, still part of the session's totals. */
   private readonly retiredUsage: ModelUsage[] = [];
@@ -227,18 +227,11 @@ export class LlmBridgeService {
     this.abort.abort();
     for (const client of this.clients.values()) this.retiredUsage.push(...client.usage.models());
     this.clients = new Map();
-    this.abort = LlmBridgeService.abortController();
+    this.abort = sharedAbortController();
     const cancelled = new SragError({ code: 'CANCELLED', message: 'cancelled; rows extracted so far are saved, so running the statement again resumes' });
     for (const scan of this.scans.values()) scan.run.stop(cancelled);
     this.scans.clear();
     this.progress.clear();
-  }
-
-  /** Every request in flight listens on the one signal; hundreds at once are expected. */
-  private static abortController(): AbortController {
-    const controller = new AbortController();
-    setMaxListeners(0, controller.signal);
-    return controller;
   }
 
   /** Extraction clients are keyed by concurrency; the question client (key 0) reads the copied cache. */
