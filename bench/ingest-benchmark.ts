@@ -334,6 +334,11 @@ function referenceWorkloadMilliseconds(): number {
   return (JSON.parse(output) as { cpuMilliseconds: number }).cpuMilliseconds;
 }
 
+/** The item in the middle of `items` ordered by `key` (the upper one of an even count): a median run. */
+function middleOf<T>(items: readonly T[], key: (item: T) => number): T {
+  return [...items].sort((left, right) => key(left) - key(right))[Math.floor(items.length / 2)]!;
+}
+
 /** The rows of `srag ingest` itself (see `measureCli`). */
 function cliRows(cli: Results['cli'], previous: Results['cli'] | undefined): Row[] {
   const documents = integer(settings.cliDocuments);
@@ -343,11 +348,11 @@ function cliRows(cli: Results['cli'], previous: Results['cli'] | undefined): Row
     return low === high ? decimal(low, digits) : `${decimal(low, digits)}–${decimal(high, digits)}`;
   };
   const cpu = (runs: CliIngestFigures[]) => `${range(runs.map((run) => run.cpuMillisecondsPerDocument), 2)} ms/doc (${range(runs.map((run) => run.cpuSeconds), 1)} s, main thread ${range(runs.map((run) => run.mainThreadCpuSeconds), 1)} s; ${runs.length} runs)`;
-  const median = (runs: CliIngestFigures[]) => [...runs.map((run) => run.cpuMillisecondsPerDocument)].sort((left, right) => left - right)[Math.floor(runs.length / 2)]!;
+  const median = (runs: CliIngestFigures[]) => middleOf(runs, (run) => run.cpuMillisecondsPerDocument).cpuMillisecondsPerDocument;
   const earlierCpu = (runs: CliIngestFigures[] | undefined) => (runs ? `${range(runs.map((run) => run.cpuMillisecondsPerDocument), 2)} ms/doc` : '–');
   const tokens = (runs: CliIngestFigures[]) => `${integer(runs[0]!.promptTokensPerDocument ?? 0)} (${integer(runs[0]!.calls)} calls)`;
   const { memory, fast, start } = cli;
-  const reference = (runs: number[] | undefined) => (runs?.length ? `${range(runs, 0)} ms (median ${integer([...runs].sort((left, right) => left - right)[Math.floor(runs.length / 2)]!)})` : '–');
+  const reference = (runs: number[] | undefined) => (runs?.length ? `${range(runs, 0)} ms (median ${integer(middleOf(runs, (run) => run))})` : '–');
   return [
     // Read the CPU figures against it: the same work took a third more on this machine in a slow hour.
     ['reference workload, the same JavaScript beside each evidence run (CPU; how fast the machine was)', reference(cli.referenceMilliseconds), '–', '–', reference(previous?.referenceMilliseconds)],
@@ -388,7 +393,7 @@ function cliRows(cli: Results['cli'], previous: Results['cli'] | undefined): Row
 function laterPagesCpu(cli: Results['cli']): string | undefined {
   const later = cli.memory.documents - settings.cliDocuments;
   if (later <= 0) return undefined;
-  const median = [...cli.evidence].sort((left, right) => left.cpuSeconds - right.cpuSeconds)[Math.floor(cli.evidence.length / 2)]!;
+  const median = middleOf(cli.evidence, (run) => run.cpuSeconds);
   const perPage = (memorySeconds: number, evidenceSeconds: number) => decimal(((memorySeconds - evidenceSeconds) * 1000) / later, 2);
   // Results saved before the main thread was measured have no such figure.
   const mainThread = cli.memory.mainThreadCpuSeconds === undefined ? '' : ` (main thread ${perPage(cli.memory.mainThreadCpuSeconds, median.mainThreadCpuSeconds)})`;
