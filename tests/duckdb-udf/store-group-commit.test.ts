@@ -41,7 +41,7 @@ describe('an ingest\'s group commit', () => {
 
       // An endpoint that answers steadily: a reply every 25 ms, each with the two records of its call.
       // Each commit took the one reply that had arrived meanwhile (20 commits for 20 replies, or
-      // nearly); one now starts no sooner than 100 ms after the last ended.
+      // nearly); one now starts no sooner than 100 ms after the last started.
       const saves: Array<Promise<void>> = [];
       const streaming = performance.now();
       for (let index = 0; index < 20; index += 1) {
