@@ -25,9 +25,13 @@ export function parseJsonText(text: string): { ok: true; value: unknown } | { ok
   return { ok: false, problem: lastProblem };
 }
 
-/** What JSON.parse said, without its own "… is not valid JSON" ending: "Unexpected token 'S', \"Sure! Here\"..." */
+/**
+ * What JSON.parse said, without its own "… is not valid JSON" ending: "Unexpected token 'S',
+ * \"Sure! Here\"...". Nor the " (line 1 column 23)" V8 12 and later (Node 22, 24) add after "at
+ * position 22": the reply is one text, and the one-line error would hold a parenthesis in a parenthesis.
+ */
 function syntaxErrorDetail(error: Error): string {
-  return error.message.replace(/ is not valid JSON$/, '');
+  return error.message.replace(/ is not valid JSON$/, '').replace(/ \(line \d+ column \d+\)$/, '');
 }
 
 /** The first `{…}` span whose braces balance outside of strings. */
