@@ -6,6 +6,13 @@
 // themselves through tsx (a quarter to half a second more at every start) while it builds that
 // bundle for the next start. So an edit takes effect without a build either way.
 import { existsSync } from 'node:fs';
+import { youngGenerationRestart } from './young-generation.mjs';
+
+// Node 24 and later: the long commands start again with Node 20's young generation (see young-generation.mjs).
+const restart = typeof process.execve === 'function'
+  ? youngGenerationRestart({ argv: process.argv, execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS, v8Version: process.versions.v8 })
+  : undefined;
+if (restart) process.execve(process.execPath, restart, process.env);
 
 const sources = new URL('../node/cli/main.ts', import.meta.url);
 let main;
