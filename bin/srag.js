@@ -12,7 +12,13 @@ import { youngGenerationRestart } from './young-generation.mjs';
 const restart = typeof process.execve === 'function'
   ? youngGenerationRestart({ argv: process.argv, execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS, v8Version: process.versions.v8 })
   : undefined;
-if (restart) process.execve(process.execPath, restart, process.env);
+if (restart) {
+  try {
+    process.execve(process.execPath, restart, process.env);
+  } catch {
+    // Not replaced (it returns only on an error): the command runs in this process, as on Node 20.
+  }
+}
 
 const sources = new URL('../node/cli/main.ts', import.meta.url);
 let main;
