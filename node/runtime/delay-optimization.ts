@@ -3,16 +3,16 @@ import { setFlagsFromString } from 'node:v8';
 /**
  * srag's CLI lets V8 run a function four times as long as V8's default before it optimizes it
  * with TurboFan (on Node 20; see below). It spends a run's first seconds optimizing: at 3,000
- * pages V8's helper threads compiled ~90 functions with TurboFan (the evidence check's largest, the batch run's loops) for
- * ~0.6 s of CPU, a sixth of the whole run. With the later tier-up only what stays hot gets
- * compiled: on Node 20 those threads' CPU fell from 1.19–1.22 s to 0.84–0.93 s and the run's
- * total from 1.04–1.12 to 0.96–1.03 ms per document (3 runs each); 2× saved less, 8× and 16× cost
- * more on the main thread than they saved (see the report of issue 40, round 4). A long run loses
- * nothing it keeps: what runs all along is optimized a little later, once.
+ * pages V8's helper threads compiled ~90 functions with TurboFan (the evidence check's largest,
+ * the batch run's loops) for ~0.6 s of CPU, a sixth of the whole run. With the later tier-up only
+ * what stays hot gets compiled: on Node 20 those threads' CPU fell from 1.19–1.22 s to 0.84–0.93 s
+ * and the run's total from 1.04–1.12 to 0.96–1.03 ms per document (3 runs each); 2× saved less,
+ * 8× and 16× cost more on the main thread than they saved (see the report of issue 40, round 4).
+ * A long run loses nothing it keeps: what runs all along is optimized a little later, once.
  *
- * V8 prints "Error: unrecognized flag …" on stderr for a name it does
- * not know (it does not throw), and Node 22 and 24 printed that line at every srag command while
- * `--interrupt-budget` was set whatever the version. So the flag is chosen by V8's major version:
+ * V8 prints "Error: unrecognized flag …" on stderr for a name it does not know (it does not
+ * throw), and Node 22 and 24 printed that line at every srag command while `--interrupt-budget`
+ * was set whatever the version. So the flag is chosen by V8's major version:
  * - V8 ≤ 11 (Node 20): `--interrupt-budget`, in bytes of bytecode run; default 67,584
  *   (`node --v8-options` of Node 20.20.2).
  * - V8 12 and later (Node 22: 12.4, Node 24: 13.6) have no `--interrupt-budget`: a function's

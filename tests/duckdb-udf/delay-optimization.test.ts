@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { optimizationDelayFlags } from '../../node/runtime/delay-optimization.ts';
+import { heapGrowthFlags } from '../../node/runtime/limit-heap-growth.ts';
 
 // A child process, since the setting is process-wide and V8 tells a function's tier only to code
 // run with --allow-natives-syntax. Each `new Function` is a fresh function, given its budget when
@@ -35,7 +36,7 @@ describe('delayOptimization', () => {
   it('names the setting as the running V8 does: a name it does not know is an error line at every srag command', () => {
     // What this Node's V8 accepts, from its own list; V8 prints "Error: unrecognized flag" on stderr for any other.
     const known = new Set([...execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).matchAll(/^ {2}--([a-z0-9-]+) \(/gm)].map((match) => match[1]));
-    for (const flag of [...optimizationDelayFlags(process.versions.v8), '--heap-growing-percent=30']) expect(known, flag).toContain(/^--([a-z0-9-]+)=/.exec(flag)![1]);
+    for (const flag of [...optimizationDelayFlags(process.versions.v8), ...heapGrowthFlags()]) expect(known, flag).toContain(/^--([a-z0-9-]+)=/.exec(flag)![1]);
   });
 
   it('sets --interrupt-budget for V8 11 only: V8 12 and later have no such flag', () => {
