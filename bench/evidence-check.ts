@@ -23,7 +23,7 @@
  * reading every record once; half of them time the pass (CPU of the whole process, all threads,
  * so the garbage collector's helper threads count), the other half sample what it allocates (V8's
  * sampling heap profiler, counting objects the collector has already freed) as bytes per record.
- * Each child first sets the CLI's V8 interrupt budget (`delayOptimization()`, as `srag` does at start)
+ * Each child first sets the CLI's V8 tiering flags (`delayOptimization()`, as `srag` does at start)
  * before it imports the build's core, so the tiers warm up as they do in `srag ingest`.
  */
 import { execFileSync } from 'node:child_process';
