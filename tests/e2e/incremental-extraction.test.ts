@@ -129,8 +129,10 @@ describe('column-level incremental extraction in srag ingest', () => {
     standIn.reset();
     // Replies slower than a commit, as a real endpoint's: the run reports a document done once it
     // is committed, and an ingest's commits wait for company, so with instant replies every call
-    // of these 8 documents was made before the third was reported.
-    standIn.setOptions({ latencyMs: 150 });
+    // of these 8 documents was made before the third was reported. At 150 ms that happened too
+    // once, in a full suite on a slow machine: the third report waits for a commit, which then has
+    // a round of replies to land in before the last calls go out, 400 ms now where it had 150.
+    standIn.setOptions({ latencyMs: 400 });
     const stopped = await backfill(3).finally(() => standIn.setOptions({ latencyMs: 0 }));
     expect(SragError.isInstance(stopped) && stopped.code).toBe('CANCELLED');
     const before = requestedAttributes();
