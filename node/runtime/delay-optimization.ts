@@ -41,8 +41,9 @@ export function optimizationDelayFlags(v8Version: string): string[] {
 
 /**
  * Sets them for this process (every thread; V8 reads the budget whenever it gives a function a
- * new one, and the inlining setting at each compile). For srag's own processes only — the CLI sets them at start — never for a program that
- * imports srag as a library, whose engine settings are its own.
+ * new one, and the inlining setting at each compile). For srag's own processes only — the CLI
+ * sets them at start — never for a program that imports srag as a library, whose engine settings
+ * are its own.
  */
 export function delayOptimization(): void {
   for (const flag of optimizationDelayFlags(process.versions.v8)) setFlagsFromString(flag);
