@@ -19,7 +19,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startLlmStandIn } from './index.ts';
+import { readyBundle } from '../../../node/runtime/workers/ready-bundle.mjs';
 import { repositoryRoot } from './repository-root.ts';
 
 const usage = `Runs the LLM stand-in: a local OpenAI-compatible server that answers srag's prompts from gold
@@ -117,6 +117,15 @@ const stopWhenIdle = () => {
   idleTimer = setTimeout(() => void standIn.close().then(() => process.exit(0)), idleMinutes * 60_000);
 };
 
+// Imported only to serve: --help and --background's first process (which starts the server and
+// exits) do without the stand-in's modules. Served from a bundle of them when one was built from the
+// sources as they are now (as srag's workers are; see node/runtime/workers/worker-bundle.ts): under
+// tsx, importing the sources one by one took ~1.2 s of CPU at every start. Otherwise from the
+// sources, with a bundle built for the next start.
+const standInModule = new URL('./index.ts', import.meta.url);
+const bundle = readyBundle(standInModule);
+const { startLlmStandIn } = (bundle ? await import(bundle.href) : await import('./index.ts')) as typeof import('./index.ts');
+if (!bundle) void import('../../../node/runtime/workers/worker-bundle.ts').then(({ prepareWorkerBundle }) => prepareWorkerBundle(standInModule));
 const standIn = await startLlmStandIn({
   corpora,
   port: numberOption('port', values.port),
