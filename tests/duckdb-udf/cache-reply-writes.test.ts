@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { CachedResponse } from '../../core/index.ts';
 import { SragStore } from '../../node/duckdb/store/srag-store.ts';
 import { writeCacheEntries, type CacheWrite } from '../../node/duckdb/store/store-writes.ts';
+import { recordStatements } from '../helpers/record-statements.ts';
 
 // The replies srag ask, srag eval, srag serve and the schema commands keep as they arrive: written
 // together when they arrive together (one statement, one commit), a few through bound parameters
@@ -12,17 +13,6 @@ import { writeCacheEntries, type CacheWrite } from '../../node/duckdb/store/stor
 
 const database = () => join(mkdtempSync(join(tmpdir(), 'srag-cache-writes-')), 'srag.duckdb');
 const reply = (text: string, extra: Partial<CachedResponse> = {}): CachedResponse => ({ text, model: 'gpt-4o-mini', usage: { promptTokens: 120, completionTokens: 30 }, ...extra });
-
-/** The statements run on the store's connection from now on. */
-function recordStatements(store: SragStore): string[] {
-  const statements: string[] = [];
-  const run = store.connection.run.bind(store.connection);
-  store.connection.run = (sql, ...rest) => {
-    statements.push(sql);
-    return run(sql, ...rest);
-  };
-  return statements;
-}
 
 const cacheInserts = (statements: string[]) => statements.filter((sql) => /INSERT INTO srag_cache/.test(sql));
 

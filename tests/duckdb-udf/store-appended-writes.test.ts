@@ -7,6 +7,7 @@ import { SragStore } from '../../node/duckdb/store/srag-store.ts';
 import { keptReplyText } from '../../node/duckdb/store/kept-reply-text.ts';
 import { writeCacheEntries, writeLogEntries, writeRecords } from '../../node/duckdb/store/store-writes.ts';
 import { recordTarget } from '../../node/duckdb/store/srag-store.ts';
+import { recordStatements } from '../helpers/record-statements.ts';
 
 const schema = parseRecordSchema({ title: 'Guesthouse', properties: { city: { type: 'string', description: 'The city.' } } });
 
@@ -21,17 +22,6 @@ async function openStore(): Promise<SragStore> {
   const store = await SragStore.open(join(mkdtempSync(join(tmpdir(), 'srag-appended-')), 'srag.duckdb'));
   await store.registerTable('guesthouses', schema);
   return store;
-}
-
-/** The statements run on the store's connection from now on. */
-function recordStatements(store: SragStore): string[] {
-  const statements: string[] = [];
-  const run = store.connection.run.bind(store.connection);
-  store.connection.run = (sql, ...rest) => {
-    statements.push(sql);
-    return run(sql, ...rest);
-  };
-  return statements;
 }
 
 async function rows(store: SragStore, sql: string) {
