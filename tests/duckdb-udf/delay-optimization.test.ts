@@ -49,7 +49,9 @@ delayOptimization();` : ''}
 const f = new Function('x', 'const add = (a, b) => a + b; let s = 0; for (let i = 0; i < 10; i++) s += add(x, i); return s;');
 %PrepareFunctionForOptimization(f); f(1); f(2); %OptimizeFunctionOnNextCall(f); f(3);
 `], { encoding: 'utf8' }).split('\n').filter((line) => line.startsWith('Inlining ') && line.includes('SharedFunctionInfo add>'));
-    expect(inlining(false)).toHaveLength(1);
+    // Inlined at least once without the flags: twice when V8 happened to compile f again (once in a
+    // full suite on a loaded machine); never with them.
+    expect(inlining(false).length).toBeGreaterThanOrEqual(1);
     expect(inlining(true)).toEqual([]);
   });
 
