@@ -109,7 +109,8 @@ describe('the sandbox for generated SQL', () => {
     const error = await failure(engineWith({ memoryMegabytes: 64 }).runReadOnlyQuery("SELECT list(repeat('y', 1000)) FROM range(1000000)", ['hotels']));
     expect(error.message).toMatch(/^the query needed more than 64 MB of memory and was stopped/);
     const settings = await engineWith({}).runReadOnlyQuery("SELECT current_setting('temp_directory') AS spill, current_setting('threads') AS threads, current_setting('memory_limit') AS memory, current_setting('enable_external_access') AS external", ['hotels']);
-    expect(settings.rows).toEqual([['', 2, expect.stringMatching(/^47\d\.\d MiB$/), false]]);
+    // One thread: hotels' 3,000 rows are one Parquet row group (see the test of row groups below).
+    expect(settings.rows).toEqual([['', 1, expect.stringMatching(/^47\d\.\d MiB$/), false]]);
   });
 
   it('returns at most the row limit and says that more were produced', async () => {
@@ -127,6 +128,21 @@ describe('the sandbox for generated SQL', () => {
     expect(result.rows[0]![1]).toBe('short');
     expect(String(result.rows[0]![2])).toHaveLength(1001);
     expect(result.cut).toMatchObject({ rowsOmitted: false, cellsShortened: 2, maximumCellCharacters: 1000 });
+  });
+
+  it('runs a query over files of one Parquet row group on one thread, and over larger ones on the threads its limits allow', async () => {
+    await connection.run('CREATE TABLE readings AS SELECT i AS reading FROM range(300000) t(i)');
+    try {
+      const threads = async (table: string, limits: Partial<SandboxLimits> = {}) =>
+        (await engineWith(limits).runReadOnlyQuery(`SELECT current_setting('threads') AS t, count(*) AS n FROM ${table}`, [table])).rows[0];
+      // 3,000 rows: one row group.
+      expect(await threads('hotels')).toEqual([1, 3000]);
+      // 300,000 rows: three row groups of at most 122,880.
+      expect(await threads('readings')).toEqual([sandboxLimits.threads, 300000]);
+      expect(await threads('readings', { threads: 1 })).toEqual([1, 300000]);
+    } finally {
+      await connection.run('DROP TABLE readings');
+    }
   });
 
   it('cuts nested values of every kind in DuckDB to the characters shown, keeping the beginning of their JSON exactly', async () => {
