@@ -19,15 +19,18 @@ import type { SandboxTableSource } from './sandbox/sandbox-table-source.ts';
 import type { CountedColumn } from './sandbox/count-column-coverage.ts';
 
 
+let nextEngine = 1;
+
 /** One parser per thread: `json_serialize_sql` holds no state, and an engine is made per `srag_ask` call. */
 let parserConnection: Promise<DuckDBConnection> | undefined;
 
 /**
  * The SQL port over DuckDB. Parsing uses DuckDB's own parser (`json_serialize_sql`, which also
- * refuses every statement that is not a SELECT). Each query runs in a sandbox of its own: a fresh
- * in-memory DuckDB with bounded memory, threads, time and result size, no external access beyond
- * the files that carry its tables, and a locked configuration (`openSandbox`), in a process of its
- * own that is ended past the time limit or the process memory limit (`runInSandboxProcess`):
+ * refuses every statement that is not a SELECT). Each query runs in a sandbox: an in-memory
+ * DuckDB with bounded memory, threads, time and result size, no external access beyond the files
+ * that carry its tables, and a locked configuration (`openReusableSandbox`; kept for this engine's
+ * next query, never given another's), in a process of its own that is ended past the time limit
+ * or the process memory limit (`runInSandboxProcess`):
  * DuckDB's own bounds miss what it allocates outside its memory limit and any step that does not
  * look at an interrupt. The tables reach it without passing through JavaScript: the source has
  * DuckDB write the columns the statement can read to Parquet in a private temporary directory,
@@ -39,6 +42,8 @@ export class DuckDbSqlEngine implements AskEngine {
   private readonly source: SandboxTableSource;
   /** Sandboxes open at once (`limits.concurrentQueries`): each may use its memory bounds, so they are few. */
   private readonly slots: LimitFunction;
+  /** This engine's name to the sandbox processes, which keep a DuckDB for one asker's queries only (see `runInSandboxProcess`). */
+  private readonly owner = `engine-${nextEngine++}`;
 
   /** `source`: a connection to the database that holds the tables, or another way to export them. */
   constructor(source: DuckDBConnection | SandboxTableSource, private readonly limits: SandboxLimits = sandboxLimits) {
@@ -106,11 +111,11 @@ export class DuckDbSqlEngine implements AskEngine {
         // The columns counted too: their ends tell the values far from the rest.
         const wanted = new Set(['_source', ...(derived ? plan.filterColumns : []), ...columns.map((column) => column.column.toLowerCase())]);
         const work = { kind: 'coverage' as const, table, selection: derived ? selection : undefined, columns };
-        return this.withExports([table], wanted, async (tables) => await this.runInProcess(tables, work, '') as ColumnCoverage[], async (directory) => {
+        return this.runInProcess([table], wanted, work, '', async (directory) => {
           const file = join(directory, 'evidence.parquet');
           await this.source.exportEvidence!(table, columns.map((column) => column.column), file);
           return coverageEvidenceTable(file);
-        });
+        }) as Promise<ColumnCoverage[]>;
       };
       if (selection === undefined) return count(false);
       try {
@@ -122,16 +127,19 @@ export class DuckDbSqlEngine implements AskEngine {
     });
   }
 
-  private runWithColumns(sql: string, tables: string[], wanted: Set<string> | 'all'): Promise<SqlResult> {
-    return this.withExports(tables, wanted, async (sandboxTables) => await this.runInProcess(sandboxTables, { kind: 'query', sql }, sql) as SqlResult);
+  private async runWithColumns(sql: string, tables: string[], wanted: Set<string> | 'all'): Promise<SqlResult> {
+    return await this.runInProcess(tables, wanted, { kind: 'query', sql }, sql) as SqlResult;
   }
 
   /**
-   * Runs untrusted work in a sandbox process (`runInSandboxProcess`), which is ended past the time
-   * limit or the process memory limit whatever DuckDB is doing; any failure as one `SragError`.
+   * Runs untrusted work in a sandbox process (`runInSandboxProcess`) over `tables` (their `wanted`
+   * columns, exported into the process's directory), which is ended past the time limit or the
+   * process memory limit whatever DuckDB is doing; any failure as one `SragError`.
    */
-  private async runInProcess(tables: SandboxTable[], work: SandboxWork, sql: string): Promise<SqlResult | ColumnCoverage[]> {
-    const outcome = await runInSandboxProcess(tables, this.limits, work);
+  private async runInProcess(
+    tables: string[], wanted: Set<string> | 'all', work: SandboxWork, sql: string, extraTable?: (directory: string) => Promise<SandboxTable>,
+  ): Promise<SqlResult | ColumnCoverage[]> {
+    const outcome = await runInSandboxProcess(this.limits, this.owner, (directory) => this.exportTables(directory, tables, wanted, extraTable), work);
     if ('result' in outcome) return outcome.result;
     if ('error' in outcome) {
       const { message, code, hint, reason } = outcome.error;
@@ -156,30 +164,36 @@ export class DuckDbSqlEngine implements AskEngine {
   }
 
   /** Exports `tables` (their `wanted` columns) into a private directory for a sandbox, removed when `work` ends. */
-  private async withExports<T>(
-    tables: string[], wanted: Set<string> | 'all', work: (tables: SandboxTable[]) => Promise<T>,
-    /** Tables of srag's own to add, written into the private directory (the evidence behind coverage). */
-    extraTables?: (directory: string) => Promise<SandboxTable>,
-  ): Promise<T> {
+  private async withExports<T>(tables: string[], wanted: Set<string> | 'all', work: (tables: SandboxTable[]) => Promise<T>): Promise<T> {
     const directory = createPrivateDirectory('sandbox');
     try {
-      const sandboxTables: SandboxTable[] = extraTables ? [await extraTables(directory.path)] : [];
-      for (const [index, table] of tables.entries()) {
-        const description = await this.source.describeTable(table);
-        const aliases = description.aliases ?? [];
-        const needed = (name: string) => wanted === 'all' || wanted.has(name.toLowerCase());
-        let columns = description.columns.filter((column) => needed(column.name) || aliases.some((alias) => alias.of === column.name && needed(alias.name)));
-        // A count(*) names no column; one column carries the row count.
-        if (columns.length === 0) columns = description.columns.slice(0, 1);
-        const file = join(directory.path, `table-${index}.parquet`);
-        await this.source.exportTable(table, columns.map((column) => column.name), file);
-        const kept = new Set(columns.map((column) => column.name));
-        sandboxTables.push({ name: table, file, columns, aliases: aliases.filter((alias) => kept.has(alias.of)) });
-      }
-      return await work(sandboxTables);
+      return await work(await this.exportTables(directory.path, tables, wanted));
     } finally {
       directory.remove();
     }
+  }
+
+  /**
+   * Writes `tables` (their `wanted` columns) into `directory` as Parquet files, and what a sandbox
+   * shows of them; `extraTable` adds one of srag's own (the evidence behind coverage), first.
+   */
+  private async exportTables(
+    directory: string, tables: string[], wanted: Set<string> | 'all', extraTable?: (directory: string) => Promise<SandboxTable>,
+  ): Promise<SandboxTable[]> {
+    const sandboxTables: SandboxTable[] = extraTable ? [await extraTable(directory)] : [];
+    for (const [index, table] of tables.entries()) {
+      const description = await this.source.describeTable(table);
+      const aliases = description.aliases ?? [];
+      const needed = (name: string) => wanted === 'all' || wanted.has(name.toLowerCase());
+      let columns = description.columns.filter((column) => needed(column.name) || aliases.some((alias) => alias.of === column.name && needed(alias.name)));
+      // A count(*) names no column; one column carries the row count.
+      if (columns.length === 0) columns = description.columns.slice(0, 1);
+      const file = join(directory, `table-${index}.parquet`);
+      await this.source.exportTable(table, columns.map((column) => column.name), file);
+      const kept = new Set(columns.map((column) => column.name));
+      sandboxTables.push({ name: table, file, columns, aliases: aliases.filter((alias) => kept.has(alias.of)) });
+    }
+    return sandboxTables;
   }
 
   private describeFailure(error: unknown, sql: string): SragError {

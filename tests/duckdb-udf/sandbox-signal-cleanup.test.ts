@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as wait } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// Issue 42, item 10: SIGTERM during `srag ask` left `srag-sandbox-*/table-0.parquet` (a copy of the
+// Issue 42, item 10: SIGTERM during `srag ask` left `srag-sandbox-*/…/table-0.parquet` (a copy of the
 // table) in the temporary directory; SIGINT cleaned up. A real process runs a long sandbox query
 // (tests/duckdb-udf/fixtures/sandbox-query-until-signal.ts) and is sent the signal once the file is there.
 
@@ -25,7 +25,9 @@ async function endDuringQuery(signal: NodeJS.Signals): Promise<{ exitSignal: Nod
     child.stderr.on('data', (chunk) => { output += chunk; });
     const closed = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_status, exitSignal) => resolve(exitSignal)));
     // A wait for a state, not a timing: the table's file appears once the query is under way.
-    const tableFile = () => sandboxDirectories(temporary).some((name) => existsSync(join(temporary, name, 'table-0.parquet')));
+    // (in the sandbox process's directory, under the request's own name).
+    const tableFile = () => sandboxDirectories(temporary).some((name) =>
+      readdirSync(join(temporary, name), { recursive: true }).some((file) => String(file).endsWith('table-0.parquet')));
     for (let waited = 0; !tableFile(); waited += 50) {
       if (child.exitCode !== null || waited > 120_000) throw new Error(`the fixture never started its query: ${output}`);
       await wait(50);

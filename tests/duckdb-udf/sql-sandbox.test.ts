@@ -1,6 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { setTimeout as wait } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -224,6 +224,57 @@ describe('the sandbox for generated SQL', () => {
     const result = await engineWith({ maximumResultCharacters: 50_000 }).runReadOnlyQuery("SELECT repeat('z', 1000) AS text FROM range(200)", ['hotels']);
     expect(result.rows.length).toBeLessThan(51);
     expect(result.cut?.rowsOmitted).toBe(true);
+  });
+
+  it('keeps a sandbox process\'s DuckDB for the same engine\'s next query, and never for another engine\'s', async () => {
+    // A view's object id counts up within one DuckDB and starts at the same number in a fresh one.
+    const viewId = async (engine: DuckDbSqlEngine) => Number((await engine.runReadOnlyQuery("SELECT view_oid FROM duckdb_views() WHERE view_name = 'hotels'", ['hotels'])).rows[0]![0]);
+    const engine = engineWith({});
+    const other = engineWith({});
+    const first = await viewId(engine);
+    const second = await viewId(engine);
+    expect(second).toBeGreaterThan(first);
+    expect(await viewId(other)).toBe(first);
+    expect(await viewId(engine)).toBe(first);
+    // A fresh one for another memory bound too.
+    expect(await viewId(engineWith({ memoryMegabytes: 400 }))).toBe(first);
+    // It keeps nothing it read of a request's files for the next (count-coverage.test.ts' outliers read stale evidence with the cache on and one path).
+    expect((await engine.runReadOnlyQuery("SELECT current_setting('enable_external_file_cache') AS cached", ['hotels'])).rows).toEqual([[false]]);
+  });
+
+  it('lets a kept DuckDB read only the files of the request it runs: none of an earlier request\'s, nothing beside its directory', async () => {
+    const engine = engineWith({});
+    // The directory a sandbox process reads is its own for its life, and a query can learn its path from a view.
+    const directory = String((await engine.runReadOnlyQuery(
+      "SELECT regexp_extract(sql, 'read_parquet\\(''(.*)/request-\\d+/table-0\\.parquet''\\)', 1) FROM duckdb_views() WHERE view_name = 'hotels'", ['hotels', 'moods'])).rows[0]![0]);
+    expect(directory).toMatch(/srag-sandbox-[0-9a-f]{18}$/);
+    // Between requests it does not exist.
+    expect(existsSync(directory)).toBe(false);
+    const files = async (tables: string[]) =>
+      String((await engine.runReadOnlyQuery(`SELECT string_agg(parse_filename(file), ' ' ORDER BY file) AS files FROM glob('${directory}/*/*')`, tables)).rows[0]![0]);
+    expect(await files(['hotels', 'moods'])).toBe('table-0.parquet table-1.parquet');
+    // The next request, in the same process and DuckDB, finds its own file and not the hotels' of the one before.
+    expect(await files(['moods'])).toBe('table-0.parquet');
+    expect((await engine.runReadOnlyQuery(`SELECT * FROM read_parquet('${directory}/*/table-0.parquet')`, ['moods'])).columns).toEqual(['mood', 'numbers', 'pair']);
+    // Under a name of its own: one request's file is never at the path of an earlier one's.
+    const paths = new Set<string>();
+    for (let request = 0; request < 3; request += 1) {
+      paths.add(String((await engine.runReadOnlyQuery(`SELECT file FROM glob('${directory}/*/*')`, ['moods'])).rows[0]![0]));
+    }
+    expect(paths.size).toBe(3);
+    const secret = join(mkdtempSync(join(tmpdir(), 'srag-sandbox-secret-')), 'secret.csv');
+    writeFileSync(secret, 'token\nsecret-value\n');
+    try {
+      for (const sql of [
+        `SELECT * FROM read_csv('${secret}')`,
+        `SELECT * FROM read_csv('${directory}/../${basename(dirname(secret))}/secret.csv')`,
+        `SELECT * FROM glob('${dirname(directory)}/*')`,
+      ]) {
+        expect((await failure(engine.runReadOnlyQuery(sql, ['moods']))).message, sql).toMatch(/Permission Error|disabled by configuration|Cannot access/);
+      }
+    } finally {
+      rmSync(dirname(secret), { recursive: true, force: true });
+    }
   });
 
   it('leaves no file behind, after a success or a failure, and writes nothing into the working directory', async () => {

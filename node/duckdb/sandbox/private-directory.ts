@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -23,7 +24,24 @@ const endingSignals = ['SIGTERM', 'SIGHUP'] as const;
  * `kill` during `srag ask` left `srag-sandbox-*` with a copy of the table behind).
  */
 export function createPrivateDirectory(purpose: string): PrivateDirectory {
-  const path = mkdtempSync(join(tmpdir(), `srag-${purpose}-`));
+  return keepPrivateDirectory(mkdtempSync(join(tmpdir(), `srag-${purpose}-`)));
+}
+
+/**
+ * The directory `path`, made now with mode 0700 (it must not exist: a name chosen at random, see
+ * `privateDirectoryName`), removed as `createPrivateDirectory`'s are.
+ */
+export function createPrivateDirectoryAt(path: string): PrivateDirectory {
+  mkdirSync(path, { mode: 0o700 });
+  return keepPrivateDirectory(path);
+}
+
+/** A path for `createPrivateDirectoryAt` under the system's temporary directory, as unpredictable as `mkdtemp`'s. */
+export function privateDirectoryName(purpose: string): string {
+  return join(tmpdir(), `srag-${purpose}-${randomBytes(9).toString('hex')}`);
+}
+
+function keepPrivateDirectory(path: string): PrivateDirectory {
   open.add(path);
   installHooks();
   return {

@@ -1,11 +1,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ColumnCoverage, SqlResult } from '../../../core/index.ts';
 import { prepareWorkerBundle, readyWorkerBundle } from '../../runtime/workers/worker-bundle.ts';
 import type { SandboxTable } from './open-sandbox.ts';
+import { createPrivateDirectoryAt, privateDirectoryName, type PrivateDirectory } from './private-directory.ts';
 import type { SandboxLimits } from './sandbox-limits.ts';
 import type { SandboxProcessError, SandboxProcessReply, SandboxProcessRequest, SandboxWork } from './sandbox-process-protocol.ts';
 
@@ -30,6 +32,11 @@ export type SandboxProcessOutcome =
 interface SandboxProcess {
   child: ChildProcess;
   stderr: string;
+  /**
+   * The only directory its DuckDB may read (see `openReusableSandbox`): made for one request's
+   * files and removed before the process takes another, so a query finds no other request's there.
+   */
+  directory: string;
 }
 
 const idle: SandboxProcess[] = [];
@@ -38,17 +45,41 @@ let entry: Promise<{ modulePath: string; execArgv: string[] }> | undefined;
 let nextId = 1;
 
 /**
- * Runs `work` over `tables` in a sandbox process (see sandbox-process.ts) and bounds it from the
- * outside, which nothing inside DuckDB can: past `limits.timeoutMilliseconds` and a grace, or
- * above `limits.processMemoryMegabytes` of resident memory (read from /proc on Linux every
- * 25 ms), the process is killed and the outcome says so. A process that answered is kept for the
- * next request (a start costs loading DuckDB); one that was ended is not.
+ * Runs `work` in a sandbox process (see sandbox-process.ts) over the tables `exportTables` writes
+ * into the directory it is given, the process's own, and bounds it from the outside, which nothing
+ * inside DuckDB can: past `limits.timeoutMilliseconds` and a grace, or above
+ * `limits.processMemoryMegabytes` of resident memory (read from /proc on Linux every 25 ms), the
+ * process is killed and the outcome says so. The directory exists only while the request runs:
+ * it is removed before the process is given another. A process that answered is kept for the
+ * next request (a start costs loading DuckDB), and keeps its DuckDB for `owner`'s next one; one
+ * that was ended is not.
  */
-export async function runInSandboxProcess(tables: SandboxTable[], limits: SandboxLimits, work: SandboxWork): Promise<SandboxProcessOutcome> {
+export async function runInSandboxProcess(
+  limits: SandboxLimits, owner: string, exportTables: (directory: string) => Promise<SandboxTable[]>, work: SandboxWork,
+): Promise<SandboxProcessOutcome> {
   const worker = idle.pop() ?? await start();
+  let directory: PrivateDirectory;
+  let tables: SandboxTable[];
+  try {
+    directory = createPrivateDirectoryAt(worker.directory);
+  } catch (error) {
+    // Its directory could not be made (taken, or the disk): this process is not used again.
+    end(worker);
+    throw error;
+  }
+  const id = nextId++;
+  try {
+    // A name of this request's own inside it: DuckDB must not take a file for one it read before.
+    const files = join(directory.path, `request-${id}`);
+    mkdirSync(files);
+    tables = await exportTables(files);
+  } catch (error) {
+    directory.remove();
+    park(worker);
+    throw error;
+  }
   worker.child.ref();
   worker.child.channel?.ref();
-  const id = nextId++;
   return new Promise((resolve) => {
     let settled = false;
     const finish = (outcome: SandboxProcessOutcome, keep: boolean) => {
@@ -58,13 +89,9 @@ export async function runInSandboxProcess(tables: SandboxTable[], limits: Sandbo
       clearInterval(watch);
       worker.child.off('message', onMessage);
       worker.child.off('exit', onExit);
-      if (keep && worker.child.connected && idle.length < idleProcessesKept) {
-        worker.child.unref();
-        worker.child.channel?.unref();
-        idle.push(worker);
-      } else {
-        end(worker);
-      }
+      directory.remove();
+      if (keep && worker.child.connected) park(worker);
+      else end(worker);
       resolve(outcome);
     };
     const deadline = setTimeout(() => finish({ ended: 'time', detail: `past ${limits.timeoutMilliseconds + graceMilliseconds} ms` }, false), limits.timeoutMilliseconds + graceMilliseconds);
@@ -82,15 +109,26 @@ export async function runInSandboxProcess(tables: SandboxTable[], limits: Sandbo
     };
     worker.child.on('message', onMessage);
     worker.child.on('exit', onExit);
-    worker.child.send({ id, tables, limits, work } satisfies SandboxProcessRequest);
+    worker.child.send({ id, tables, limits, work, directory: directory.path, owner } satisfies SandboxProcessRequest);
   });
+}
+
+/** Keeps an answering process for the next request, if fewer than `idleProcessesKept` are kept; else ends it. */
+function park(worker: SandboxProcess): void {
+  if (idle.length >= idleProcessesKept) {
+    end(worker);
+    return;
+  }
+  worker.child.unref();
+  worker.child.channel?.unref();
+  idle.push(worker);
 }
 
 async function start(): Promise<SandboxProcess> {
   const { modulePath, execArgv } = await processEntry();
   // An empty environment: the process that runs generated SQL holds no key, not even in its variables.
   const child = fork(modulePath, [], { execArgv, env: {}, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
-  const worker: SandboxProcess = { child, stderr: '' };
+  const worker: SandboxProcess = { child, stderr: '', directory: privateDirectoryName('sandbox') };
   running.add(worker);
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (chunk: string) => { worker.stderr = `${worker.stderr}${chunk}`.slice(-stderrTail); });

@@ -14,6 +14,13 @@ export interface SandboxProcessRequest {
   tables: SandboxTable[];
   limits: SandboxLimits;
   work: SandboxWork;
+  /** The process's own directory, which holds this request's files (and no other request's). */
+  directory: string;
+  /**
+   * Who asks (one SQL engine: one database's tables): a DuckDB kept from a request of another
+   * asker is not used again, so nothing a query leaves in it (a random seed) reaches their queries.
+   */
+  owner: string;
 }
 
 /** An error as it crosses the process boundary: a `SragError`'s code and hint, a refusal's reason, or DuckDB's own message. */
