@@ -35,6 +35,7 @@ describe('the ingest benchmark', () => {
       /^srag CPU per document, 100 pages, --no-evidence +[\d.]+ ms\/doc/m,
       // Past the first 100 pages: the 200-page run less the 100-page run (may read below zero at this size).
       /^srag CPU per document, pages 101–200 \(the 200-page run less the median 100-page run\) +-?[\d.]+ ms\/doc \(main thread -?[\d.]+\)/m,
+      /^srag CPU per document, 200 pages, evidence \(one run\) +[\d.]+ ms\/doc \([\d.]+ s, main thread [\d.]+ s\) +– +– /m,
       /^srag CPU of a one-page ingest \(start and finish\) +[\d.]+ s/m,
       /^srag CPU per document, 100 pages, evidence, replies one at a time \(4 in flight, 50 ms each\) +[\d.]+ ms\/doc \(\d+ calls, [\d.]+ s\)/m,
       /^peak RSS, 100 pages +[\d,]+ MB/m,
