@@ -126,8 +126,10 @@ function park(worker: SandboxProcess): void {
 
 async function start(): Promise<SandboxProcess> {
   const { modulePath, execArgv } = await processEntry();
-  // An empty environment: the process that runs generated SQL holds no key, not even in its variables.
-  const child = fork(modulePath, [], { execArgv, env: {}, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
+  // An empty environment: the process that runs generated SQL holds no key, not even in its
+  // variables; only Node's compile cache directory, when srag's CLI set one (see bin/srag.js).
+  const env = process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {};
+  const child = fork(modulePath, [], { execArgv, env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
   const worker: SandboxProcess = { child, stderr: '', directory: privateDirectoryName('sandbox') };
   running.add(worker);
   child.stderr!.setEncoding('utf8');
