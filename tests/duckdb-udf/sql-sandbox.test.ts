@@ -238,6 +238,12 @@ describe('the sandbox for generated SQL', () => {
     expect(await viewId(engine)).toBe(first);
     // A fresh one for another memory bound too.
     expect(await viewId(engineWith({ memoryMegabytes: 400 }))).toBe(first);
+    // Nor past its idle time: an idle `srag serve` does not hold the DuckDB's memory.
+    const briefly = engineWith({ keptSandboxIdleMilliseconds: 300 });
+    expect(await viewId(briefly)).toBe(first);
+    expect(await viewId(briefly)).toBeGreaterThan(first);
+    await wait(900);
+    expect(await viewId(briefly)).toBe(first);
     // It keeps nothing it read of a request's files for the next (count-coverage.test.ts' outliers read stale evidence with the cache on and one path).
     expect((await engine.runReadOnlyQuery("SELECT current_setting('enable_external_file_cache') AS cached", ['hotels'])).rows).toEqual([[false]]);
   });

@@ -30,6 +30,11 @@ export interface SandboxLimits {
   maximumCellCharacters: number;
   /** Characters (all cells together) a result may hold in JavaScript. */
   maximumResultCharacters: number;
+  /**
+   * How long a sandbox process keeps its DuckDB between requests (see sandbox-process.ts): a kept
+   * one holds 20–30 MB more than the process alone, which an idle `srag serve` need not carry.
+   */
+  keptSandboxIdleMilliseconds: number;
 }
 
 export const sandboxLimits: SandboxLimits = {
@@ -41,4 +46,5 @@ export const sandboxLimits: SandboxLimits = {
   maximumRows: 10_000,
   maximumCellCharacters: 10_000,
   maximumResultCharacters: 8_000_000,
+  keptSandboxIdleMilliseconds: 10_000,
 };

@@ -19,8 +19,19 @@ process.on('message', (request: SandboxProcessRequest) => {
 
 /** The DuckDB kept from the last request, and what it was made for (directory, asker, memory bound). */
 let kept: { key: string; sandbox: ReusableSandbox } | undefined;
+/** Closes the kept DuckDB once no request came for `limits.keptSandboxIdleMilliseconds`. */
+let idle: NodeJS.Timeout | undefined;
 
-async function answer({ id, tables, limits, work, directory, owner }: SandboxProcessRequest): Promise<SandboxProcessReply> {
+async function answer(request: SandboxProcessRequest): Promise<SandboxProcessReply> {
+  clearTimeout(idle);
+  try {
+    return await answerWithSandbox(request);
+  } finally {
+    if (kept) idle = setTimeout(discardKept, request.limits.keptSandboxIdleMilliseconds).unref();
+  }
+}
+
+async function answerWithSandbox({ id, tables, limits, work, directory, owner }: SandboxProcessRequest): Promise<SandboxProcessReply> {
   try {
     const key = JSON.stringify([directory, owner, limits.memoryMegabytes]);
     if (kept && kept.key !== key) discardKept();
