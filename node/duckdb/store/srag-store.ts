@@ -18,6 +18,7 @@ import { emptyJournal, readJournalSlices, StoreJournal, type JournalSlice } from
 import { openDuckDbFile, type OpenDuckDbFileOptions } from './open-duckdb-file.ts';
 import { declareChildLink } from '../catalog/declare-child-link.ts';
 import { refreshTableProfile } from '../catalog/refresh-table-profile.ts';
+import { gatherCalls } from './gather-calls.ts';
 import { queryColumnStatistics } from './query-column-statistics.ts';
 import { hashText } from '../../runtime/hash-text.ts';
 import { compareSchemas, type SchemaChange } from './compare-schemas.ts';
@@ -117,12 +118,15 @@ export class SragStore {
    * lookup finds them here meanwhile.
    */
   private readonly arrivingReplies = new Map<string, CachedResponse>();
-  /** Cache lookups waiting for the next grouped query, by key (see `lookUpReplies`). */
-  private waitingLookups = new Map<string, Array<{ resolve: (response: CachedResponse | undefined) => void; reject: (error: unknown) => void }>>();
-  private lookupQueued = false;
-  /** Replies waiting to be written together (see `keepReply`). */
-  private waitingReplies: Array<{ reply: CacheWrite; resolve: () => void; reject: (error: unknown) => void }> = [];
-  private replyWriteQueued = false;
+  /** Cache lookups asked for meanwhile share one query (see `lookUpReply`). */
+  private readonly gatheredLookup = gatherCalls<string, CachedResponse | undefined>((turn) => this.exclusive(turn), (connection, keys) => this.lookUpReplies(connection, keys));
+  /**
+   * Writes a reply to srag_cache with the others kept meanwhile, in one statement and one commit:
+   * `srag eval` and a busy `srag serve` keep many replies at once, and a commit each cost DuckDB
+   * ~10 ms of CPU (26 questions × 3 systems: 333 commits, ~3.3 s of a ~7.5 s evaluation). Resolves
+   * once the reply is on disk, as a write of its own did.
+   */
+  private readonly keepReply = gatherCalls<CacheWrite, void>((turn) => this.exclusive(turn), (connection, replies) => this.writeReplies(connection, replies));
   /**
    * DuckDB's memory limit as first read, set back after each journal apply. DuckDB shows it rounded
    * (`18.8 GiB`) and takes that back as a little less: read again after each apply, it would creep down.
@@ -494,32 +498,14 @@ export class SragStore {
     };
   }
 
-  /**
-   * Writes `reply` to srag_cache with the others kept meanwhile, in one statement and one commit:
-   * `srag eval` and a busy `srag serve` keep many replies at once, and a commit each cost DuckDB
-   * ~10 ms of CPU (26 questions × 3 systems: 333 commits, ~3.3 s of a ~7.5 s evaluation). Resolves
-   * once the reply is on disk, as a write of its own did.
-   */
-  private keepReply(reply: CacheWrite): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.waitingReplies.push({ reply, resolve, reject });
-      if (this.replyWriteQueued) return;
-      this.replyWriteQueued = true;
-      void this.exclusive((connection) => this.writeWaitingReplies(connection));
-    });
-  }
-
-  private async writeWaitingReplies(connection: DuckDBConnection): Promise<void> {
-    this.replyWriteQueued = false;
-    const waiting = this.waitingReplies;
-    this.waitingReplies = [];
+  /** Writes the replies kept meanwhile (see `keepReply`) in one statement and one commit. */
+  private async writeReplies(connection: DuckDBConnection, replies: CacheWrite[]): Promise<void[]> {
     try {
-      await writeCacheEntries(connection, waiting.map(({ reply }) => reply));
-      for (const { resolve } of waiting) resolve();
+      await writeCacheEntries(connection, replies);
     } catch (error) {
-      const failed = storeFailed(error, this.path);
-      for (const { reject } of waiting) reject(failed);
+      throw storeFailed(error, this.path);
     }
+    return replies.map(() => undefined);
   }
 
   /**
@@ -530,38 +516,24 @@ export class SragStore {
   private lookUpReply(key: string): Promise<CachedResponse | undefined> {
     const arriving = this.arrivingReplies.get(key);
     if (arriving) return Promise.resolve(arriving);
-    return new Promise((resolve, reject) => {
-      const waiting = this.waitingLookups.get(key);
-      if (waiting) waiting.push({ resolve, reject });
-      else this.waitingLookups.set(key, [{ resolve, reject }]);
-      if (this.lookupQueued) return;
-      this.lookupQueued = true;
-      void this.exclusive((connection) => this.lookUpReplies(connection));
-    });
+    return this.gatheredLookup(key);
   }
 
   /** Answers every waiting lookup with one query. */
-  private async lookUpReplies(connection: DuckDBConnection): Promise<void> {
-    this.lookupQueued = false;
-    const waiting = this.waitingLookups;
-    this.waitingLookups = new Map();
-    try {
-      // Which keys srag_cache holds, first: that reads only its key column. Asking for the replies
-      // with the same IN list read every reply of the table, found or not (DuckDB filters after the
-      // scan): in a new file's keyless cache of 11,112 replies (100,000 documents) 94 ms and +200 MB
-      // a lookup of 64 keys none of which is there, against 13 ms and +2 MB (bench/cache-lookup.ts).
-      // A run's first pass finds none, so its replies are read only when some are there.
-      const keys = [...waiting.keys()];
-      const held = (await connection.runAndReadAll(`SELECT DISTINCT key FROM srag_cache WHERE key IN (${textLiterals(keys)})`)).getRowsJS().map(([key]) => String(key));
-      const rows = held.length === 0 ? [] : (await connection.runAndReadAll(
-        `SELECT key, ${this.replyTextColumns}, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key IN (${textLiterals(held)})`)).getRowsJS();
-      const found = new Map(rows.map((row): [string, CachedResponse] => [String(row[0]), {
-        text: keptReplyText(row[1], row[2]), model: String(row[3]), usage: { promptTokens: Number(row[4]), completionTokens: Number(row[5]) },
-      }]));
-      for (const [key, callers] of waiting) for (const { resolve } of callers) resolve(this.arrivingReplies.get(key) ?? found.get(key));
-    } catch (error) {
-      for (const callers of waiting.values()) for (const { reject } of callers) reject(error);
-    }
+  private async lookUpReplies(connection: DuckDBConnection, asked: string[]): Promise<Array<CachedResponse | undefined>> {
+    // Which keys srag_cache holds, first: that reads only its key column. Asking for the replies
+    // with the same IN list read every reply of the table, found or not (DuckDB filters after the
+    // scan): in a new file's keyless cache of 11,112 replies (100,000 documents) 94 ms and +200 MB
+    // a lookup of 64 keys none of which is there, against 13 ms and +2 MB (bench/cache-lookup.ts).
+    // A run's first pass finds none, so its replies are read only when some are there.
+    const keys = [...new Set(asked)];
+    const held = (await connection.runAndReadAll(`SELECT DISTINCT key FROM srag_cache WHERE key IN (${textLiterals(keys)})`)).getRowsJS().map(([key]) => String(key));
+    const rows = held.length === 0 ? [] : (await connection.runAndReadAll(
+      `SELECT key, ${this.replyTextColumns}, model, prompt_tokens, completion_tokens FROM srag_cache WHERE key IN (${textLiterals(held)})`)).getRowsJS();
+    const found = new Map(rows.map((row): [string, CachedResponse] => [String(row[0]), {
+      text: keptReplyText(row[1], row[2]), model: String(row[3]), usage: { promptTokens: Number(row[4]), completionTokens: Number(row[5]) },
+    }]));
+    return asked.map((key) => this.arrivingReplies.get(key) ?? found.get(key));
   }
 
   /**
