@@ -19,6 +19,17 @@ export const ingestBufferCacheBytes = 64 * 1024 * 1024;
 export const ingestMemoryRegrowthBytes = 32 * 1024 * 1024;
 
 /**
+ * The resident memory below which the trimmer leaves DuckDB's memory alone (unless a call asks for
+ * a hand-back): it neither drops blocks nor hands memory back, and runs no query. Keeping memory
+ * flat matters in long runs, and a hand-back is paid twice: `malloc_trim(0)` and the purge of
+ * DuckDB's own allocator, then a page fault for each page the next commits touch again. A
+ * 3,000-page ingest, whose resident memory stays near 200 MB, handed back twice for nothing;
+ * 100,000 pages pass this early and are trimmed as before, from where their first commit left
+ * resident memory.
+ */
+export const handBackAboveBytes = 256 * 1024 * 1024;
+
+/**
  * What DuckDB may keep of the file's blocks when a group commit is about to checkpoint (see
  * `checkpointSoonBytes`); the memory freed since the last hand-back is handed back then too. The
  * checkpoint's own memory (+70–160 MB at 100,000 documents) comes on top of what the process holds
@@ -37,7 +48,8 @@ export const checkpointSoonBytes = 12 * 1024 * 1024;
  * A function, called after each group commit, that lets DuckDB's buffer pool drop what it holds
  * above `bytes` (or the `bytes` of the call) and hands the memory DuckDB freed back to the system
  * once the process's resident memory (`residentBytes`) grew `regrowthBytes` past where the last
- * hand-back left it (or when the call says `handBack`).
+ * hand-back left it (or when the call says `handBack`); while resident memory is below
+ * `aboveBytes` it does neither, unless the call says `handBack`.
  *
  * Both go through the memory limit: it is lowered to `bytes` and set back at once, so that no
  * statement ever runs under the lower limit (none can fail for lack of memory because of this);
@@ -47,26 +59,29 @@ export const checkpointSoonBytes = 12 * 1024 * 1024;
  * `BufferPool::SetLimit` ends with `Allocator::FlushAll`, which is `malloc_trim(0)` on glibc
  * (duckdb/duckdb src/storage/buffer/buffer_pool.cpp and src/common/allocator.cpp; measured with
  * 1.5.5: 261 → 24 MB anonymous memory after a 237 MB table was dropped, in 80 ms). Elsewhere
- * it only drops blocks. One query when there is nothing to do.
+ * it only drops blocks. One query when there is nothing to do; none below `aboveBytes`.
  *
  * The limit set back is the one read at the first call: DuckDB shows it rounded (`18.8 GiB`), and
  * reading it again after each trim would let it creep down.
  */
-export function bufferCacheTrimmer(bytes: number, { regrowthBytes = ingestMemoryRegrowthBytes, residentBytes = () => process.memoryUsage.rss() }: {
+export function bufferCacheTrimmer(bytes: number, { regrowthBytes = ingestMemoryRegrowthBytes, aboveBytes = handBackAboveBytes, residentBytes = () => process.memoryUsage.rss() }: {
   regrowthBytes?: number;
+  /** Nothing is done while resident memory is below this, unless the call says `handBack` (see `handBackAboveBytes`). */
+  aboveBytes?: number;
   residentBytes?: () => number;
 } = {}): (connection: DuckDBConnection, call?: { bytes?: number; handBack?: boolean }) => Promise<void> {
   let limit: string | undefined;
-  /** The resident memory the last hand-back left (at the first call: what there was). */
+  /** The resident memory the last hand-back left (at the first call, however small: what there was). */
   let floor: number | undefined;
   return async (connection, { bytes: bytesNow = bytes, handBack = false } = {}) => {
+    const resident = residentBytes();
+    floor ??= resident;
+    if (!handBack && resident < aboveBytes) return;
     // `current_setting`, not a scan of `duckdb_settings()`, which formats every setting: ~2 ms of CPU a call, at every group commit.
     const [held, current] = (await connection.runAndReadAll(
       "SELECT (SELECT sum(memory_usage_bytes) FROM duckdb_memory()), current_setting('memory_limit')",
     )).getRowsJS()[0]!;
     limit ??= String(current);
-    const resident = residentBytes();
-    floor ??= resident;
     const regrown = handBack || resident - floor >= regrowthBytes;
     if (Number(held) <= bytesNow && !regrown) return;
     if (Number(held) > bytesNow) {
