@@ -2,7 +2,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { computeStatistics } from '../../core/index.ts';
 import { formatTable } from '../../node/cli/format-table.ts';
 import { queryColumnStatistics } from '../../node/duckdb/store/query-column-statistics.ts';
@@ -80,6 +80,43 @@ describe('SragStore.refreshStatistics', () => {
       const statistics = await store.refreshStatistics('hotels', schema);
       expect(statistics.find((entry) => entry.name === 'price')).toMatchObject({ rowCount: 200_000, min: 0, max: 499 });
       expect((await store.tableInfo('hotels')).statistics).toEqual(statistics);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('SragStore.refreshStatistics, failing part way', () => {
+  it('leaves the statistics and the catalog profile of the last refresh whole, none of them half rebuilt', async () => {
+    const store = await SragStore.open(join(mkdtempSync(join(tmpdir(), 'srag-statistics-')), 'store.duckdb'));
+    try {
+      await store.registerTable('hotels', schema);
+      await store.connection.run(`INSERT INTO hotels SELECT i % 500, i, NULL, 'c' || (i % 3), NULL, 'doc-' || i, 'hash' FROM range(3000) t(i)`);
+      await store.refreshStatistics('hotels', schema);
+      const catalog = async () => ({
+        statistics: (await store.tableInfo('hotels')).statistics,
+        profiles: (await store.connection.runAndReadAll("SELECT column_name, non_null, distinct_count FROM srag_column_profiles WHERE table_name = 'hotels' ORDER BY ALL")).getRowsJS(),
+        values: (await store.connection.runAndReadAll("SELECT column_name, count(*) FROM srag_column_values WHERE table_name = 'hotels' GROUP BY ALL ORDER BY ALL")).getRowsJS(),
+      });
+      const before = await catalog();
+      expect(before.statistics.find((entry) => entry.name === 'city')).toMatchObject({ rowCount: 3000, distinctCount: 3 });
+      expect(before.profiles.length).toBeGreaterThan(0);
+      expect(before.values.length).toBeGreaterThan(0);
+      // More rows, then a refresh that fails after its statistics and part of the profile were written.
+      await store.connection.run(`INSERT INTO hotels SELECT i % 500, i, NULL, 'd' || (i % 7), NULL, 'doc-' || i, 'hash' FROM range(3000, 5000) t(i)`);
+      const run = store.connection.run.bind(store.connection);
+      let valuesWritten = 0;
+      const failing = vi.spyOn(store.connection, 'run').mockImplementation(async (sql, ...rest) => {
+        if (String(sql).startsWith('INSERT INTO srag_column_values') && ++valuesWritten === 1) throw new Error('disk full (simulated)');
+        return run(sql, ...rest);
+      });
+      await expect(store.refreshStatistics('hotels', schema)).rejects.toThrow(/disk full/);
+      failing.mockRestore();
+      expect(valuesWritten).toBe(1);
+      expect(await catalog()).toEqual(before);
+      // The next refresh writes all of it.
+      await store.refreshStatistics('hotels', schema);
+      expect((await catalog()).statistics.find((entry) => entry.name === 'city')).toMatchObject({ rowCount: 5000, distinctCount: 10 });
     } finally {
       store.close();
     }

@@ -299,12 +299,26 @@ export class SragStore {
   }
 
   /**
-   * Recompute Appendix-D statistics of the table and store them with it. DuckDB aggregates the
-   * rows itself (`queryColumnStatistics`): the rows never cross into JavaScript, so this holds at
-   * millions of rows.
+   * Recompute Appendix-D statistics of the table (and of its child entities' tables) and store them
+   * with it, with the catalog profile that follows the rows (values, sketches, links to other
+   * tables, for table choice). DuckDB aggregates the rows itself (`queryColumnStatistics`): the rows
+   * never cross into JavaScript, so this holds at millions of rows. One transaction: a reader never
+   * sees them half rebuilt, a failure leaves the last ones whole, and the ~25 statements commit once
+   * instead of each on its own (~30 ms of CPU less at the end of every ingest).
    */
   async refreshStatistics(table: string, schema: RecordSchema): Promise<ColumnStatistics[]> {
-    return this.exclusive((connection) => writeStatistics(connection, table, schema));
+    let statistics: ColumnStatistics[] = [];
+    await this.exclusive((connection) => transaction(connection, async () => {
+      statistics = await writeStatistics(connection, table, schema);
+      await refreshTableProfile(connection, table);
+      for (const entity of schema.entities ?? []) {
+        const child = childTableName(table, entity.name);
+        await writeStatistics(connection, child, childRecordSchema(entity));
+        await refreshTableProfile(connection, child);
+        await declareChildLink(connection, table, child);
+      }
+    }));
+    return statistics;
   }
 
   /**
@@ -430,16 +444,6 @@ export class SragStore {
       },
       refreshStatistics: async () => {
         await this.refreshStatistics(table, schema);
-        // The catalog profile (values, sketches, links to other tables) follows the rows, for table choice.
-        await this.exclusive((connection) => refreshTableProfile(connection, table));
-        for (const entity of schema.entities ?? []) {
-          const child = childTableName(table, entity.name);
-          await this.refreshStatistics(child, childRecordSchema(entity));
-          await this.exclusive(async (connection) => {
-            await refreshTableProfile(connection, child);
-            await declareChildLink(connection, table, child);
-          });
-        }
       },
     };
   }
@@ -607,8 +611,10 @@ export class SragStore {
       for (const table of ingested) {
         const row = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [table])).getRowsJS()[0];
         if (!row) continue;
-        await writeStatistics(connection, table, parseRecordSchema(JSON.parse(String(row[0])), `table "${table}"`));
-        await refreshTableProfile(connection, table);
+        await transaction(connection, async () => {
+          await writeStatistics(connection, table, parseRecordSchema(JSON.parse(String(row[0])), `table "${table}"`));
+          await refreshTableProfile(connection, table);
+        });
       }
     });
   }
