@@ -26,18 +26,6 @@ export interface IngestCommandOptions {
   resumeBatch?: boolean;
 }
 
-/**
- * DuckDB runs the ingest's statements on one thread: the one that runs each statement (node-api's
- * pool), with none of DuckDB's own beside it. An ingest's statements are small writes, one at a
- * time (the store's queue), and its largest are the statistics of one table at the end; with
- * DuckDB's default (a thread per core) the calling thread waited for the others' tasks by asking
- * again and again, and the store's work cost a quarter more CPU (`bench/ingest-store-writes.ts`,
- * 3,000 pages' writes from open to close: 1.16–1.61 s of CPU against 0.87–1.20 s with one thread,
- * 6 runs each; its checkpoint 0.14–0.33 s against 0.13–0.18 s). For this command only: a query of
- * `srag sql` or `srag serve` over a large table gains from every core.
- */
-const ingestThreadsSql = 'SET threads = 1';
-
 /** Exit status of a run stopped at --max-cost (the CLI's status for a quota that ran out). */
 const budgetReachedStatus = 4;
 
@@ -49,7 +37,6 @@ const budgetReachedStatus = 4;
 export async function ingestCommand(patterns: string[], options: IngestCommandOptions, abortSignal: AbortSignal): Promise<number> {
   const { session, request } = options.resumeBatch ? await resumeRequest(patterns, options, abortSignal) : await documentsRequest(patterns, options, abortSignal);
   try {
-    await session.store.exclusive((connection) => connection.run(ingestThreadsSql));
     let progress: ProgressReporter | undefined;
     let table = request.table ?? '';
     let outcome;

@@ -11,7 +11,8 @@ export interface OpenDuckDbFileOptions {
   mustExist?: boolean;
   /**
    * The file is opened for `srag ingest`'s writes: its rows go in row groups of
-   * `ingestRowGroupRows`, not `rowGroupRows` (see there why only then).
+   * `ingestRowGroupRows`, not `rowGroupRows` (see there why only then), and DuckDB runs its
+   * statements on one thread (`ingestThreads`).
    */
   forIngest?: boolean;
 }
@@ -56,16 +57,16 @@ export const ingestRowGroupRows = 16_384;
  * read as they would on the file opened directly.
  */
 export async function openDuckDbFile(path: string, { mustExist = false, forIngest = false }: OpenDuckDbFileOptions = {}): Promise<{ instance: DuckDBInstance; readOnly: boolean }> {
-  if (path === ':memory:' || path.startsWith(':memory:')) return { instance: await DuckDBInstance.create(path), readOnly: false };
+  if (path === ':memory:' || path.startsWith(':memory:')) return { instance: await DuckDBInstance.create(path, forIngest ? ingestSettings : {}), readOnly: false };
   checkDatabaseFile(path, mustExist);
   const rows = forIngest ? ingestRowGroupRows : rowGroupRows;
   try {
-    return { instance: await attachDatabaseFile(path, false, rows), readOnly: false };
+    return { instance: await attachDatabaseFile(path, false, rows, forIngest), readOnly: false };
   } catch (error) {
     const message = firstLine((error as Error).message);
     if (/permission denied|read-only|readonly/i.test(message)) {
       try {
-        return { instance: await attachDatabaseFile(path, true, rows), readOnly: true };
+        return { instance: await attachDatabaseFile(path, true, rows, forIngest), readOnly: true };
       } catch {
         // Report the first error: it names the cause.
       }
@@ -79,12 +80,32 @@ export async function openDuckDbFile(path: string, { mustExist = false, forInges
   }
 }
 
+/**
+ * DuckDB's threads for `srag ingest`: the one that runs each statement (node-api's pool), with
+ * none of DuckDB's own beside it. An ingest's statements are small writes, one at a time (the
+ * store's queue), and its largest are the statistics of one table at the end; with DuckDB's
+ * default (a thread per core) the calling thread waited for the others' tasks by asking again and
+ * again, and the store's work cost a quarter more CPU (`bench/ingest-store-writes.ts`, 3,000
+ * pages' writes from open to close: 1.16–1.61 s of CPU against 0.87–1.20 s with one thread, 6 runs
+ * each; its checkpoint 0.14–0.33 s against 0.13–0.18 s). Given when the instance is made: a
+ * `SET threads = 1` after it stopped the thread DuckDB had started and handed its memory back
+ * (~17 ms of a one-page ingest). For the ingest only: a query of `srag sql` or `srag serve` over
+ * a large table gains from every core.
+ */
+export const ingestThreads = 1;
+
+/** The instance settings of an ingest's DuckDB. */
+const ingestSettings = { threads: String(ingestThreads) };
+
 /** Names DuckDB gives databases of its own: a file of such a name is attached as `srag_database`. */
 const reservedDatabaseNames = new Set(['memory', 'system', 'temp', 'main']);
 
-/** The instance in memory with the file at `path` attached (see `openDuckDbFile`); its spill files beside the file, as DuckDB puts them. */
-async function attachDatabaseFile(path: string, readOnly: boolean, rowGroupRows: number): Promise<DuckDBInstance> {
-  const instance = await DuckDBInstance.create(':memory:', { temp_directory: `${path}.tmp` });
+/**
+ * The instance in memory with the file at `path` attached (see `openDuckDbFile`); its spill files
+ * beside the file, as DuckDB puts them; `ingestThreads` threads for an ingest, else DuckDB's default.
+ */
+async function attachDatabaseFile(path: string, readOnly: boolean, rowGroupRows: number, forIngest: boolean): Promise<DuckDBInstance> {
+  const instance = await DuckDBInstance.create(':memory:', { temp_directory: `${path}.tmp`, ...forIngest ? ingestSettings : {} });
   // DuckDB names a file it opens by its base name up to the first dot (srag.duckdb → srag).
   const inferred = basename(path).split('.')[0]!;
   const name = quoteIdentifier(inferred === '' || reservedDatabaseNames.has(inferred.toLowerCase()) ? 'srag_database' : inferred);
