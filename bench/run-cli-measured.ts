@@ -1,18 +1,20 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const repositoryRoot = fileURLToPath(new URL('../', import.meta.url));
 const cliPath = path.join(repositoryRoot, 'bin/srag.js');
-const peakReporter = pathToFileURL(path.join(repositoryRoot, 'bench/report-peak-memory.mjs')).href;
+const peakReporter = path.join(repositoryRoot, 'bench/report-peak-memory.cjs');
+/** The node arguments that load the reporter into the measured CLI (bench/report-peak-memory.cjs: why CommonJS). */
+export const reporterArguments = ['--require', peakReporter];
 
 export interface CliRun {
   status: number | null;
   stdout: string;
   stderr: string;
   milliseconds: number;
-  /** Its own peak (VmHWM on Linux, see bench/report-peak-memory.mjs); 0 when the process died before its exit hook. */
+  /** Its own peak (VmHWM on Linux, see bench/report-peak-memory.cjs); 0 when the process died before its exit hook. */
   peakRssKilobytes: number;
   /** getrusage's maxRSS, which on Linux also counts the copy of this process the child started as; 0 as above. */
   rusagePeakRssKilobytes: number;
@@ -24,7 +26,7 @@ export interface CliRun {
 
 /**
  * The real `srag` CLI in a child process, so that what it costs is srag's alone: wall time, and its
- * peak RSS and CPU from its own exit hook (bench/report-peak-memory.mjs). The child sees the
+ * peak RSS and CPU from its own exit hook (bench/report-peak-memory.cjs). The child sees the
  * endpoint and settings in `environment`, none of this machine's OPENAI_ and SRAG_ variables;
  * `nodeArguments` go to node before the script (e.g. `--cpu-prof`, which NODE_OPTIONS refuses).
  */
@@ -36,7 +38,7 @@ export function runCliMeasured(args: string[], cwd: string, environment: Record<
   }
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArguments, '--import', peakReporter, cliPath, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArguments, ...reporterArguments, cliPath, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => { stdout += chunk; });

@@ -43,7 +43,7 @@ if (!Number.isInteger(documents) || documents < 1 || !Number.isInteger(concurren
 interface Step {
   seconds: number;
   cpuSeconds: number;
-  /** srag's own peak (VmHWM on Linux: see bench/report-peak-memory.mjs). */
+  /** srag's own peak (VmHWM on Linux: see bench/report-peak-memory.cjs). */
   peakRssMegabytes: number;
   /** getrusage's figure, which counts this benchmark's own memory at the spawn too (a million pages' gold: more than srag's). */
   rusagePeakRssMegabytes: number;

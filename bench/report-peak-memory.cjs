@@ -1,6 +1,8 @@
-// Loaded with `node --import` by bench/scale-benchmark.ts and bench/srag-extract-scale.ts into the CLI
-// they measure: at exit, writes the process's peak resident set size (in kilobytes) and its CPU
-// time (user and system, all threads) to SRAG_BENCH_PEAK_FILE.
+// Loaded with `node --require` into the CLI the benchmarks measure (bench/run-cli-measured.ts): at
+// exit, writes the process's peak resident set size (in kilobytes) and its CPU time (user and
+// system, all threads) to SRAG_BENCH_PEAK_FILE. CommonJS: an ES module given to `--import` is read
+// through libuv's thread pool, which would start the pool before bin/srag.js sizes it for
+// `srag ingest` (see there), and the benchmark would measure an ingest users do not run.
 //
 // The peak is VmHWM from /proc/self/status where there is one (Linux), getrusage's maxRSS
 // elsewhere. getrusage is not the process's own peak on Linux: a child starts as a copy of its
@@ -8,7 +10,8 @@
 // exec_mmap → setmax_mm_hiwater_rss). A benchmark that holds a million pages' gold in its own
 // process handed its srag child a maxRSS of 1,180 MB while srag's own peak (VmHWM) was 826 MB.
 // VmHWM belongs to the memory map exec made: srag's alone.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+'use strict';
+const { readdirSync, readFileSync, writeFileSync } = require('node:fs');
 
 /** The process's own peak resident size in kilobytes (VmHWM), or undefined where /proc has none. */
 function ownPeakKilobytes() {
