@@ -15,9 +15,10 @@ const { pathToFileURL } = require('node:url');
 // `srag ingest` runs with one thread in libuv's pool, where node-api runs each DuckDB statement:
 // its statements run one at a time anyway (the store's queue), and spread over the pool's four
 // threads they each met DuckDB's and its allocator's per-thread state cold (a grouped query's hash
-// table was zeroed on fresh pages). 3,000 pages (16 alternating pairs): 0.08 s less CPU (median),
-// lower in 14 of 16. The ingest puts nothing else on the pool that waits on a statement (no SQL
-// function calls back into JavaScript there). Set before anything uses the pool, which reads it once.
+// table was zeroed on fresh pages). 3,000 pages, 8 alternating pairs: 0.2 s less CPU (median),
+// lower in 7. The ingest puts nothing on the pool that waits on a statement (no SQL function calls
+// back into JavaScript there); a DNS lookup or an asynchronous file read waits behind a running
+// statement instead. Set before anything uses the pool, which reads it once; a size the user set is kept.
 if (process.argv[2] === 'ingest' && process.env.UV_THREADPOOL_SIZE === undefined) process.env.UV_THREADPOOL_SIZE = '1';
 
 // Node 22.1 and later keep V8's compiled code of srag's modules on disk (Node's module compile

@@ -310,11 +310,9 @@ export class SragStore {
     let statistics: ColumnStatistics[] = [];
     await this.exclusive((connection) => transaction(connection, async () => {
       statistics = await writeStatistics(connection, table, schema);
-      await refreshTableProfile(connection, table);
       for (const entity of schema.entities ?? []) {
         const child = childTableName(table, entity.name);
         await writeStatistics(connection, child, childRecordSchema(entity));
-        await refreshTableProfile(connection, child);
         await declareChildLink(connection, table, child);
       }
     }));
@@ -611,9 +609,9 @@ export class SragStore {
       for (const table of ingested) {
         const row = (await connection.runAndReadAll('SELECT schema_json FROM srag_tables WHERE table_name = $1', [table])).getRowsJS()[0];
         if (!row) continue;
+        const schema = parseRecordSchema(JSON.parse(String(row[0])), `table "${table}"`);
         await transaction(connection, async () => {
-          await writeStatistics(connection, table, parseRecordSchema(JSON.parse(String(row[0])), `table "${table}"`));
-          await refreshTableProfile(connection, table);
+          await writeStatistics(connection, table, schema);
         });
       }
     });
@@ -802,10 +800,14 @@ export class SragStore {
   }
 }
 
-/** Computes the table's statistics in DuckDB and stores them with it (see `SragStore.refreshStatistics`). */
+/**
+ * Computes the table's statistics in DuckDB and stores them with it, then rebuilds its catalog
+ * profile (`refreshTableProfile`), which follows the same rows (see `SragStore.refreshStatistics`).
+ */
 async function writeStatistics(connection: DuckDBConnection, table: string, schema: RecordSchema): Promise<ColumnStatistics[]> {
   const statistics = await queryColumnStatistics(connection, table, schema);
   await connection.run('UPDATE srag_tables SET statistics_json = $1, updated_at = current_timestamp WHERE table_name = $2', [JSON.stringify(statistics), table]);
+  await refreshTableProfile(connection, table);
   return statistics;
 }
 
